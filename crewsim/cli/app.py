@@ -1,0 +1,65 @@
+"""The `crewsim` entry point: assembles the commands and turns user errors into exit 2."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+from rich.console import Console
+
+from crewsim import __version__
+from crewsim.cli import deal, missions, tasks, validate
+from crewsim.errors import CrewsimError
+
+app = typer.Typer(
+    name="crewsim",
+    help="Monte Carlo mission analyzer for The Crew: Planet Nine and Mission Deep Sea.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+app.add_typer(missions.app, name="missions")
+app.add_typer(tasks.app, name="tasks")
+app.command("deal")(deal.deal)
+app.command("validate")(validate.validate)
+
+err_console = Console(stderr=True)
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"crewsim {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version_callback, is_eager=True, help="Print the version."
+    ),
+) -> None:
+    """Monte Carlo mission analyzer for The Crew."""
+
+
+def main() -> None:
+    """Console-script entry: user errors become one red line and exit status 2."""
+    try:
+        app(standalone_mode=False)
+    except CrewsimError as exc:
+        err_console.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+        sys.exit(exc.exit_code)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        err_console.print("aborted")
+        sys.exit(130)
+    except KeyboardInterrupt:
+        err_console.print("interrupted")
+        sys.exit(130)
+    except Exception as exc:  # click usage errors carry their own exit code
+        import click
+
+        if isinstance(exc, click.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        raise

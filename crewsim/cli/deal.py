@@ -1,0 +1,87 @@
+"""`crewsim deal`: show one dealt hand set, in text or in the JSON deal format the solver reads."""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from crewsim.cards import Game, card_name, cards_of
+from crewsim.errors import CrewsimError
+from crewsim.rules.setup import random_setup
+
+
+class DealFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+def deal_record(
+    players: int, game: Game, seed: int | None, mission_id: str | None
+) -> dict[str, Any]:
+    """The deal as the JSON document `crewsim solve` reads (dummy's cards face up first)."""
+    n_tasks, tokens = 0, ()
+    if mission_id is not None:
+        from crewsim.missions import get_mission
+
+        mission = get_mission(mission_id)
+        game, n_tasks, tokens = mission.game, mission.tasks, mission.tokens
+    deal, tasks = random_setup(players, n_tasks, tuple(tokens), seed)
+    record: dict[str, Any] = {
+        "game": game.value,
+        "players": players,
+        "commander": deal.commander,
+        "hands": [[card_name(c, game) for c in cards_of(deal.hands[s])] for s in range(deal.seats)],
+        "tasks": [
+            {"card": card_name(t.card, game), "player": t.owner, "token": t.token} for t in tasks
+        ],
+    }
+    if deal.dummy_under:
+        record["dummy_under"] = [
+            [card_name(a, game), card_name(b, game)] for a, b in deal.dummy_under
+        ]
+    if mission_id is not None:
+        record["mission"] = mission_id
+    return record
+
+
+def deal(
+    players: Annotated[int, typer.Option("--players", "-p", help="Players, 2-5.")] = 4,
+    game: Annotated[Game, typer.Option(help="Which game's names to print.")] = Game.PLANET_NINE,
+    seed: Annotated[int | None, typer.Option(help="Seed; omit for a fresh random deal.")] = None,
+    mission: Annotated[
+        str | None, typer.Option(help="Also draw and draft this mission's task cards.")
+    ] = None,
+    fmt: Annotated[DealFormat, typer.Option("--format", help="text or json.")] = DealFormat.text,
+) -> None:
+    """Deal one hand set: who holds what, the commander marked."""
+    if players not in (2, 3, 4, 5):
+        raise CrewsimError(f"--players: expected 2 to 5, got {players}")
+    rec = deal_record(players, game, seed, mission)
+    if fmt is DealFormat.json:
+        typer.echo(json.dumps(rec))
+        return
+    table = Table(
+        title=f"{rec['game']} deal, {players} players"
+        + (f", seed {seed}" if seed is not None else "")
+    )
+    table.add_column("seat")
+    table.add_column("cards")
+    table.add_column("tasks")
+    for s, hand in enumerate(rec["hands"]):
+        name = "dummy" if players == 2 and s == 2 else f"P{s}"
+        if s == rec["commander"]:
+            name += " (commander)"
+        mine = [
+            t["card"] + (f" [{t['token']}]" if t["token"] else "")
+            for t in rec["tasks"]
+            if t["player"] == s
+        ]
+        table.add_row(name, " ".join(hand), " ".join(mine))
+    Console().print(table)
+    if "dummy_under" in rec:
+        Console().print("dummy face-down: " + " ".join(b for _, b in rec["dummy_under"]))

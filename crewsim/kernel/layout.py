@@ -1,0 +1,101 @@
+"""Integer codes shared by the kernel and the Python boundary that fills its input arrays.
+
+The kernel sees a mission as one int64 vector (``MP_*`` offsets) and a bot as one float64
+vector (``BP_*``); everything else is converted here, at the edge, never in the game loop.
+"""
+
+# ---- mission parameter vector
+MP_PLAYERS = 0
+MP_NTASKS = 1
+MP_COMM = 2  # COMM_* code
+MP_COMM_FROM = 3  # first trick (1-based) before which communication is allowed
+MP_SILENCED = 4
+MP_HANDOVER = 5  # 5-player task hand-over allowed
+MP_DRAW_AFTER = 6  # trick after which everyone draws from the right neighbour (0 = never)
+MP_ALLOC = 7  # ALLOC_* code
+MP_OMEGA_LAST = 8
+MP_DISTRESS = 9  # DISTRESS_* code
+MP_NOBJ = 10
+MP_OBJ = 11  # 3 objectives x (kind, a, b)
+MP_TOKENS = 20  # 12 token codes, laid on tasks in draw order
+MP_PRED = 32  # 12 predecessor masks, per task in draw order
+MP_SIZE = 44
+MAX_TASKS = 12
+MAX_OBJ = 3
+
+COMM_NORMAL, COMM_DEAD_ZONE, COMM_RAPTURE, COMM_NONE = 0, 1, 2, 3
+COMM_CODES = {"normal": 0, "dead_zone": 1, "rapture": 2, "none": 3}
+
+ALLOC_DRAFT, ALLOC_DISTRIBUTE, ALLOC_ONE_MEMBER = 0, 1, 2
+ALLOC_CODES = {"draft": 0, "commander_distributes": 1, "one_member": 2}
+
+DISTRESS_NEVER, DISTRESS_AUTO, DISTRESS_ALWAYS = 0, 1, 2
+DISTRESS_CODES = {"never": 0, "auto": 1, "always": 2}
+
+OBJ_NONE = 0
+OBJ_CODES = {
+    "player_wins_no_tricks": 1,
+    "colour_ones_win": 2,
+    "each_trump_wins": 3,
+    "no_win_with_rank": 4,
+    "balanced_tricks": 5,
+    "player_exactly_one_trick": 6,
+    "player_first_and_last_only": 7,
+    "left_of_pink9_wins_pink": 8,
+    "role_split": 9,
+}
+OBJ_NAMES = {v: k for k, v in OBJ_CODES.items()}
+# Parameters (a, b) of each objective kind, by name, in order.
+OBJ_PARAMS = {
+    "colour_ones_win": ("count",),
+    "each_trump_wins": ("ordered",),
+    "no_win_with_rank": ("rank",),
+    "balanced_tricks": ("max_lead", "commander_first_last"),
+    "player_exactly_one_trick": ("no_trump_win",),
+    "player_first_and_last_only": ("no_trump_win",),
+    "role_split": ("first", "last"),
+}
+OBJ_DESIGNATED = {1: 1, 6: 1, 7: 1, 9: 2}
+
+TOKEN_CODES = {None: 0, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5,
+               ">": 11, ">>": 12, ">>>": 13, ">>>>": 14, "omega": 20}  # fmt: skip
+TOKEN_NAMES = {v: k for k, v in TOKEN_CODES.items()}
+
+# ---- outcome codes
+FAIL_NONE, FAIL_WRONG_WINNER, FAIL_ORDER, FAIL_NOT_DONE, FAIL_OBJECTIVE = 0, 1, 2, 3, 4
+FAIL_NAMES = {0: "", 1: "task won by the wrong player", 2: "task order broken",
+              3: "task not completed", 4: "objective failed"}  # fmt: skip
+
+# ---- bot parameter vector
+BP_KIND = 0  # 0 random, 1 heuristic
+BP_COMM = 1  # communicate at all (0/1)
+BP_DISTRESS_THRESHOLD = 2  # crew's summed poorness needed to call the distress signal
+BP_YES_THRESHOLD = 3  # task score at which a player answers "yes" to the commander
+BP_HANDOVER_GAIN = 4  # score gain needed for a 5-player task hand-over
+BP_SIZE = 8
+
+# ---- recording (cross-check) layout per game
+REC_PLAYS = 65  # 13 tricks x 5 seats
+REC_COMMS = 8  # up to 8 communications: seat, card, claim, trick
+
+
+# ---- per-game scalar state vector (kernel scratch), shared by the engine and the policies
+G_SEATS = 0
+G_PLAYERS = 1
+G_NT = 2  # tricks in the hand
+G_T = 3  # index of the trick being played
+G_LEADER = 4
+G_NIN = 5  # cards already in the current trick
+G_CMD = 6  # commander
+G_PLAYED = 7  # mask of played cards
+G_DONE = 8  # mask of completed tasks
+G_NTASK = 9
+G_DUMMY = 10  # seat of the dummy, -1 if none
+G_TRUMP_WINS = 11
+G_ONES_WINS = 12
+G_PINK_TARGET = 13
+G_COMM_LEFT = 14  # shared rapture pool
+G_SILENCED = 15
+G_FIRST_CMD = 16  # commander won the first trick
+G_D_TRUMP = 17  # the designated member won a trick with a trump
+G_SIZE = 18

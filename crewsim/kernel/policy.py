@@ -1,0 +1,482 @@
+"""Bot crews inside the kernel: draft, designate, distress, communicate and play.
+
+A policy decides for one seat and reads only what that seat may see: its own hand (for the
+dummy, also the commander's hand, who decides for it), the public state (played cards, trick,
+tasks, won counts) and the public knowledge arrays ``possible`` (cards a seat may still hold,
+narrowed by revealed voids and communications) and ``known`` (communicated cards).
+"""
+
+import numpy as np
+from numba import njit
+
+from crewsim.kernel.bits import (
+    BEATS,
+    COLOURS,
+    SUIT,
+    TRUMPS,
+    highest,
+    lowest,
+    popcount,
+    rand_below,
+    rand_card,
+    suit_of,
+    value_of,
+)
+from crewsim.kernel.layout import (
+    BP_COMM,
+    BP_KIND,
+    BP_YES_THRESHOLD,
+    G_CMD,
+    G_DONE,
+    G_LEADER,
+    G_NIN,
+    G_NT,
+    G_NTASK,
+    G_PINK_TARGET,
+    G_PLAYED,
+    G_SEATS,
+    G_T,
+    G_TRUMP_WINS,
+    MP_NOBJ,
+    MP_OBJ,
+)
+
+BIG = 100.0
+
+
+@njit(cache=True)
+def task_score(hand: np.int64, tc: np.int64) -> float:
+    """How well a hand can deliver task card ``tc``: high cards and length in its colour, trumps."""
+    s = suit_of(tc)
+    mine = hand & SUIT[s]
+    trumps = popcount(hand & TRUMPS)
+    if hand >> tc & 1:
+        higher_mine = popcount(mine & BEATS[tc] & COLOURS)
+        return value_of(tc) + 1.5 * higher_mine + 0.5 * trumps
+    if mine:
+        top = highest(mine)
+        if top > tc:
+            return 2.0 + value_of(top) + 0.3 * popcount(mine) + 0.5 * trumps
+        return 1.0 + 0.3 * value_of(top) + 0.5 * trumps
+    return 1.0 + 2.0 * trumps
+
+
+@njit(cache=True)
+def choose_draft(bp, hand, free_tasks, tcard, st) -> np.int64:
+    """Index of the task to take from the ``free_tasks`` mask (of task indices)."""
+    if bp[BP_KIND] == 0:
+        return np.int64(lowest(_nth_index(free_tasks, rand_below(st, popcount(free_tasks)))))
+    best, best_i = -1e9, np.int64(-1)
+    m = free_tasks
+    while m:
+        i = lowest(m)
+        m &= m - 1
+        sc = task_score(hand, tcard[i])
+        if sc > best:
+            best, best_i = sc, i
+    return best_i
+
+
+@njit(cache=True)
+def _nth_index(m: np.int64, k: np.int64) -> np.int64:
+    """Mask holding only the ``k``-th set bit of ``m``."""
+    for _ in range(k):
+        m &= m - 1
+    return m & -m
+
+
+@njit(cache=True)
+def says_yes(bp, hand, tc) -> bool:
+    """A crew member's yes/no answer to "can you take this task?" (no card is revealed)."""
+    return task_score(hand, tc) >= bp[BP_YES_THRESHOLD]
+
+
+@njit(cache=True)
+def strength(hand: np.int64) -> float:
+    """Trick-taking power of a hand: trumps, nines and eights."""
+    s = 2.0 * popcount(hand & TRUMPS)
+    for c in range(4):
+        top = hand & SUIT[c]
+        if top >> (9 * c + 8) & 1:
+            s += 1.0
+        if top >> (9 * c + 7) & 1:
+            s += 0.5
+    return s
+
+
+@njit(cache=True)
+def answers_good(kind: np.int64, hand: np.int64) -> bool:
+    """Answer to the commander when a crew member is to be designated for an objective."""
+    if kind == 1:  # win no tricks: a weak hand is "good"
+        return popcount(hand & TRUMPS) == 0 and strength(hand) <= 1.0
+    if kind == 6:  # exactly one trick, not with a trump
+        return strength(hand - (hand & TRUMPS)) >= 1.0
+    if kind == 7:  # first and last trick only
+        return strength(hand - (hand & TRUMPS)) >= 2.0
+    return True
+
+
+@njit(cache=True)
+def distress_poorness(hand, me, towner, tcard, ntask) -> np.int64:
+    """How many of my tasks I judge poor (would vote for the distress signal)."""
+    n = 0
+    for i in range(ntask):
+        if towner[i] == me and task_score(hand, tcard[i]) < 5.0:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def distress_vote(hand, me, seats, towner, tcard, ntask) -> np.int64:
+    """+1 or -1: the direction in which my pass would help a task owner (0 = no opinion)."""
+    for d in (1, -1):
+        to = (me + d) % seats
+        for i in range(ntask):
+            if towner[i] == to and hand >> tcard[i] & 1:
+                return d
+    return 0
+
+
+@njit(cache=True)
+def distress_card(bp, hand, me, to, towner, tcard, ntask, st) -> np.int64:
+    """The non-trump card to pass to ``to``: its task card, a high card of its task colour, or
+    my least useful low card."""
+    colours = hand & COLOURS
+    if bp[BP_KIND] == 0:
+        return rand_card(st, colours)
+    for i in range(ntask):
+        if towner[i] == to and hand >> tcard[i] & 1:
+            return tcard[i]
+    my_task_suits = 0
+    for i in range(ntask):
+        if towner[i] == me:
+            my_task_suits |= 1 << suit_of(tcard[i])
+    for i in range(ntask):
+        if towner[i] == to:
+            s = suit_of(tcard[i])
+            cand = colours & SUIT[s]
+            if cand and not (my_task_suits >> s & 1):
+                return highest(cand)
+    best, best_c = 1e9, np.int64(-1)
+    m = colours
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        sc = float(value_of(c))
+        if my_task_suits >> suit_of(c) & 1:
+            sc += 10.0
+        for i in range(ntask):
+            if tcard[i] == c:
+                sc += 20.0
+        if sc < best:
+            best, best_c = sc, c
+    return best_c
+
+
+@njit(cache=True)
+def choose_comm(bp, g, me, hand, towner, tcard, ntask) -> np.int64:
+    """The card to communicate now, or -1.  The claim follows from the hand."""
+    if bp[BP_KIND] == 0 or bp[BP_COMM] == 0:
+        return -1
+    done = g[G_DONE]
+    best, best_c = 4.5, np.int64(-1)
+    m = hand & COLOURS
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        same = hand & SUIT[suit_of(c)]
+        is_hi = (same >> (c + 1)) == 0
+        is_lo = (same & ((np.int64(1) << c) - 1)) == 0
+        if not (is_hi or is_lo):
+            continue
+        sc = 0.0
+        for i in range(ntask):
+            if done >> i & 1 or g[G_PLAYED] >> tcard[i] & 1:
+                continue
+            if tcard[i] == c and towner[i] != me:
+                sc = max(sc, 6.0 + (1.0 if popcount(same) == 1 else 0.0))
+            elif towner[i] == me and suit_of(tcard[i]) == suit_of(c) and is_hi and c > tcard[i]:
+                if not (hand >> tcard[i] & 1):
+                    sc = max(sc, 5.0 + 0.2 * value_of(c))
+        if sc > best:
+            best, best_c = sc, c
+    return best_c
+
+
+@njit(cache=True)
+def _unseen_higher(c, mine, g, possible, seats, skip) -> bool:
+    """Could any seat other than ``skip`` hold a card of c's suit above c (not mine, not played)?"""
+    hi = BEATS[c] & SUIT[suit_of(c)] & ~mine & ~g[G_PLAYED]
+    for q in range(seats):
+        if q != skip and possible[q] & hi:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _want(g, mp, me, trick, won, desig, tcard, towner, want):
+    """Fill ``want[s]``: how much the crew wants seat ``s`` to win the current trick."""
+    seats, t, nt = g[G_SEATS], g[G_T], g[G_NT]
+    for s in range(seats):
+        want[s] = 0.0
+    done = g[G_DONE]
+    for i in range(g[G_NTASK]):
+        if done >> i & 1:
+            continue
+        for k in range(g[G_NIN]):
+            if trick[k] == tcard[i]:
+                for s in range(seats):
+                    want[s] += BIG if s == towner[i] else -BIG
+    mn, mx = won[0], won[0]
+    for s in range(seats):
+        mn = min(mn, won[s])
+        mx = max(mx, won[s])
+    for k in range(mp[MP_NOBJ]):
+        kind, a, b = mp[MP_OBJ + 3 * k], mp[MP_OBJ + 3 * k + 1], mp[MP_OBJ + 3 * k + 2]
+        d = desig[0]
+        if kind == 1:
+            want[d] -= BIG
+        elif kind == 5:
+            for s in range(seats):
+                mn_after = mn
+                if won[s] == mn:  # s may have been the only one at the minimum
+                    cnt = 0
+                    for q in range(seats):
+                        if won[q] == mn:
+                            cnt += 1
+                    if cnt == 1:
+                        mn_after = mn + 1
+                if max(mx, won[s] + 1) - mn_after > a:
+                    want[s] -= BIG
+                want[s] -= 2.0 * (won[s] - mn)
+            if b and (t == 0 or t == nt - 1):
+                for s in range(seats):
+                    want[s] += BIG if s == g[G_CMD] else -BIG
+        elif kind == 6:
+            if won[d] >= 1:
+                want[d] -= BIG
+            else:
+                want[d] += 5.0 + 10.0 * t / nt
+        elif kind == 7:
+            must = t == 0 or t == nt - 1
+            for s in range(seats):
+                if must:
+                    want[s] += BIG if s == d else -BIG
+                elif s == d:
+                    want[s] -= BIG
+        elif kind == 9:
+            target = desig[0] if t < a else (desig[1] if t >= nt - b else -1)
+            for s in range(seats):
+                if target >= 0:
+                    want[s] += BIG if s == target else -BIG
+                elif s == desig[0] or s == desig[1]:
+                    want[s] -= BIG
+
+
+@njit(cache=True)
+def _card_score(g, mp, me, c, winner, wcard, want, tcard, towner, tpred, desig, unsafe) -> float:
+    """Value of playing card ``c`` when the trick would then go to ``winner`` with ``wcard``."""
+    sc = want[winner]
+    done = g[G_DONE]
+    for i in range(g[G_NTASK]):
+        if done >> i & 1 or tcard[i] != c:
+            continue
+        if towner[i] == winner:
+            sc += BIG * (0.4 if unsafe else 1.0)
+            if tpred[i] & ~done:  # would break the order unless predecessors come along
+                sc -= 2 * BIG
+        else:
+            sc -= 2 * BIG
+    for k in range(mp[MP_NOBJ]):
+        kind, a = mp[MP_OBJ + 3 * k], mp[MP_OBJ + 3 * k + 1]
+        if kind == 2 and wcard < 36 and value_of(wcard) == 1:
+            sc += 60.0
+        elif kind == 3 and c >= 36:
+            if wcard != c or a and value_of(c) != g[G_TRUMP_WINS] + 1:
+                sc -= 2 * BIG
+            else:
+                sc += 40.0
+        elif (
+            kind == 4
+            and wcard < 36
+            and value_of(wcard) == a
+            or kind == 8
+            and c < 9
+            and winner != g[G_PINK_TARGET]
+            or (kind == 6 or kind == 7)
+            and a
+            and wcard >= 36
+            and winner == desig[0]
+        ):
+            sc -= 2 * BIG
+    # card economy: keep high cards and trumps, keep cards of colours where I own open tasks
+    sc -= 0.15 * value_of(c) + (2.0 if c >= 36 else 0.0)
+    for i in range(g[G_NTASK]):
+        if not (done >> i & 1) and towner[i] == me and suit_of(tcard[i]) == suit_of(c):
+            if tcard[i] != c and c > tcard[i]:
+                sc -= 3.0
+    return sc
+
+
+@njit(cache=True)
+def choose_play(
+    bp,
+    mp,
+    g,
+    me,
+    hand,
+    legal,
+    viewer_hand,
+    trick,
+    won,
+    desig,
+    possible,
+    tcard,
+    towner,
+    tpred,
+    want,
+    st,
+) -> np.int64:
+    """The card to play now."""
+    if bp[BP_KIND] == 0:
+        return rand_card(st, legal)
+    seats = g[G_SEATS]
+    nin = g[G_NIN]
+    mine = hand | viewer_hand
+    _want(g, mp, me, trick, won, desig, tcard, towner, want)
+    done = g[G_DONE]
+    # winning while a later player may still drop my task card into this trick is worth it
+    if nin > 0:
+        led = suit_of(trick[0])
+        for i in range(g[G_NTASK]):
+            if done >> i & 1 or g[G_PLAYED] >> tcard[i] & 1 or mine >> tcard[i] & 1:
+                continue
+            if suit_of(tcard[i]) == led:
+                for k in range(nin + 1, seats):
+                    q = (g[G_LEADER] + k) % seats
+                    if possible[q] >> tcard[i] & 1:
+                        want[towner[i]] += 25.0
+                        break
+    best, best_c = -1e18, np.int64(-1)
+    m = legal
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if nin == 0:
+            sc = _lead_score(g, mp, me, c, mine, want, possible, tcard, towner, tpred)
+        else:
+            wseat, wcard = _current_winner(g, trick)
+            if _beats(c, wcard):
+                wseat, wcard = me, c
+            unsafe = False
+            if nin + 1 < seats:
+                unsafe = _later_threat(g, wcard, mine, possible, trick, seats)
+            sc = _card_score(g, mp, me, c, wseat, wcard, want, tcard, towner, tpred, desig, unsafe)
+            if unsafe and want[wseat] > 0:
+                sc -= 0.3 * want[wseat]
+        if sc > best:
+            best, best_c = sc, c
+    return best_c
+
+
+@njit(cache=True)
+def _beats(c, w) -> bool:
+    return BEATS[w] >> c & 1 == 1
+
+
+@njit(cache=True)
+def _current_winner(g, trick):
+    w = trick[0]
+    wi = 0
+    for k in range(1, g[G_NIN]):
+        if _beats(trick[k], w):
+            w = trick[k]
+            wi = k
+    return (g[G_LEADER] + wi) % g[G_SEATS], w
+
+
+@njit(cache=True)
+def _later_threat(g, wcard, mine, possible, trick, seats) -> bool:
+    """Might a later player be forced to overtake ``wcard`` (holding only higher cards of the
+    led suit)?  Public knowledge only: true if someone after me may hold a higher one."""
+    led = suit_of(trick[0])
+    if suit_of(wcard) != led:
+        return False
+    hi = BEATS[wcard] & SUIT[led] & ~mine & ~g[G_PLAYED]
+    for k in range(g[G_NIN] + 1, seats):
+        q = (g[G_LEADER] + k) % seats
+        if possible[q] & hi:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _lead_score(g, mp, me, c, mine, want, possible, tcard, towner, tpred) -> float:
+    """Value of leading card ``c``."""
+    seats = g[G_SEATS]
+    done = g[G_DONE]
+    s = suit_of(c)
+    top = not _unseen_higher(c, mine, g, possible, seats, me)
+    sc = 0.0
+    if top:
+        sc += want[me]
+        if c < 36 and not (possible_trumps(g, possible, mine, me)):
+            sc += 1.0
+    else:
+        tot = 0.0
+        for q in range(seats):
+            if q != me:
+                tot += want[q]
+        sc += 0.5 * tot / max(seats - 1, 1)
+    for i in range(g[G_NTASK]):
+        if done >> i & 1 or g[G_PLAYED] >> tcard[i] & 1:
+            continue
+        tc, o = tcard[i], towner[i]
+        blocked = (tpred[i] & ~done) != 0
+        if suit_of(tc) != s:
+            continue
+        if tc == c:
+            if o == me:
+                if blocked:
+                    sc -= 2 * BIG
+                else:
+                    sc += BIG if top else 15.0 + 40.0 * g[G_T] / g[G_NT]
+            else:
+                # lead another's task card only if its owner surely beats it
+                known_hi = possible[o] & SUIT[s] & BEATS[c]
+                sure = known_hi != 0 and popcount(possible[o] & SUIT[s]) <= 2 and not blocked
+                sc += 0.8 * BIG if sure else -1.5 * BIG
+        elif o == me and not (mine >> tc & 1):
+            if top and c > tc and not blocked:
+                sc += 0.7 * BIG
+            elif c < tc:
+                sc -= 5.0
+        elif mine >> tc & 1:
+            sc -= 30.0  # I would have to keep it; leading its colour risks losing it
+        else:
+            sc -= 12.0 if c < tc else 4.0
+    for k in range(mp[MP_NOBJ]):
+        kind, a = mp[MP_OBJ + 3 * k], mp[MP_OBJ + 3 * k + 1]
+        if kind == 2 and c < 36 and value_of(c) == 1:
+            others = SUIT[s] & ~mine & ~g[G_PLAYED]
+            sc += 60.0 if others == 0 else -5.0
+        elif kind == 3 and c >= 36:
+            others = TRUMPS & ~mine & ~g[G_PLAYED]
+            sc += -2 * BIG if others else 40.0
+            if a and value_of(c) != g[G_TRUMP_WINS] + 1:
+                sc -= 2 * BIG
+        elif kind == 4 and c < 36 and value_of(c) == a:
+            sc -= 30.0
+        elif kind == 8 and c < 9:
+            sc += 20.0 if me == g[G_PINK_TARGET] and top else -20.0
+    sc -= 0.15 * value_of(c) + (3.0 if c >= 36 else 0.0)
+    return sc
+
+
+@njit(cache=True)
+def possible_trumps(g, possible, mine, me) -> bool:
+    unseen = TRUMPS & ~mine & ~g[G_PLAYED]
+    for q in range(g[G_SEATS]):
+        if q != me and possible[q] & unseen:
+            return True
+    return False

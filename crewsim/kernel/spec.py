@@ -1,0 +1,63 @@
+"""The boundary: a Mission record and a bot become the kernel's integer and float vectors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from crewsim.errors import CrewsimError
+from crewsim.kernel import layout as L
+from crewsim.missions.schema import Mission
+from crewsim.rules.order import predecessors
+
+
+@dataclass(frozen=True)
+class KernelMission:
+    """A mission at one player count, checked for what the Planet Nine kernel supports."""
+
+    mission: Mission
+    players: int
+    distress: str = "auto"
+
+    def vector(self) -> np.ndarray:
+        m = self.mission
+        if m.game.value != "planet-nine":
+            raise CrewsimError(f"mission '{m.id}': the kernel plays Planet Nine missions only")
+        if self.players not in (2, 3, 4, 5):
+            raise CrewsimError(f"mission '{m.id}': players must be 2-5, got {self.players}")
+        mp = np.zeros(L.MP_SIZE, dtype=np.int64)
+        mp[L.MP_PLAYERS] = self.players
+        mp[L.MP_NTASKS] = m.tasks
+        mp[L.MP_COMM] = L.COMM_CODES[str(m.communication)]
+        mp[L.MP_COMM_FROM] = m.comm_from_trick
+        mp[L.MP_SILENCED] = m.silenced_member
+        mp[L.MP_HANDOVER] = m.task_handover_5p
+        mp[L.MP_DRAW_AFTER] = m.card_draw_after_trick
+        alloc = str(m.allocation)
+        if alloc not in L.ALLOC_CODES:
+            raise CrewsimError(f"mission '{m.id}': allocation {alloc!r} is not Planet Nine's")
+        mp[L.MP_ALLOC] = L.ALLOC_CODES[alloc]
+        mp[L.MP_DISTRESS] = L.DISTRESS_CODES[self.distress]
+        objs = []
+        for o in m.objectives:
+            kind = str(o.kind)
+            if kind == "omega_last_trick":
+                mp[L.MP_OMEGA_LAST] = 1
+                continue
+            if kind not in L.OBJ_CODES:
+                raise CrewsimError(f"mission '{m.id}': objective {kind!r} is not Planet Nine's")
+            vals = [int(o.params.get(p, 0)) for p in L.OBJ_PARAMS.get(kind, ())]
+            objs.append((L.OBJ_CODES[kind], *vals, 0, 0))
+        if len(objs) > L.MAX_OBJ:
+            raise CrewsimError(f"mission '{m.id}': at most {L.MAX_OBJ} objectives")
+        mp[L.MP_NOBJ] = len(objs)
+        for k, (code, a, b, *_) in enumerate(objs):
+            mp[L.MP_OBJ + 3 * k : L.MP_OBJ + 3 * k + 3] = (code, a, b)
+        if m.tasks > L.MAX_TASKS:
+            raise CrewsimError(f"mission '{m.id}': at most {L.MAX_TASKS} tasks")
+        tokens: list[str | None] = [*m.tokens, *([None] * (m.tasks - len(m.tokens)))]
+        for i, (tok, pred) in enumerate(zip(tokens, predecessors(tokens), strict=True)):
+            mp[L.MP_TOKENS + i] = L.TOKEN_CODES[tok]
+            mp[L.MP_PRED + i] = pred
+        return mp
