@@ -24,7 +24,8 @@ def deal_record(
     players: int, game: Game, seed: int | None, mission_id: str | None
 ) -> dict[str, Any]:
     """The deal as the JSON document `crewsim solve` reads (dummy's cards face up first)."""
-    n_tasks, tokens = 0, ()
+    n_tasks = 0
+    tokens: tuple[str, ...] = ()
     if mission_id is not None:
         from crewsim.missions import get_mission
 

@@ -518,6 +518,10 @@ def play_chunk(
                     r_under[ri, k, 0], r_under[ri, k, 1] = c, under[c]
                     k += 1
         _allocate(mp, bp, g, hands, tcard, towner, pick, st)
+        if record:
+            for i in range(ntask):
+                r_tasks[ri, i, 0], r_tasks[ri, i, 1] = tcard[i], towner[i]
+                r_tasks[ri, i, 2], r_pick[ri, i] = ttok[i], pick[i]
         _designate(mp, bp, g, hands, desig, st)
         ho_i, ho_to = -1, -1
         if mp[MP_HANDOVER] and players == 5 and ntask > 0:
@@ -527,13 +531,6 @@ def play_chunk(
         d = _distress(mp, bp, g, hands, tcard, towner, passes, st)
         distress[gi] = d != 0
         if record:
-            for i in range(ntask):
-                r_tasks[ri, i, 0], r_tasks[ri, i, 1], r_tasks[ri, i, 2] = (
-                    tcard[i],
-                    towner[i],
-                    ttok[i],
-                )
-                r_pick[ri, i] = pick[i]
             r_setup[ri, 0], r_setup[ri, 1], r_setup[ri, 2] = desig[0], desig[1], g[G_SILENCED]
             r_setup[ri, 3], r_setup[ri, 4], r_setup[ri, 5] = ho_i, ho_to, d
             for s in range(5):

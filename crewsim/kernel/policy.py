@@ -45,7 +45,7 @@ BIG = 100.0
 
 
 @njit(cache=True)
-def task_score(hand: np.int64, tc: np.int64) -> float:
+def task_score(hand: np.int64, tc: np.int64):
     """How well a hand can deliver task card ``tc``: high cards and length in its colour, trumps."""
     s = suit_of(tc)
     mine = hand & SUIT[s]
@@ -62,7 +62,7 @@ def task_score(hand: np.int64, tc: np.int64) -> float:
 
 
 @njit(cache=True)
-def choose_draft(bp, hand, free_tasks, tcard, st) -> np.int64:
+def choose_draft(bp, hand, free_tasks, tcard, st):
     """Index of the task to take from the ``free_tasks`` mask (of task indices)."""
     if bp[BP_KIND] == 0:
         return np.int64(lowest(_nth_index(free_tasks, rand_below(st, popcount(free_tasks)))))
@@ -78,7 +78,7 @@ def choose_draft(bp, hand, free_tasks, tcard, st) -> np.int64:
 
 
 @njit(cache=True)
-def _nth_index(m: np.int64, k: np.int64) -> np.int64:
+def _nth_index(m: np.int64, k: np.int64):
     """Mask holding only the ``k``-th set bit of ``m``."""
     for _ in range(k):
         m &= m - 1
@@ -86,13 +86,13 @@ def _nth_index(m: np.int64, k: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def says_yes(bp, hand, tc) -> bool:
+def says_yes(bp, hand, tc):
     """A crew member's yes/no answer to "can you take this task?" (no card is revealed)."""
     return task_score(hand, tc) >= bp[BP_YES_THRESHOLD]
 
 
 @njit(cache=True)
-def strength(hand: np.int64) -> float:
+def strength(hand: np.int64):
     """Trick-taking power of a hand: trumps, nines and eights."""
     s = 2.0 * popcount(hand & TRUMPS)
     for c in range(4):
@@ -105,7 +105,7 @@ def strength(hand: np.int64) -> float:
 
 
 @njit(cache=True)
-def answers_good(kind: np.int64, hand: np.int64) -> bool:
+def answers_good(kind: np.int64, hand: np.int64):
     """Answer to the commander when a crew member is to be designated for an objective."""
     if kind == 1:  # win no tricks: a weak hand is "good"
         return popcount(hand & TRUMPS) == 0 and strength(hand) <= 1.0
@@ -117,7 +117,7 @@ def answers_good(kind: np.int64, hand: np.int64) -> bool:
 
 
 @njit(cache=True)
-def distress_poorness(hand, me, towner, tcard, ntask) -> np.int64:
+def distress_poorness(hand, me, towner, tcard, ntask):
     """How many of my tasks I judge poor (would vote for the distress signal)."""
     n = 0
     for i in range(ntask):
@@ -127,7 +127,7 @@ def distress_poorness(hand, me, towner, tcard, ntask) -> np.int64:
 
 
 @njit(cache=True)
-def distress_vote(hand, me, seats, towner, tcard, ntask) -> np.int64:
+def distress_vote(hand, me, seats, towner, tcard, ntask):
     """+1 or -1: the direction in which my pass would help a task owner (0 = no opinion)."""
     for d in (1, -1):
         to = (me + d) % seats
@@ -138,7 +138,7 @@ def distress_vote(hand, me, seats, towner, tcard, ntask) -> np.int64:
 
 
 @njit(cache=True)
-def distress_card(bp, hand, me, to, towner, tcard, ntask, st) -> np.int64:
+def distress_card(bp, hand, me, to, towner, tcard, ntask, st):
     """The non-trump card to pass to ``to``: its task card, a high card of its task colour, or
     my least useful low card."""
     colours = hand & COLOURS
@@ -174,7 +174,7 @@ def distress_card(bp, hand, me, to, towner, tcard, ntask, st) -> np.int64:
 
 
 @njit(cache=True)
-def choose_comm(bp, g, me, hand, towner, tcard, ntask) -> np.int64:
+def choose_comm(bp, g, me, hand, towner, tcard, ntask):
     """The card to communicate now, or -1.  The claim follows from the hand."""
     if bp[BP_KIND] == 0 or bp[BP_COMM] == 0:
         return -1
@@ -204,7 +204,7 @@ def choose_comm(bp, g, me, hand, towner, tcard, ntask) -> np.int64:
 
 
 @njit(cache=True)
-def _unseen_higher(c, mine, g, possible, seats, skip) -> bool:
+def _unseen_higher(c, mine, g, possible, seats, skip):
     """Could any seat other than ``skip`` hold a card of c's suit above c (not mine, not played)?"""
     hi = BEATS[c] & SUIT[suit_of(c)] & ~mine & ~g[G_PLAYED]
     for q in range(seats):
@@ -274,7 +274,7 @@ def _want(g, mp, me, trick, won, desig, tcard, towner, want):
 
 
 @njit(cache=True)
-def _card_score(g, mp, me, c, winner, wcard, want, tcard, towner, tpred, desig, unsafe) -> float:
+def _card_score(g, mp, me, c, winner, wcard, want, tcard, towner, tpred, desig, unsafe):
     """Value of playing card ``c`` when the trick would then go to ``winner`` with ``wcard``."""
     sc = want[winner]
     done = g[G_DONE]
@@ -336,7 +336,7 @@ def choose_play(
     tpred,
     want,
     st,
-) -> np.int64:
+):
     """The card to play now."""
     if bp[BP_KIND] == 0:
         return rand_card(st, legal)
@@ -380,7 +380,7 @@ def choose_play(
 
 
 @njit(cache=True)
-def _beats(c, w) -> bool:
+def _beats(c, w):
     return BEATS[w] >> c & 1 == 1
 
 
@@ -396,7 +396,7 @@ def _current_winner(g, trick):
 
 
 @njit(cache=True)
-def _later_threat(g, wcard, mine, possible, trick, seats) -> bool:
+def _later_threat(g, wcard, mine, possible, trick, seats):
     """Might a later player be forced to overtake ``wcard`` (holding only higher cards of the
     led suit)?  Public knowledge only: true if someone after me may hold a higher one."""
     led = suit_of(trick[0])
@@ -411,7 +411,7 @@ def _later_threat(g, wcard, mine, possible, trick, seats) -> bool:
 
 
 @njit(cache=True)
-def _lead_score(g, mp, me, c, mine, want, possible, tcard, towner, tpred) -> float:
+def _lead_score(g, mp, me, c, mine, want, possible, tcard, towner, tpred):
     """Value of leading card ``c``."""
     seats = g[G_SEATS]
     done = g[G_DONE]
@@ -474,7 +474,7 @@ def _lead_score(g, mp, me, c, mine, want, possible, tcard, towner, tpred) -> flo
 
 
 @njit(cache=True)
-def possible_trumps(g, possible, mine, me) -> bool:
+def possible_trumps(g, possible, mine, me):
     unseen = TRUMPS & ~mine & ~g[G_PLAYED]
     for q in range(g[G_SEATS]):
         if q != me and possible[q] & unseen:

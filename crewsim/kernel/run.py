@@ -14,7 +14,7 @@ def run_chunk(
     mp: np.ndarray, bp: np.ndarray, n: int, seed: int, record: bool = False
 ) -> dict[str, np.ndarray]:
     """Play ``n`` games from ``seed`` (an int64); with ``record`` keep every move as well."""
-    out = {
+    out: dict[str, np.ndarray] = {
         "success": np.zeros(n, dtype=np.bool_),
         "fail_trick": np.zeros(n, dtype=np.int8),
         "fail_kind": np.zeros(n, dtype=np.int8),

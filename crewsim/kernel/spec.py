@@ -47,7 +47,7 @@ class KernelMission:
                 continue
             if kind not in L.OBJ_CODES:
                 raise CrewsimError(f"mission '{m.id}': objective {kind!r} is not Planet Nine's")
-            vals = [int(o.params.get(p, 0)) for p in L.OBJ_PARAMS.get(kind, ())]
+            vals = [int(o.params.get(p, 0)) for p in L.OBJ_PARAMS.get(kind, ())]  # type: ignore[arg-type]
             objs.append((L.OBJ_CODES[kind], *vals, 0, 0))
         if len(objs) > L.MAX_OBJ:
             raise CrewsimError(f"mission '{m.id}': at most {L.MAX_OBJ} objectives")

@@ -90,6 +90,7 @@ class Outcome:
     success: bool
     trick: int  # index of the trick that decided it (0-based)
     reason: str
+    kind: str = ""  # wrong_winner | order | not_done | objective ("" on success)
 
 
 @dataclass
@@ -216,6 +217,8 @@ class GameState:
         self.history.append("designated " + ", ".join(self._who(s) for s in seats))
 
     def verify_silence(self, seat: int) -> None:
+        self._require(0 <= seat < self.seats, f"no seat {seat}")
+        self._require(not self.started, "silencing happens before the first trick")
         self._require(self.rules.silenced_member, "this mission silences nobody")
         self._require(self.silenced is None, "a crew member is already silenced")
         self._require(seat != self.commander, "the commander cannot silence themself")
@@ -234,6 +237,7 @@ class GameState:
         self._require(not self.handed_over, "only one task may be handed over")
         self._require(self.tasks_assigned and not self.started, "hand over after the draft")
         self._require(0 <= index < len(self.tasks), f"no task number {index}")
+        self._require(0 <= to < self.seats, f"no seat {to}")
         self._require(self.tasks[index].owner != to, "a task cannot be handed to its owner")
 
     def hand_over(self, index: int, to: int) -> None:
@@ -297,6 +301,8 @@ class GameState:
             len(self.tricks) + 1 >= self.rules.comm_from_trick,
             f"communication is disrupted until trick {self.rules.comm_from_trick}",
         )
+        self._require(0 <= seat < self.seats, f"no seat {seat}")
+        self._require(0 <= card < 40, f"no card {card}")
         self._require(not self.is_dummy(seat), "the dummy does not communicate")
         self._require(seat != self.silenced, f"{self._who(seat)} was silenced for this mission")
         if self.rules.communication == "rapture":
@@ -343,7 +349,10 @@ class GameState:
     def draw_cards(self, draws: Sequence[int]) -> None:
         self.verify_draw(draws)
         for seat, c in enumerate(draws):
-            self.hands[(seat - 1) % self.seats] &= ~(1 << c)
+            right = (seat - 1) % self.seats
+            self.hands[right] &= ~(1 << c)
+            if self.is_dummy(right) and c in self.under:  # a taken top card uncovers its stack
+                self.hands[right] |= 1 << self.under.pop(c)
         for seat, c in enumerate(draws):
             self.hands[seat] |= 1 << c
         self.draws_done = True
@@ -392,7 +401,7 @@ class GameState:
         self.verify_play(seat, card)
         self.hands[seat] &= ~(1 << card)
         if self.is_dummy(seat) and card in self.under:  # uncovered after the trick ends
-            self._uncover = self.under.pop(card)
+            self._uncover = card
         self.trick.append(card)
         if len(self.trick) == self.seats:
             self._finish_trick()
@@ -407,7 +416,7 @@ class GameState:
         self.trick = []
         self.leader = winner
         if hasattr(self, "_uncover"):
-            self.hands[2] |= 1 << self._uncover
+            self.hands[2] |= 1 << self.under.pop(self._uncover)
             del self._uncover
         seq = " ".join(
             f"{self._who((leader + i) % self.seats)}:{self._name(c)}" for i, c in enumerate(trick)
@@ -418,31 +427,40 @@ class GameState:
     def _judge(self, trick: tuple[int, ...], winner: int) -> None:
         t = len(self.tricks) - 1
         last = t == self.n_tricks - 1
-        fail: str | None = None
+        fails: list[tuple[str, str]] = []  # (kind, reason); the first one decides
         newly = []
         for i, task in enumerate(self.tasks):
             if i in self.done_tasks or task.card not in trick:
                 continue
             if winner != task.owner:
-                fail = fail or f"task {self._name(task.card)} won by {self._who(winner)}"
+                fails.append(
+                    ("wrong_winner", f"task {self._name(task.card)} won by {self._who(winner)}")
+                )
             else:
                 self.done_tasks[i] = t
                 newly.append(i)
         done_mask = sum(1 << i for i in self.done_tasks)
         for i in newly:
             if self._pred[i] & ~done_mask:
-                fail = fail or f"task {self._name(self.tasks[i].card)} completed out of order"
+                fails.append(
+                    ("order", f"task {self._name(self.tasks[i].card)} completed out of order")
+                )
             if self.rules.omega_last_trick and self.tasks[i].token == OMEGA and not last:
-                fail = fail or f"task {self._name(self.tasks[i].card)} completed before the last"
+                fails.append(
+                    (
+                        "order",
+                        f"task {self._name(self.tasks[i].card)} completed before the last trick",
+                    )
+                )
         for i, task in enumerate(self.tasks):  # after Omega is done, nothing may follow
             if i not in self.done_tasks and any(
                 self.tasks[j].token == OMEGA for j in self.done_tasks
             ):
-                fail = fail or f"task {self._name(task.card)} can no longer precede Omega"
+                fails.append(("order", f"task {self._name(task.card)} can no longer precede Omega"))
         all_tasks = len(self.done_tasks) == len(self.tasks)
         if last and not all_tasks:
             pending = next(t for i, t in enumerate(self.tasks) if i not in self.done_tasks)
-            fail = fail or f"task {self._name(pending.card)} not completed"
+            fails.append(("not_done", f"task {self._name(pending.card)} not completed"))
         hand = HandSoFar(
             tricks=tuple(self.tricks),
             winners=tuple(self.winners),
@@ -459,11 +477,11 @@ class GameState:
                 continue
             v = JUDGES[kind](hand, params)
             if v is Verdict.FAILED:
-                fail = fail or f"objective {kind} failed"
+                fails.append(("objective", f"objective {kind} failed"))
             elif v is Verdict.DONE:
                 self._objective_done[k] = True
-        if fail:
-            self.outcome = Outcome(False, t, fail)
+        if fails:
+            self.outcome = Outcome(False, t, fails[0][1], fails[0][0])
         elif all_tasks and all(
             self._objective_done[k]
             for k, (kind, _) in enumerate(self.rules.objectives)

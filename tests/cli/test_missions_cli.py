@@ -1,0 +1,94 @@
+"""`crewsim missions list|show` in every format."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from crewsim.cli.app import app
+from crewsim.errors import CrewsimError
+
+runner = CliRunner()
+
+
+def test_list_table() -> None:
+    result = runner.invoke(app, ["missions", "list"])
+    assert result.exit_code == 0, result.output
+    assert "82 missions" in result.output
+    assert "pn-1 " in result.output and "ds-32" in result.output
+
+
+def test_list_json_has_all_missions() -> None:
+    result = runner.invoke(app, ["missions", "list", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    assert len(rows) == 82
+    pn12 = next(r for r in rows if r["id"] == "pn-12")
+    assert pn12["card_draw_after_trick"] == 1 and pn12["tokens"] == ["omega"]
+    ds8 = next(r for r in rows if r["id"] == "ds-8")
+    assert ds8["objectives"] == [{"kind": "balance_rank_wins", "max_difference": 1, "rank": 9}]
+
+
+@pytest.mark.parametrize(("game", "count"), [("planet-nine", 50), ("deep-sea", 32)])
+def test_list_csv_per_game(game: str, count: int) -> None:
+    result = runner.invoke(app, ["missions", "list", "--game", game, "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.output)))
+    assert len(rows) == count
+    assert {r["game"] for r in rows} == {game}
+    assert list(rows[0]) == ["id", "game", "tasks", "difficulty", "fixed_tasks", "tokens",
+                             "communication", "allocation", "objectives", "description"]
+
+
+def test_list_rejects_unknown_game() -> None:
+    result = runner.invoke(app, ["missions", "list", "--game", "moon"])
+    assert result.exit_code == 2
+
+
+def test_show_explains_every_rule() -> None:
+    result = runner.invoke(app, ["missions", "show", "pn-12"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "4 task card(s) are drawn" in text
+    assert "omega: this task must be the last task completed" in text
+    assert "Right after trick 1 every player draws one random card" in text
+
+
+@pytest.mark.parametrize(
+    ("mission_id", "phrases"),
+    [
+        ("pn-11", ["may not communicate", "1st task completed"]),
+        ("pn-18", ["Not before trick 2"]),
+        ("pn-29", ["not whether it is their highest", "more than 1 trick(s) more"]),
+        ("pn-31", ["one crew member may hand one of their tasks"]),
+        ("pn-40", ["move one token"]),
+        ("ds-14", ["real-time mission", "first to say yes takes all tasks"]),
+        ("ds-32", ["#39 I will win exactly 3 tricks"]),
+        ("ds-23", ["Unfamiliar terrain", "Not before trick 2", "Whoever wins trick 1"]),
+        ("ds-12", ["led with a card of: pink, submarine"]),
+    ],
+)
+def test_show_special_rules(mission_id: str, phrases: list[str]) -> None:
+    result = runner.invoke(app, ["missions", "show", mission_id])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    for phrase in phrases:
+        assert phrase in text
+
+
+def test_show_unknown_mission_is_a_user_error() -> None:
+    result = runner.invoke(app, ["missions", "show", "pn-99"])
+    assert isinstance(result.exception, CrewsimError)
+    assert "unknown mission id 'pn-99'" in str(result.exception)
+
+
+@pytest.mark.parametrize("mission_id", [f"pn-{n}" for n in range(1, 51)]
+                         + [f"ds-{n}" for n in range(1, 33)])
+def test_show_every_mission(mission_id: str) -> None:
+    result = runner.invoke(app, ["missions", "show", mission_id])
+    assert result.exit_code == 0, result.output
+    assert "Description" in result.output

@@ -1,0 +1,56 @@
+"""`crewsim tasks list`: the 96 Deep Sea task cards with difficulty per crew size."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from crewsim.cli.app import app
+
+runner = CliRunner()
+# (number, ref_id, difficulty for 3/4/5 players) from the reference table deep_sea_tasks.csv
+SAMPLES = [(1, "neverTwoTricksInARow", (3, 2, 2)), (10, "onlyEvenTrick", (2, 5, 6)),
+           (32, "4x9", (4, 5, 6)), (54, "moreTricksThanCaptain", (2, 2, 3)),
+           (89, "red9+yellow8", (2, 3, 3)), (95, "exactlyXtrickSecret", (4, 3, 3))]
+TOTALS = {2: 229, 3: 229, 4: 264, 5: 297}
+
+
+def _csv(*args: str) -> list[dict[str, str]]:
+    result = runner.invoke(app, ["tasks", "list", *args, "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    return list(csv.DictReader(io.StringIO(result.output)))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_csv_difficulties_match_reference(players: int) -> None:
+    rows = _csv("--players", str(players))
+    assert len(rows) == 96
+    assert sum(int(r["difficulty"]) for r in rows) == TOTALS[players]
+    by_number = {int(r["number"]): r for r in rows}
+    for number, ref_id, difficulty in SAMPLES:
+        assert by_number[number]["ref_id"] == ref_id
+        assert int(by_number[number]["difficulty"]) == difficulty[max(players, 3) - 3]
+
+
+def test_default_is_four_players_and_columns() -> None:
+    rows = _csv()
+    assert list(rows[0]) == ["number", "ref_id", "text", "difficulty", "kind", "captain_may_take"]
+    assert sum(int(r["difficulty"]) for r in rows) == TOTALS[4]
+    assert [r["number"] for r in rows if r["captain_may_take"] == "no"] == ["52", "53", "54"]
+
+
+def test_table_and_json() -> None:
+    result = runner.invoke(app, ["tasks", "list", "--players", "3"])
+    assert result.exit_code == 0, result.output
+    assert "96 task cards, 3 players" in result.output
+    result = runner.invoke(app, ["tasks", "list", "-f", "json"])
+    rows = json.loads(result.output)
+    assert len(rows) == 96 and rows[75]["card"]["redeal_if"] == [[36, 39], [36, 37, 38]]
+
+
+def test_players_out_of_range() -> None:
+    assert runner.invoke(app, ["tasks", "list", "--players", "6"]).exit_code == 2
