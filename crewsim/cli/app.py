@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 
 from crewsim import __version__
-from crewsim.cli import deal, missions, tasks, validate
+from crewsim.cli import deal, missions, simulate, tasks, validate
 from crewsim.errors import CrewsimError
 
 app = typer.Typer(
@@ -22,6 +22,7 @@ app.add_typer(missions.app, name="missions")
 app.add_typer(tasks.app, name="tasks")
 app.command("deal")(deal.deal)
 app.command("validate")(validate.validate)
+app.command("simulate")(simulate.simulate)
 
 err_console = Console(stderr=True)
 

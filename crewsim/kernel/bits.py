@@ -31,11 +31,11 @@ def highest(m: np.int64) -> np.int64:
 
 @njit(cache=True)
 def popcount(m: np.int64) -> np.int64:
-    n = np.int64(0)
-    while m:
-        m &= m - 1
-        n += 1
-    return n
+    """Set bits of a mask below 2**40 (SWAR; the product stays below 2**63)."""
+    m = m - ((m >> 1) & np.int64(0x5555555555))
+    m = (m & np.int64(0x3333333333)) + ((m >> 2) & np.int64(0x3333333333))
+    m = (m + (m >> 4)) & np.int64(0x0F0F0F0F0F)
+    return (m * np.int64(0x0101010101)) >> 32 & np.int64(0xFF)
 
 
 @njit(cache=True)

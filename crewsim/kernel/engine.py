@@ -565,6 +565,9 @@ def play_chunk(
                     comm_used[s] = 1
                     g[G_COMM_LEFT] -= 1
                     known[s] |= np.int64(1) << c
+                    for q in range(seats):
+                        if q != s:
+                            possible[q] &= ~(np.int64(1) << c)
                     if mp[MP_COMM] != COMM_DEAD_ZONE:
                         same = SUIT[suit_of(c)]
                         if claim == 0:
@@ -608,6 +611,7 @@ def play_chunk(
                     won,
                     desig,
                     possible,
+                    known,
                     tcard,
                     towner,
                     tpred,

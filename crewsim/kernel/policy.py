@@ -195,6 +195,14 @@ def choose_comm(bp, g, me, hand, towner, tcard, ntask):
                 continue
             if tcard[i] == c and towner[i] != me:
                 sc = max(sc, 6.0 + (1.0 if popcount(same) == 1 else 0.0))
+            elif (
+                towner[i] != me
+                and suit_of(tcard[i]) == suit_of(c)
+                and is_lo
+                and c > tcard[i]
+                and not (hand >> tcard[i] & 1)
+            ):
+                sc = max(sc, 5.5)  # warn: all my cards of that colour lie above the task card
             elif towner[i] == me and suit_of(tcard[i]) == suit_of(c) and is_hi and c > tcard[i]:
                 if not (hand >> tcard[i] & 1):
                     sc = max(sc, 5.0 + 0.2 * value_of(c))
@@ -274,7 +282,7 @@ def _want(g, mp, me, trick, won, desig, tcard, towner, want):
 
 
 @njit(cache=True)
-def _card_score(g, mp, me, c, winner, wcard, want, tcard, towner, tpred, desig, unsafe):
+def _card_score(g, mp, me, c, mine, winner, wcard, want, tcard, towner, tpred, desig, risk):
     """Value of playing card ``c`` when the trick would then go to ``winner`` with ``wcard``."""
     sc = want[winner]
     done = g[G_DONE]
@@ -282,7 +290,7 @@ def _card_score(g, mp, me, c, winner, wcard, want, tcard, towner, tpred, desig, 
         if done >> i & 1 or tcard[i] != c:
             continue
         if towner[i] == winner:
-            sc += BIG * (0.4 if unsafe else 1.0)
+            sc += BIG * (1.0 - risk) - 2 * BIG * risk
             if tpred[i] & ~done:  # would break the order unless predecessors come along
                 sc -= 2 * BIG
         else:
@@ -312,8 +320,14 @@ def _card_score(g, mp, me, c, winner, wcard, want, tcard, towner, tpred, desig, 
     # card economy: keep high cards and trumps, keep cards of colours where I own open tasks
     sc -= 0.15 * value_of(c) + (2.0 if c >= 36 else 0.0)
     for i in range(g[G_NTASK]):
+        tc = tcard[i]
+        if done >> i & 1 or towner[i] == me or suit_of(tc) != suit_of(c) or tc == c:
+            continue
+        if not (mine >> tc & 1) and not (g[G_PLAYED] >> tc & 1):
+            sc += 4.0 if c > tc else -4.0
+    for i in range(g[G_NTASK]):
         if not (done >> i & 1) and towner[i] == me and suit_of(tcard[i]) == suit_of(c):
-            if tcard[i] != c and c > tcard[i]:
+            if tcard[i] != c and c > tcard[i] and not (mine >> tcard[i] & 1):
                 sc -= 3.0
     return sc
 
@@ -331,6 +345,7 @@ def choose_play(
     won,
     desig,
     possible,
+    known,
     tcard,
     towner,
     tpred,
@@ -340,6 +355,8 @@ def choose_play(
     """The card to play now."""
     if bp[BP_KIND] == 0:
         return rand_card(st, legal)
+    if legal & (legal - 1) == 0:  # a forced card needs no thought
+        return lowest(legal)
     seats = g[G_SEATS]
     nin = g[G_NIN]
     mine = hand | viewer_hand
@@ -358,22 +375,30 @@ def choose_play(
                         want[towner[i]] += 25.0
                         break
     best, best_c = -1e18, np.int64(-1)
+    cur_seat, cur_card, cur_risk, led = np.int64(0), np.int64(0), 0.0, np.int64(0)
+    if nin > 0:
+        led = suit_of(trick[0])
+        cur_seat, cur_card = _current_winner(g, trick)
+        if nin + 1 < seats:
+            cur_risk = _overtake_risk(g, cur_card, led, mine, possible, nin + 1)
     m = legal
     while m:
         c = lowest(m)
         m &= m - 1
         if nin == 0:
-            sc = _lead_score(g, mp, me, c, mine, want, possible, tcard, towner, tpred)
+            sc = _lead_score(g, mp, me, c, mine, want, possible, known, tcard, towner, tpred)
         else:
-            wseat, wcard = _current_winner(g, trick)
-            if _beats(c, wcard):
+            wseat, wcard, risk = cur_seat, cur_card, cur_risk
+            if _beats(c, cur_card):
                 wseat, wcard = me, c
-            unsafe = False
-            if nin + 1 < seats:
-                unsafe = _later_threat(g, wcard, mine, possible, trick, seats)
-            sc = _card_score(g, mp, me, c, wseat, wcard, want, tcard, towner, tpred, desig, unsafe)
-            if unsafe and want[wseat] > 0:
-                sc -= 0.3 * want[wseat]
+                risk = 0.0
+                if nin + 1 < seats:
+                    risk = _overtake_risk(g, wcard, led, mine, possible, nin + 1)
+            sc = _card_score(
+                g, mp, me, c, mine, wseat, wcard, want, tcard, towner, tpred, desig, risk
+            )
+            if want[wseat] > 0:
+                sc -= risk * want[wseat]
         if sc > best:
             best, best_c = sc, c
     return best_c
@@ -396,22 +421,39 @@ def _current_winner(g, trick):
 
 
 @njit(cache=True)
-def _later_threat(g, wcard, mine, possible, trick, seats):
-    """Might a later player be forced to overtake ``wcard`` (holding only higher cards of the
-    led suit)?  Public knowledge only: true if someone after me may hold a higher one."""
-    led = suit_of(trick[0])
+def _overtake_risk(g, wcard, led, mine, possible, first):
+    """Chance-like score that a seat playing after position ``first`` ends up beating ``wcard``.
+
+    Co-operative players never overtake on purpose, but a follower whose cards of the led suit
+    all lie above ``wcard`` must.  Public knowledge: unseen cards above and below ``wcard``."""
     if suit_of(wcard) != led:
-        return False
-    hi = BEATS[wcard] & SUIT[led] & ~mine & ~g[G_PLAYED]
-    for k in range(g[G_NIN] + 1, seats):
-        q = (g[G_LEADER] + k) % seats
-        if possible[q] & hi:
-            return True
-    return False
+        return 0.0
+    unseen = SUIT[led] & ~mine & ~g[G_PLAYED]
+    hi = unseen & BEATS[wcard]
+    if hi == 0:
+        return 0.0
+    r = popcount(hi) / popcount(unseen)
+    safe = 1.0
+    for k in range(first, g[G_SEATS]):
+        q = (g[G_LEADER] + k) % g[G_SEATS]
+        safe *= 1.0 - _forced(possible[q], unseen, hi, r)
+    return 1.0 - safe
 
 
 @njit(cache=True)
-def _lead_score(g, mp, me, c, mine, want, possible, tcard, towner, tpred):
+def _forced(poss, unseen, hi, r):
+    """Chance that a follower who may hold ``poss`` must overtake: all its cards of the suit
+    lie in ``hi``.  Singletons are common, so a mix of r (one card) and r**2 (two cards)."""
+    mine_suit = poss & unseen
+    if mine_suit & hi == 0:
+        return 0.0
+    if mine_suit & ~hi == 0:
+        return 0.9
+    return 0.35 * r + 0.65 * r * r
+
+
+@njit(cache=True)
+def _lead_score(g, mp, me, c, mine, want, possible, known, tcard, towner, tpred):
     """Value of leading card ``c``."""
     seats = g[G_SEATS]
     done = g[G_DONE]
@@ -440,17 +482,20 @@ def _lead_score(g, mp, me, c, mine, want, possible, tcard, towner, tpred):
                 if blocked:
                     sc -= 2 * BIG
                 else:
-                    sc += BIG if top else 15.0 + 40.0 * g[G_T] / g[G_NT]
+                    risk = 0.0 if top else _lead_risk(g, c, mine, possible, me)
+                    urgency = 0.0 if top else 30.0 * g[G_T] / g[G_NT] - 15.0
+                    sc += BIG * (1.0 - risk) - 2 * BIG * risk + urgency
             else:
                 # lead another's task card only if its owner surely beats it
-                known_hi = possible[o] & SUIT[s] & BEATS[c]
-                sure = known_hi != 0 and popcount(possible[o] & SUIT[s]) <= 2 and not blocked
+                sure = _owner_surely_beats(g, c, o, me, mine, possible, known) and not blocked
                 sc += 0.8 * BIG if sure else -1.5 * BIG
         elif o == me and not (mine >> tc & 1):
             if top and c > tc and not blocked:
                 sc += 0.7 * BIG
             elif c < tc:
                 sc -= 5.0
+        elif o == me and mine >> tc & 1:
+            sc += 8.0  # pull the colour out of the other hands before leading my task card
         elif mine >> tc & 1:
             sc -= 30.0  # I would have to keep it; leading its colour risks losing it
         else:
@@ -471,6 +516,36 @@ def _lead_score(g, mp, me, c, mine, want, possible, tcard, towner, tpred):
             sc += 20.0 if me == g[G_PINK_TARGET] and top else -20.0
     sc -= 0.15 * value_of(c) + (3.0 if c >= 36 else 0.0)
     return sc
+
+
+@njit(cache=True)
+def _lead_risk(g, c, mine, possible, me):
+    """Overtake risk when I lead ``c``: every other seat plays after me."""
+    unseen = SUIT[suit_of(c)] & ~mine & ~g[G_PLAYED]
+    hi = unseen & BEATS[c]
+    if hi == 0:
+        return 0.0
+    r = popcount(hi) / popcount(unseen)
+    safe = 1.0
+    for q in range(g[G_SEATS]):
+        if q != me:
+            safe *= 1.0 - _forced(possible[q], unseen, hi, r)
+    return 1.0 - safe
+
+
+@njit(cache=True)
+def _owner_surely_beats(g, c, o, me, mine, possible, known):
+    """Does owner ``o`` hold a known card above ``c`` that nobody else can top in that suit?"""
+    s = suit_of(c)
+    k_mask = known[o] & SUIT[s] & BEATS[c]
+    if k_mask == 0:
+        return False
+    k = highest(k_mask)
+    above = SUIT[s] & BEATS[k] & ~mine & ~g[G_PLAYED]
+    for q in range(g[G_SEATS]):
+        if q != o and q != me and possible[q] & above:
+            return False
+    return True
 
 
 @njit(cache=True)

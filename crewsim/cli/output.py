@@ -1,0 +1,125 @@
+"""How `crewsim simulate` shows a run: progress on stderr, a rich table or JSON rows on stdout."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import polars as pl
+from rich import box
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from crewsim.montecarlo import ChunkCounts
+
+JSON_COLUMNS = (
+    "mission", "players", "bot", "games", "successes", "success_rate", "ci_low", "ci_high",
+    "expected_attempts", "attempts_low", "attempts_high", "distress_share", "top_failures",
+)  # fmt: skip
+
+
+class GamesPerSecond(ProgressColumn):
+    """Throughput in games/s (rich's own speed column speaks of bytes)."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("-- games/s" if speed is None else f"{speed:,.0f} games/s", style="cyan")
+
+
+@contextmanager
+def progress_bar(total: int, console: Console) -> Iterator[Any]:
+    """A games bar with rate and ETA; yields the per-chunk callback that advances it."""
+    with Progress(
+        TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(), GamesPerSecond(),
+        TextColumn("ETA"), TimeRemainingColumn(), TimeElapsedColumn(), console=console,
+    ) as bar:  # fmt: skip
+        task = bar.add_task("games", total=total)
+
+        def advance(done: ChunkCounts) -> None:
+            bar.advance(task, done.task.games)
+
+        yield advance
+
+
+def _pct(x: float) -> str:
+    return "-" if math.isnan(x) else f"{100 * x:.2f}%"
+
+
+def _ci_pct(x: float) -> str:
+    return "-" if math.isnan(x) else f"{100 * x:.2f}"
+
+
+def _attempts(x: float) -> str:
+    if math.isnan(x):
+        return "-"
+    return "∞" if math.isinf(x) else f"{x:.2f}"
+
+
+def summary_table(summary: pl.DataFrame, title: str) -> Table:
+    """One row per mission x players: counts, rate with Wilson 95 %, attempts, distress."""
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    for name in ("mission", "players", "games", "successes", "success rate\n[95 % CI]",
+                 "attempts\n[95 % CI]", "distress"):  # fmt: skip
+        table.add_column(name, justify="left" if name == "mission" else "right", no_wrap=True)
+    for r in summary.iter_rows(named=True):
+        table.add_row(
+            r["mission"],
+            str(r["players"]),
+            f"{r['games']:,}",
+            f"{r['successes']:,}",
+            f"{_pct(r['success_rate'])}\n[{_ci_pct(r['ci_low'])}, {_ci_pct(r['ci_high'])}]",
+            f"{_attempts(r['expected_attempts'])}\n"
+            f"[{_attempts(r['attempts_low'])}, {_attempts(r['attempts_high'])}]",
+            _pct(r["distress_share"]),
+        )
+    return table
+
+
+def failures_table(summary: pl.DataFrame) -> Table:
+    """The top failure reasons of each mission x players, in words, share of all games."""
+    table = Table(
+        title="top failure reasons (share of games)",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    table.add_column("mission")
+    table.add_column("players", justify="right")
+    table.add_column("reason")
+    for r in summary.iter_rows(named=True):
+        reasons = r["top_failures"].split("; ") if r["top_failures"] else ["-"]
+        for k, reason in enumerate(reasons):
+            table.add_row(r["mission"] if k == 0 else "", str(r["players"]) if k == 0 else "",
+                          reason)  # fmt: skip
+    return table
+
+
+def _finite(x: Any) -> Any:
+    """JSON has no infinity or NaN: both become null."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x
+
+
+def summary_json(summary: pl.DataFrame) -> str:
+    """The summary as a JSON list of rows; top_failures as a list of strings."""
+    rows = []
+    for r in summary.select(JSON_COLUMNS).iter_rows(named=True):
+        row = {k: _finite(v) for k, v in r.items()}
+        row["top_failures"] = r["top_failures"].split("; ") if r["top_failures"] else []
+        rows.append(row)
+    return json.dumps(rows, indent=2)

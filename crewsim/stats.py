@@ -1,0 +1,136 @@
+"""Honest numbers from game counts: Wilson intervals, expected attempts, failure reasons.
+
+Every rate carries its count and a 95 % interval; the summary of a run is built here, with
+polars, from the small per-chunk tables the Monte Carlo driver collects (never from games).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import polars as pl
+
+from crewsim.cards import Game, card_name
+from crewsim.kernel.layout import FAIL_NAMES, OBJ_NAMES
+
+Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+TOP_FAILURES = 3
+
+
+def wilson(successes: int, games: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial rate: sane at 0 %, 100 % and small counts."""
+    if games <= 0:
+        return (math.nan, math.nan)
+    p, z2 = successes / games, z * z
+    denom = 1 + z2 / games
+    centre = (p + z2 / (2 * games)) / denom
+    half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class Attempts:
+    """Expected attempts per success (a distress game costs one extra), with a 95 % interval."""
+
+    expected: float
+    low: float
+    high: float
+
+
+def expected_attempts(games: int, successes: int, distress_games: int) -> Attempts:
+    """(games + distress games) / successes; interval from Wilson bounds of p, same scaling."""
+    if games <= 0:
+        return Attempts(math.nan, math.nan, math.nan)
+    cost = 1 + distress_games / games  # attempts spent per game played
+    p_low, p_high = wilson(successes, games)
+    expected = (games + distress_games) / successes if successes else math.inf
+    low = cost / p_high if p_high > 0 else math.inf
+    high = cost / p_low if p_low > 0 else math.inf
+    return Attempts(expected, low, high)
+
+
+def describe_failure(kind: int, detail: int, trick: int | None, game: Game) -> str:
+    """Words for a failure code: ``task pink3 won by the wrong player, trick 4`` (1-based)."""
+    where = f", trick {trick + 1}" if trick is not None else ""
+    if kind in (1, 2, 3) and 0 <= detail < 40:
+        card = card_name(detail, game)
+        text = {
+            1: f"task {card} won by the wrong player",
+            2: f"task {card}: order broken",
+            3: f"task {card} not completed",
+        }[kind]
+        return text + where
+    if kind == 4:
+        name = OBJ_NAMES.get(detail, f"#{detail}").replace("_", " ")
+        return f"objective '{name}' failed" + where
+    return f"{FAIL_NAMES.get(kind, f'failure kind {kind}')} (detail {detail})" + where
+
+
+def top_failures(
+    failures: pl.DataFrame, games: int, game: Game, k: int = TOP_FAILURES
+) -> list[str]:
+    """The ``k`` most frequent (kind, detail) of one cell, each with its most frequent trick.
+
+    ``failures`` has columns kind, detail, trick, count for one mission and player count.
+    """
+    if failures.is_empty() or games <= 0:
+        return []
+    by_reason = (
+        failures.group_by("kind", "detail")
+        .agg(pl.col("count").sum().alias("total"))
+        .sort(["total", "kind", "detail"], descending=[True, False, False])
+        .head(k)
+    )
+    out = []
+    for kind, detail, total in by_reason.iter_rows():
+        tricks = failures.filter((pl.col("kind") == kind) & (pl.col("detail") == detail))
+        trick = tricks.sort(["count", "trick"], descending=[True, False]).row(0, named=True)
+        text = describe_failure(kind, detail, int(trick["trick"]), game)
+        out.append(f"{text} ({100 * total / games:.1f}%)")
+    return out
+
+
+SUMMARY_COLUMNS = (
+    "mission", "players", "bot", "games", "successes", "success_rate", "ci_low", "ci_high",
+    "expected_attempts", "attempts_low", "attempts_high", "distress_games", "distress_share",
+    "top_failures",
+)  # fmt: skip
+
+
+def summarise(
+    cells: pl.DataFrame, failures: pl.DataFrame, bot: str, games_of: dict[str, Game]
+) -> pl.DataFrame:
+    """One row per mission x players from chunk counts.
+
+    ``cells``: mission, players, games, successes, distress_games (one row per chunk);
+    ``failures``: mission, players, kind, detail, trick, count (rows per chunk, any order);
+    ``games_of``: mission id -> its game, for card names.
+    """
+    totals = cells.group_by("mission", "players", maintain_order=True).agg(
+        pl.col("games", "successes", "distress_games").sum()
+    )
+    rows = []
+    for r in totals.iter_rows(named=True):
+        n, s, d = int(r["games"]), int(r["successes"]), int(r["distress_games"])
+        low, high = wilson(s, n)
+        att = expected_attempts(n, s, d)
+        mine = failures.filter(
+            (pl.col("mission") == r["mission"]) & (pl.col("players") == r["players"])
+        ).select("kind", "detail", "trick", "count")
+        reasons = top_failures(mine, n, games_of[r["mission"]])
+        rows.append({
+            "mission": r["mission"], "players": int(r["players"]), "bot": bot,
+            "games": n, "successes": s, "success_rate": s / n if n else math.nan,
+            "ci_low": low, "ci_high": high, "expected_attempts": att.expected,
+            "attempts_low": att.low, "attempts_high": att.high, "distress_games": d,
+            "distress_share": d / n if n else math.nan, "top_failures": "; ".join(reasons),
+        })  # fmt: skip
+    schema = {
+        "mission": pl.String, "players": pl.Int64, "bot": pl.String, "games": pl.Int64,
+        "successes": pl.Int64, "success_rate": pl.Float64, "ci_low": pl.Float64,
+        "ci_high": pl.Float64, "expected_attempts": pl.Float64, "attempts_low": pl.Float64,
+        "attempts_high": pl.Float64, "distress_games": pl.Int64, "distress_share": pl.Float64,
+        "top_failures": pl.String,
+    }  # fmt: skip
+    return pl.DataFrame(rows, schema=schema)
