@@ -21,7 +21,7 @@ from crewsim.missions import scenarios_dir
 KINDS = {"random": 0, "heuristic": 1}
 _PARAMS: dict[str, tuple[int, float]] = {  # name -> (slot, default)
     "communicate": (L.BP_COMM, 1.0),
-    "distress_threshold": (L.BP_DISTRESS_THRESHOLD, 3.0),
+    "distress_threshold": (L.BP_DISTRESS_THRESHOLD, 1.0),
     "yes_threshold": (L.BP_YES_THRESHOLD, 7.0),
     "handover_gain": (L.BP_HANDOVER_GAIN, 4.0),
 }

@@ -284,7 +284,7 @@ def run(
     vectors = [config.mission_vector(c) for c in cells]  # fails before any file is made
     bp = config.bot.vector()
     tasks = plan(config)
-    out = out or default_out(config.seed)
+    out = (out or default_out(config.seed)).absolute()  # workers may run in another cwd
     chunks = out / "chunks"
     chunks.mkdir(parents=True, exist_ok=True)
     (out / "manifest.json").write_text(json.dumps(manifest(config, tasks), indent=2) + "\n")

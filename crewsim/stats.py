@@ -26,7 +26,9 @@ def wilson(successes: int, games: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z2 / games
     centre = (p + z2 / (2 * games)) / denom
     half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if successes == 0 else max(0.0, centre - half)  # exact ends, no rounding dust
+    high = 1.0 if successes == games else min(1.0, centre + half)
+    return (low, high)
 
 
 @dataclass(frozen=True)

@@ -49,9 +49,11 @@ def trace_games(config: RunConfig, console: Console) -> None:
         seed = first[i].seed
         rec = run_chunk(mp, bp, 1, seed, record=True)
         state = replay(cell.mission, cell.players, rec, 0)
-        console.rule(
-            f"{cell.mission.id}, {cell.players} players, bot {config.bot.name}, "
-            f"root seed {config.seed} (chunk seed {seed})"
+        console.print(
+            f"== {cell.mission.id}, {cell.players} players, bot {config.bot.name}, "
+            f"root seed {config.seed} (first game of chunk 0, chunk seed {seed})",
+            highlight=False,
+            soft_wrap=True,
         )
         console.print(state.trace(), highlight=False, markup=False)
 

@@ -404,7 +404,7 @@ def _distress(mp, bp, g, hands, tcard, towner, passes, st):
         poor = 0
         for s in range(ng):
             poor += distress_poorness(hands[s], s, towner, tcard, n)
-        if poor < bp[BP_DISTRESS_THRESHOLD]:
+        if n == 0 or poor < bp[BP_DISTRESS_THRESHOLD] * n:
             return 0
     vote = 0
     for s in range(ng):

@@ -121,7 +121,7 @@ def distress_poorness(hand, me, towner, tcard, ntask):
     """How many of my tasks I judge poor (would vote for the distress signal)."""
     n = 0
     for i in range(ntask):
-        if towner[i] == me and task_score(hand, tcard[i]) < 5.0:
+        if towner[i] == me and task_score(hand, tcard[i]) < 3.0:
             n += 1
     return n
 
@@ -488,12 +488,21 @@ def _lead_score(g, mp, me, c, mine, want, possible, known, tcard, towner, tpred)
             else:
                 # lead another's task card only if its owner surely beats it
                 sure = _owner_surely_beats(g, c, o, me, mine, possible, known) and not blocked
-                sc += 0.8 * BIG if sure else -1.5 * BIG
+                # an owner known void in the colour who may hold trumps can ruff a high card
+                ruff = (
+                    not blocked
+                    and value_of(c) >= 8
+                    and possible[o] & SUIT[s] == 0
+                    and possible[o] & TRUMPS != 0
+                )
+                sc += 0.8 * BIG if sure else (0.5 * BIG if ruff else -1.5 * BIG)
         elif o == me and not (mine >> tc & 1):
             if top and c > tc and not blocked:
                 sc += 0.7 * BIG
             elif c < tc:
-                sc -= 5.0
+                # no card above it: empty the colour so a trump can take the task card later
+                cant_beat = mine & SUIT[s] & BEATS[tc] == 0
+                sc += -1.0 if cant_beat and mine & TRUMPS != 0 else -5.0
         elif o == me and mine >> tc & 1:
             sc += 8.0  # pull the colour out of the other hands before leading my task card
         elif mine >> tc & 1:
@@ -514,7 +523,13 @@ def _lead_score(g, mp, me, c, mine, want, possible, known, tcard, towner, tpred)
             sc -= 30.0
         elif kind == 8 and c < 9:
             sc += 20.0 if me == g[G_PINK_TARGET] and top else -20.0
-    sc -= 0.15 * value_of(c) + (3.0 if c >= 36 else 0.0)
+    if c >= 36:
+        owner = False
+        for i in range(g[G_NTASK]):
+            if not (done >> i & 1) and towner[i] == me:
+                owner = True
+        sc += -3.0 if owner or g[G_NTASK] == 0 else 2.0
+    sc -= 0.15 * value_of(c)
     return sc
 
 

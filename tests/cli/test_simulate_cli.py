@@ -1,0 +1,82 @@
+"""`crewsim simulate`: table and JSON output, the run folder, --trace, one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from crewsim.cli.app import app
+from crewsim.errors import CrewsimError
+
+runner = CliRunner()
+SMALL = ["-n", "3000", "--jobs", "1", "--chunk-size", "2000"]
+
+
+def test_table_output(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["simulate", "pn-1", "-p", "4", *SMALL, "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "seed 0" in out
+    assert "pn-1" in out and "3,000" in out and "95 % CI" in out
+    assert "top failure reasons" in out
+    assert (tmp_path / "summary.csv").exists()
+
+
+def test_json_rows_and_run_folder(tmp_path: Path) -> None:
+    args = ["simulate", "pn-1..2", "-p", "3,4", *SMALL, "--seed", "5", "--format", "json"]
+    result = runner.invoke(app, [*args, "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert [(r["mission"], r["players"]) for r in rows] == [
+        ("pn-1", 3), ("pn-1", 4), ("pn-2", 3), ("pn-2", 4)
+    ]  # fmt: skip
+    for r in rows:
+        assert r["bot"] == "heuristic" and r["games"] == 3000
+        assert 0 <= r["ci_low"] <= r["success_rate"] <= r["ci_high"] <= 1
+        assert r["successes"] == round(r["success_rate"] * r["games"])
+        assert r["expected_attempts"] is None or r["expected_attempts"] >= 1
+        assert 0 <= r["distress_share"] <= 1
+    assert json.loads((tmp_path / "manifest.json").read_text())["root_seed"] == 5
+    again = runner.invoke(app, [*args, "--jobs", "2", "--out", str(tmp_path / "again")])
+    assert json.loads(again.stdout) == rows
+
+
+def test_default_run_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["simulate", "pn-1", "-p", "3", "-n", "100", "--seed", "9"])
+    assert result.exit_code == 0, result.output
+    (folder,) = (tmp_path / "runs").iterdir()
+    assert folder.name.endswith("-9")
+    assert (folder / "summary.parquet").exists()
+
+
+def test_trace_prints_one_game(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["simulate", "pn-5", "-p", "4", "--trace", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "pn-5, 4 players" in result.stdout
+    assert "trick 1:" in result.stdout
+    assert "SUCCESS" in result.stdout or "FAILURE" in result.stdout
+    assert not (tmp_path / "manifest.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["pn-99"], "unknown mission"),
+        (["ds-1"], "Planet Nine"),
+        (["pn-1", "-p", "6"], "2 to 5"),
+        (["pn-1", "-p", "1"], "2 to 5"),
+        (["pn-1", "-n", "0"], "-n"),
+        (["pn-1", "--bot", "nobody"], "unknown bot"),
+        (["pn-1", "--distress", "sometimes"], "--distress"),
+    ],
+)
+def test_bad_input_is_one_line_user_error(args: list[str], message: str, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["simulate", *args, "--out", str(tmp_path / "run")])
+    assert isinstance(result.exception, CrewsimError)
+    assert message in str(result.exception)
+    assert "\n" not in str(result.exception)
+    assert not (tmp_path / "run").exists()

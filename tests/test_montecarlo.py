@@ -1,0 +1,118 @@
+"""Planning, seeding and streaming of Monte Carlo runs: same seed, same numbers, any --jobs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from crewsim.bots import get_bot
+from crewsim.errors import CrewsimError
+from crewsim.missions import resolve_missions
+from crewsim.montecarlo import RunConfig, plan, plan_chunks, read_games, run
+
+CHUNK = 2000
+
+
+def _config(games: int = 5000, jobs: int = 1, **kw: object) -> RunConfig:
+    return RunConfig(
+        missions=tuple(resolve_missions("pn-1,pn-5")),
+        players=(3, 4),
+        games=games,
+        bot=get_bot("heuristic"),
+        seed=kw.pop("seed", 11),  # type: ignore[arg-type]
+        jobs=jobs,
+        chunk_size=CHUNK,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def test_plan_is_fixed_size_chunks_with_a_smaller_last_one() -> None:
+    tasks = plan(_config(games=5000))
+    assert len(tasks) == 4 * 3
+    assert [t.games for t in tasks[:3]] == [2000, 2000, 1000]
+    assert [t.key for t in tasks[::3]] == ["pn-1-3p", "pn-1-4p", "pn-5-3p", "pn-5-4p"]
+    seeds = [t.seed for t in tasks]
+    assert len(set(seeds)) == len(seeds)
+    assert all(0 <= s < 2**63 for s in seeds)
+
+
+def test_seeds_follow_seed_sequence_and_not_jobs() -> None:
+    tasks = plan_chunks(2, 5, root_seed=7, chunk_size=2)
+    child = np.random.SeedSequence(7).spawn(2)[1].spawn(3)[2]
+    assert tasks[-1].seed == int(child.generate_state(1, np.uint64)[0]) & (2**63 - 1)
+    assert plan(_config(jobs=1)) == plan(_config(jobs=2))
+    assert plan(_config(seed=12)) != plan(_config())
+
+
+def test_same_seed_same_summary_for_one_and_two_jobs(tmp_path: Path) -> None:
+    one = run(_config(jobs=1), tmp_path / "one")
+    two = run(_config(jobs=2), tmp_path / "two")
+    assert_frame_equal(one.summary, two.summary)
+    assert_frame_equal(one.failures, two.failures)
+    assert one.games == 4 * 5000
+    for key in ("pn-1-4p-00001", "pn-5-3p-00002"):
+        a = pl.read_parquet(tmp_path / "one" / "chunks" / f"{key}.parquet")
+        b = pl.read_parquet(tmp_path / "two" / "chunks" / f"{key}.parquet")
+        assert_frame_equal(a, b)
+
+
+def test_run_folder_contents(tmp_path: Path) -> None:
+    result = run(_config(games=3000), tmp_path)
+    files = sorted(p.name for p in (tmp_path / "chunks").iterdir())
+    assert files == [f"{c}-{k:05d}.parquet" for c in ("pn-1-3p", "pn-1-4p", "pn-5-3p", "pn-5-4p")
+                     for k in (0, 1)]  # fmt: skip
+    games = pl.read_parquet(tmp_path / "chunks" / "pn-5-4p-00001.parquet")
+    assert games.height == 1000
+    assert games.columns == ["success", "fail_trick", "fail_kind", "fail_detail", "distress"]
+    summary = pl.read_parquet(tmp_path / "summary.parquet")
+    assert_frame_equal(summary, result.summary)
+    assert pl.read_csv(tmp_path / "summary.csv").height == 4
+    row = summary.row(3, named=True)
+    assert (row["mission"], row["players"], row["games"]) == ("pn-5", 4, 3000)
+    assert row["successes"] == int(games["success"].sum()) + int(
+        pl.read_parquet(tmp_path / "chunks" / "pn-5-4p-00000.parquet")["success"].sum()
+    )
+    assert row["ci_low"] <= row["success_rate"] <= row["ci_high"]
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["root_seed"] == 11 and manifest["chunk_size"] == CHUNK
+    assert manifest["bot"]["name"] == "heuristic" and len(manifest["bot"]["vector"]) == 8
+    assert manifest["crewsim_version"]
+    assert not list(tmp_path.rglob("*.tmp"))
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [({"games": 0}, "-n"), ({"jobs": 0}, "--jobs"), ({"distress": "often"}, "--distress")],
+)
+def test_bad_config_is_a_user_error(change: dict[str, object], message: str) -> None:
+    cfg = _config(**{"games": change.get("games", 10), "jobs": change.get("jobs", 1)},
+                  **{k: v for k, v in change.items() if k not in ("games", "jobs")})  # fmt: skip
+    with pytest.raises(CrewsimError, match=message):
+        cfg.check()
+
+
+def test_deep_sea_mission_fails_before_any_file(tmp_path: Path) -> None:
+    cfg = RunConfig(tuple(resolve_missions("ds-1")), (4,), 10, get_bot("heuristic"), jobs=1)
+    with pytest.raises(CrewsimError, match="Planet Nine"):
+        run(cfg, tmp_path / "run")
+    assert not (tmp_path / "run").exists()
+
+
+def test_first_game_of_a_chunk_is_the_traced_game(tmp_path: Path) -> None:
+    """`simulate --trace` replays game 0 of chunk 0: it must be the run's game, not another."""
+    from crewsim.kernel.run import RESULT_COLUMNS, run_chunk
+
+    cfg = _config(games=300)
+    run(cfg, tmp_path)
+    games = read_games(tmp_path).collect()
+    assert games.height == 4 * 300
+    for task in plan(cfg)[:2]:
+        cell = cfg.cells()[task.cell]
+        one = run_chunk(cfg.mission_vector(cell), cfg.bot.vector(), 1, task.seed, record=True)
+        first = pl.read_parquet(tmp_path / "chunks" / task.file_name).row(0, named=True)
+        assert {c: one[c][0].item() for c in RESULT_COLUMNS} == first

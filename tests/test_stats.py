@@ -1,0 +1,105 @@
+"""Wilson intervals, expected attempts and failure wording against hand-checked values."""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+import pytest
+
+from crewsim.cards import Game
+from crewsim.stats import describe_failure, expected_attempts, summarise, top_failures, wilson
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "low", "high"),
+    [
+        (5, 10, 0.236593, 0.763407),  # textbook values
+        (0, 10, 0.0, 0.277533),
+        (10, 10, 0.722467, 1.0),
+        (81, 263, 0.255289, 0.366210),  # by hand, (k + z²/2)/(n + z²) ± ... form
+        (1, 1_000_000, 1.765e-7, 5.665e-6),
+    ],
+)
+def test_wilson_known_values(k: int, n: int, low: float, high: float) -> None:
+    lo, hi = wilson(k, n)
+    assert lo == pytest.approx(low, rel=1e-3, abs=1e-7)
+    assert hi == pytest.approx(high, rel=1e-3, abs=1e-7)
+
+
+def test_wilson_contains_rate_and_no_games_is_nan() -> None:
+    lo, hi = wilson(300, 1000)
+    assert lo < 0.3 < hi
+    assert all(math.isnan(x) for x in wilson(0, 0))
+
+
+def test_expected_attempts_counts_distress_as_an_extra_attempt() -> None:
+    plain = expected_attempts(1000, 500, 0)
+    assert plain.expected == pytest.approx(2.0)
+    with_distress = expected_attempts(1000, 500, 100)
+    assert with_distress.expected == pytest.approx(1100 / 500)
+    lo, hi = wilson(500, 1000)
+    assert with_distress.low == pytest.approx(1.1 / hi)
+    assert with_distress.high == pytest.approx(1.1 / lo)
+    assert with_distress.low < with_distress.expected < with_distress.high
+
+
+def test_expected_attempts_without_success_is_infinite() -> None:
+    att = expected_attempts(100, 0, 0)
+    assert math.isinf(att.expected) and math.isinf(att.high)
+    assert att.low == pytest.approx(1 / wilson(0, 100)[1])
+
+
+def test_failure_words() -> None:
+    words = describe_failure(1, 2, 3, Game.PLANET_NINE)
+    assert words == "task pink3 won by the wrong player, trick 4"
+    assert describe_failure(3, 36, 12, Game.PLANET_NINE).startswith("task rocket1 not completed")
+    assert describe_failure(4, 1, 0, Game.PLANET_NINE) == (
+        "objective 'player wins no tricks' failed, trick 1"
+    )
+
+
+def test_top_failures_picks_reason_then_its_most_frequent_trick() -> None:
+    fails = pl.DataFrame(
+        {
+            "kind": [1, 1, 1, 4],
+            "detail": [2, 2, 2, 1],
+            "trick": [3, 5, 6, 2],
+            "count": [10, 30, 5, 20],
+        }  # fmt: skip
+    )
+    top = top_failures(fails, 100, Game.PLANET_NINE)
+    assert top == [
+        "task pink3 won by the wrong player, trick 6 (45.0%)",
+        "objective 'player wins no tricks' failed, trick 3 (20.0%)",
+    ]
+
+
+def test_summarise_sums_chunks_per_cell_in_order() -> None:
+    cells = pl.DataFrame(
+        {
+            "mission": ["pn-2", "pn-1", "pn-2"],
+            "players": [4, 4, 4],
+            "games": [10, 20, 30],
+            "successes": [5, 20, 15],
+            "distress_games": [1, 0, 2],
+        }  # fmt: skip
+    )
+    fails = pl.DataFrame(
+        {
+            "mission": ["pn-2"],
+            "players": [4],
+            "kind": [3],
+            "detail": [0],
+            "trick": [9],
+            "count": [20],
+        }  # fmt: skip
+    )
+    s = summarise(cells, fails, "heuristic", {"pn-1": Game.PLANET_NINE, "pn-2": Game.PLANET_NINE})
+    assert s["mission"].to_list() == ["pn-2", "pn-1"]
+    row = s.row(0, named=True)
+    assert (row["games"], row["successes"], row["distress_games"]) == (40, 20, 3)
+    assert row["success_rate"] == pytest.approx(0.5)
+    assert row["expected_attempts"] == pytest.approx(43 / 20)
+    assert row["top_failures"] == "task pink1 not completed, trick 10 (50.0%)"
+    assert s.row(1, named=True)["top_failures"] == ""
