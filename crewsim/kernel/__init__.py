@@ -20,4 +20,4 @@ def _versioned_cache_dir() -> str:
     return str(Path(base) / digest.hexdigest()[:16])
 
 
-numba.config.CACHE_DIR = _versioned_cache_dir()
+numba.config.CACHE_DIR = _versioned_cache_dir()  # type: ignore[attr-defined]

@@ -501,8 +501,7 @@ def _lead_score(g, mp, me, c, mine, want, possible, known, tcard, towner, tpred)
                 sc += 0.7 * BIG
             elif c < tc:
                 # no card above it: empty the colour so a trump can take the task card later
-                cant_beat = mine & SUIT[s] & BEATS[tc] == 0
-                sc += -1.0 if cant_beat and mine & TRUMPS != 0 else -5.0
+                sc -= 5.0
         elif o == me and mine >> tc & 1:
             sc += 8.0  # pull the colour out of the other hands before leading my task card
         elif mine >> tc & 1:
@@ -523,12 +522,12 @@ def _lead_score(g, mp, me, c, mine, want, possible, known, tcard, towner, tpred)
             sc -= 30.0
         elif kind == 8 and c < 9:
             sc += 20.0 if me == g[G_PINK_TARGET] and top else -20.0
-    if c >= 36:
-        owner = False
+    if c >= 36:  # keep trumps, unless they guard my own low task card against ruffs
+        holder_owner = False
         for i in range(g[G_NTASK]):
-            if not (done >> i & 1) and towner[i] == me:
-                owner = True
-        sc += -3.0 if owner or g[G_NTASK] == 0 else 2.0
+            if not (done >> i & 1) and towner[i] == me and mine >> tcard[i] & 1:
+                holder_owner = True
+        sc += 2.0 if holder_owner else -3.0
     sc -= 0.15 * value_of(c)
     return sc
 
