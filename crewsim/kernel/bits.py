@@ -18,24 +18,30 @@ COLOURS = np.int64((1 << 36) - 1)
 
 
 @njit(cache=True)
-def lowest(m: np.int64) -> np.int64:
-    """Index of the lowest set bit of a non-zero mask (exact: powers of two are exact floats)."""
-    return np.int64(np.log2(np.float64(m & -m)))
-
-
-@njit(cache=True)
-def highest(m: np.int64) -> np.int64:
-    """Index of the highest set bit of a non-zero mask below 2**40 (float log2 is exact there)."""
-    return np.int64(np.log2(np.float64(m)))
-
-
-@njit(cache=True)
 def popcount(m: np.int64) -> np.int64:
     """Set bits of a mask below 2**40 (SWAR; the product stays below 2**63)."""
     m = m - ((m >> 1) & np.int64(0x5555555555))
     m = (m & np.int64(0x3333333333)) + ((m >> 2) & np.int64(0x3333333333))
     m = (m + (m >> 4)) & np.int64(0x0F0F0F0F0F)
     return (m * np.int64(0x0101010101)) >> 32 & np.int64(0xFF)
+
+
+@njit(cache=True)
+def lowest(m: np.int64) -> np.int64:
+    """Index of the lowest set bit of a non-zero mask: the bits below it, counted."""
+    return popcount((m & -m) - 1)
+
+
+@njit(cache=True)
+def highest(m: np.int64) -> np.int64:
+    """Index of the highest set bit of a non-zero mask below 2**40: smear right, count."""
+    m |= m >> 1
+    m |= m >> 2
+    m |= m >> 4
+    m |= m >> 8
+    m |= m >> 16
+    m |= m >> 32
+    return popcount(m) - 1
 
 
 @njit(cache=True)

@@ -46,10 +46,10 @@ from crewsim.kernel.layout import (
     G_PLAYERS,
     G_SEATS,
     G_SILENCED,
-    G_SIZE,
     G_T,
+    G_TASKMASK,
+    G_TRICKMASK,
     G_TRUMP_WINS,
-    MAX_TASKS,
     MP_ALLOC,
     MP_COMM,
     MP_COMM_FROM,
@@ -435,8 +435,9 @@ def _reset_knowledge(g, hands, possible, known):
 
 @njit(cache=True)
 def play_chunk(
-    mp,
-    bp,
+    state,
+    mp_in,
+    bp_in,
     n,
     seed,
     success,
@@ -455,30 +456,19 @@ def play_chunk(
     r_plays,
 ):
     """Play ``n`` games of one mission from ``seed``; fill the result (and record) arrays."""
-    st = np.zeros(1, dtype=np.int64)
+    S = state[0]
+    S.mp[:] = mp_in
+    S.bp[:] = bp_in
+    mp, bp, g, st = S.mp, S.bp, S.g, S.rng
     st[0] = seed
     players = mp[MP_PLAYERS]
     seats = 3 if players == 2 else players
     nt = 13 if players <= 3 else (10 if players == 4 else 8)
-    hands = np.zeros(5, dtype=np.int64)
-    possible = np.zeros(5, dtype=np.int64)
-    known = np.zeros(5, dtype=np.int64)
-    won = np.zeros(5, dtype=np.int64)
-    trick = np.zeros(5, dtype=np.int64)
-    passes = np.zeros(5, dtype=np.int64)
-    comm_used = np.zeros(5, dtype=np.int64)
-    under = np.zeros(40, dtype=np.int64)
-    deck = np.zeros(40, dtype=np.int64)
-    tcard = np.zeros(MAX_TASKS, dtype=np.int64)
-    towner = np.zeros(MAX_TASKS, dtype=np.int64)
-    tpred = np.zeros(MAX_TASKS, dtype=np.int64)
-    ttok = np.zeros(MAX_TASKS, dtype=np.int64)
-    pick = np.zeros(MAX_TASKS, dtype=np.int64)
-    desig = np.zeros(2, dtype=np.int64)
-    obj_done = np.zeros(3, dtype=np.bool_)
-    want = np.zeros(5, dtype=np.float64)
-    res = np.zeros(3, dtype=np.int64)
-    g = np.zeros(G_SIZE, dtype=np.int64)
+    hands, possible, known, won, trick = S.hands, S.possible, S.known, S.won, S.trick
+    passes, comm_used, under, deck = S.passes, S.comm_used, S.under, S.deck
+    tcard, towner, tpred, ttok, pick = S.tcard, S.towner, S.tpred, S.ttok, S.pick
+    desig, obj_done, want, res = S.desig, S.obj_done, S.want, S.res
+    ct = S.ct  # per card: task owner (-1 none), then task index
     ntask = mp[MP_NTASKS]
     for gi in range(n):
         ri = gi if record else 0
@@ -528,6 +518,11 @@ def play_chunk(
             ho_i, ho_to = _handover(bp, g, hands, tcard, towner)
             if ho_i >= 0:
                 towner[ho_i] = ho_to
+        for c in range(40):
+            ct[c] = -1
+        for i in range(ntask):
+            ct[tcard[i]], ct[40 + tcard[i]] = towner[i], i
+            g[G_TASKMASK] |= np.int64(1) << tcard[i]
         d = _distress(mp, bp, g, hands, tcard, towner, passes, st)
         distress[gi] = d != 0
         if record:
@@ -540,7 +535,7 @@ def play_chunk(
             won[s] = 0
             comm_used[s] = 0
         for k in range(3):
-            obj_done[k] = False
+            obj_done[k] = 0
         g[G_COMM_LEFT] = max(players - 2, 1)
         n_comms = 0
         np_ = 0
@@ -589,6 +584,7 @@ def play_chunk(
             # the trick
             uncover = -1
             led = -1
+            g[G_TRICKMASK] = 0
             for k in range(seats):
                 s = (g[G_LEADER] + k) % seats
                 g[G_NIN] = k
@@ -612,8 +608,7 @@ def play_chunk(
                     desig,
                     possible,
                     known,
-                    tcard,
-                    towner,
+                    ct,
                     tpred,
                     want,
                     st,
@@ -624,6 +619,7 @@ def play_chunk(
                 hands[s] &= ~bit
                 trick[k] = c
                 g[G_PLAYED] |= bit
+                g[G_TRICKMASK] |= bit
                 for q in range(seats):
                     possible[q] &= ~bit
                 known[s] &= ~bit

@@ -98,4 +98,36 @@ G_COMM_LEFT = 14  # shared rapture pool
 G_SILENCED = 15
 G_FIRST_CMD = 16  # commander won the first trick
 G_D_TRUMP = 17  # the designated member won a trick with a trump
-G_SIZE = 18
+G_TASKMASK = 18  # the task cards of this game
+G_TRICKMASK = 19  # cards in the current trick
+G_SIZE = 20
+
+# ---- the chunk's scratch state as one record: arrays viewed out of a numpy record carry no
+# reference count, so passing them between jitted functions costs no atomic incref/decref
+# (which took ~40 % of the run time when every scratch array was a separate allocation).
+STATE_FIELDS = (
+    ("mp", "i8", MP_SIZE),
+    ("bp", "f8", BP_SIZE),
+    ("g", "i8", G_SIZE),
+    ("rng", "i8", 1),
+    ("hands", "i8", 5),
+    ("possible", "i8", 5),
+    ("known", "i8", 5),
+    ("won", "i8", 5),
+    ("trick", "i8", 5),
+    ("passes", "i8", 5),
+    ("comm_used", "i8", 5),
+    ("count", "i8", 5),
+    ("under", "i8", 40),
+    ("deck", "i8", 40),
+    ("tcard", "i8", MAX_TASKS),
+    ("towner", "i8", MAX_TASKS),
+    ("tpred", "i8", MAX_TASKS),
+    ("ttok", "i8", MAX_TASKS),
+    ("pick", "i8", MAX_TASKS),
+    ("desig", "i8", 2),
+    ("obj_done", "i8", 3),
+    ("want", "f8", 5),
+    ("ct", "i8", 80),
+    ("res", "i8", 3),
+)

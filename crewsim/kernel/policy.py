@@ -12,6 +12,7 @@ from numba import njit
 from crewsim.kernel.bits import (
     BEATS,
     COLOURS,
+    FULL,
     SUIT,
     TRUMPS,
     highest,
@@ -31,11 +32,12 @@ from crewsim.kernel.layout import (
     G_LEADER,
     G_NIN,
     G_NT,
-    G_NTASK,
     G_PINK_TARGET,
     G_PLAYED,
     G_SEATS,
     G_T,
+    G_TASKMASK,
+    G_TRICKMASK,
     G_TRUMP_WINS,
     MP_NOBJ,
     MP_OBJ,
@@ -211,30 +213,20 @@ def choose_comm(bp, g, me, hand, towner, tcard, ntask):
     return best_c
 
 
-@njit(cache=True)
-def _unseen_higher(c, mine, g, possible, seats, skip):
-    """Could any seat other than ``skip`` hold a card of c's suit above c (not mine, not played)?"""
-    hi = BEATS[c] & SUIT[suit_of(c)] & ~mine & ~g[G_PLAYED]
-    for q in range(seats):
-        if q != skip and possible[q] & hi:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _want(g, mp, me, trick, won, desig, tcard, towner, want):
+@njit(cache=True, inline="always")
+def _want(g, mp, me, won, desig, ct, want):
     """Fill ``want[s]``: how much the crew wants seat ``s`` to win the current trick."""
     seats, t, nt = g[G_SEATS], g[G_T], g[G_NT]
     for s in range(seats):
         want[s] = 0.0
-    done = g[G_DONE]
-    for i in range(g[G_NTASK]):
-        if done >> i & 1:
-            continue
-        for k in range(g[G_NIN]):
-            if trick[k] == tcard[i]:
-                for s in range(seats):
-                    want[s] += BIG if s == towner[i] else -BIG
+    m = g[G_TASKMASK] & g[G_TRICKMASK]  # task cards already lying in this trick
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        for s in range(seats):
+            want[s] += BIG if s == ct[c] else -BIG
+    if mp[MP_NOBJ] == 0:
+        return
     mn, mx = won[0], won[0]
     for s in range(seats):
         mn = min(mn, won[s])
@@ -281,20 +273,10 @@ def _want(g, mp, me, trick, won, desig, tcard, towner, want):
                     want[s] -= BIG
 
 
-@njit(cache=True)
-def _card_score(g, mp, me, c, mine, winner, wcard, want, tcard, towner, tpred, desig, risk):
-    """Value of playing card ``c`` when the trick would then go to ``winner`` with ``wcard``."""
-    sc = want[winner]
-    done = g[G_DONE]
-    for i in range(g[G_NTASK]):
-        if done >> i & 1 or tcard[i] != c:
-            continue
-        if towner[i] == winner:
-            sc += BIG * (1.0 - risk) - 2 * BIG * risk
-            if tpred[i] & ~done:  # would break the order unless predecessors come along
-                sc -= 2 * BIG
-        else:
-            sc -= 2 * BIG
+@njit(cache=True, inline="always")
+def _objective_score(g, mp, c, winner, wcard, desig):
+    """Special objectives' view of card ``c`` going to ``winner`` with ``wcard`` on top."""
+    sc = 0.0
     for k in range(mp[MP_NOBJ]):
         kind, a = mp[MP_OBJ + 3 * k], mp[MP_OBJ + 3 * k + 1]
         if kind == 2 and wcard < 36 and value_of(wcard) == 1:
@@ -304,54 +286,47 @@ def _card_score(g, mp, me, c, mine, winner, wcard, want, tcard, towner, tpred, d
                 sc -= 2 * BIG
             else:
                 sc += 40.0
-        elif (
-            kind == 4
-            and wcard < 36
-            and value_of(wcard) == a
-            or kind == 8
-            and c < 9
-            and winner != g[G_PINK_TARGET]
-            or (kind == 6 or kind == 7)
-            and a
-            and wcard >= 36
-            and winner == desig[0]
-        ):
+        elif kind == 4 and wcard < 36 and value_of(wcard) == a:
             sc -= 2 * BIG
-    # card economy: keep high cards and trumps, keep cards of colours where I own open tasks
+        elif kind == 8 and c < 9 and winner != g[G_PINK_TARGET]:
+            sc -= 2 * BIG
+        elif (kind == 6 or kind == 7) and a and wcard >= 36 and winner == desig[0]:
+            sc -= 2 * BIG
+    return sc
+
+
+@njit(cache=True, inline="always")
+def _card_score(g, mp, c, winner, wcard, want, ct, tpred, desig, risk, others_open, mine_open):
+    """Value of playing card ``c`` when the trick would then go to ``winner`` with ``wcard``.
+
+    ``others_open``: open task cards of other owners that I do not hold; ``mine_open``: open
+    task cards I own but do not hold."""
+    sc = want[winner]
+    done = g[G_DONE]
+    if g[G_TASKMASK] >> c & 1:
+        if ct[c] == winner:
+            sc += BIG * (1.0 - risk) - 2 * BIG * risk
+            if tpred[ct[40 + c]] & ~done:  # would break the order
+                sc -= 2 * BIG
+        else:
+            sc -= 2 * BIG
+    if mp[MP_NOBJ]:
+        sc += _objective_score(g, mp, c, winner, wcard, desig)
+    # card economy: keep high cards and trumps; shed cards above other owners' open task
+    # cards (keep the ones below to duck with later); keep cards above my own open ones
     sc -= 0.15 * value_of(c) + (2.0 if c >= 36 else 0.0)
-    for i in range(g[G_NTASK]):
-        tc = tcard[i]
-        if done >> i & 1 or towner[i] == me or suit_of(tc) != suit_of(c) or tc == c:
-            continue
-        if not (mine >> tc & 1) and not (g[G_PLAYED] >> tc & 1):
-            sc += 4.0 if c > tc else -4.0
-    for i in range(g[G_NTASK]):
-        if not (done >> i & 1) and towner[i] == me and suit_of(tcard[i]) == suit_of(c):
-            if tcard[i] != c and c > tcard[i] and not (mine >> tcard[i] & 1):
-                sc -= 3.0
+    below = (np.int64(1) << c) - 1
+    same = SUIT[suit_of(c)]
+    sc += 4.0 * (popcount(others_open & same & below) - popcount(others_open & same & ~below))
+    sc -= 3.0 * popcount(mine_open & same & below)
     return sc
 
 
 @njit(cache=True)
 def choose_play(
-    bp,
-    mp,
-    g,
-    me,
-    hand,
-    legal,
-    viewer_hand,
-    trick,
-    won,
-    desig,
-    possible,
-    known,
-    tcard,
-    towner,
-    tpred,
-    want,
-    st,
-):
+    bp, mp, g, me, hand, legal, viewer_hand, trick, won, desig, possible, known, ct, tpred,
+    want, st,
+):  # fmt: skip
     """The card to play now."""
     if bp[BP_KIND] == 0:
         return rand_card(st, legal)
@@ -360,56 +335,79 @@ def choose_play(
     seats = g[G_SEATS]
     nin = g[G_NIN]
     mine = hand | viewer_hand
-    _want(g, mp, me, trick, won, desig, tcard, towner, want)
-    done = g[G_DONE]
-    # winning while a later player may still drop my task card into this trick is worth it
-    if nin > 0:
-        led = suit_of(trick[0])
-        for i in range(g[G_NTASK]):
-            if done >> i & 1 or g[G_PLAYED] >> tcard[i] & 1 or mine >> tcard[i] & 1:
-                continue
-            if suit_of(tcard[i]) == led:
-                for k in range(nin + 1, seats):
-                    q = (g[G_LEADER] + k) % seats
-                    if possible[q] >> tcard[i] & 1:
-                        want[towner[i]] += 25.0
-                        break
+    played = g[G_PLAYED]
+    _want(g, mp, me, won, desig, ct, want)
+    open_cards = g[G_TASKMASK] & ~played
+    my_tasks = np.int64(0)
+    m = open_cards
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if ct[c] == me:
+            my_tasks |= np.int64(1) << c
+    others_open = open_cards & ~mine & ~my_tasks
+    mine_open = my_tasks & ~mine
     best, best_c = -1e18, np.int64(-1)
-    cur_seat, cur_card, cur_risk, led = np.int64(0), np.int64(0), 0.0, np.int64(0)
-    if nin > 0:
-        led = suit_of(trick[0])
-        cur_seat, cur_card = _current_winner(g, trick)
-        if nin + 1 < seats:
-            cur_risk = _overtake_risk(g, cur_card, led, mine, possible, nin + 1)
+    if nin == 0:
+        unseen = FULL & ~mine & ~played
+        others_poss = np.int64(0)
+        tot = 0.0
+        for q in range(seats):
+            if q != me:
+                others_poss |= possible[q]
+                tot += want[q]
+        others_poss &= unseen
+        avg_other = 0.5 * tot / max(seats - 1, 1)
+        guard = my_tasks & mine != 0  # I hold a task card of my own
+        m = legal
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            sc = _lead_score(g, mp, me, c, mine, want, possible, known, ct, tpred, others_poss,
+                             avg_other, guard)  # fmt: skip
+            if sc > best:
+                best, best_c = sc, c
+        return best_c
+    led = suit_of(trick[0])
+    # winning while a later player may still drop my task card into this trick is worth it
+    m = open_cards & ~mine & SUIT[led]
+    while m:
+        tc = lowest(m)
+        m &= m - 1
+        for k in range(nin + 1, seats):
+            q = (g[G_LEADER] + k) % seats
+            if possible[q] >> tc & 1:
+                want[ct[tc]] += 25.0
+                break
+    cur_seat, cur_card = _current_winner(g, trick)
+    cur_risk = 0.0
+    if nin + 1 < seats:
+        cur_risk = _overtake_risk(g, cur_card, led, mine, possible, nin + 1)
     m = legal
     while m:
         c = lowest(m)
         m &= m - 1
-        if nin == 0:
-            sc = _lead_score(g, mp, me, c, mine, want, possible, known, tcard, towner, tpred)
-        else:
-            wseat, wcard, risk = cur_seat, cur_card, cur_risk
-            if _beats(c, cur_card):
-                wseat, wcard = me, c
-                risk = 0.0
-                if nin + 1 < seats:
-                    risk = _overtake_risk(g, wcard, led, mine, possible, nin + 1)
-            sc = _card_score(
-                g, mp, me, c, mine, wseat, wcard, want, tcard, towner, tpred, desig, risk
-            )
-            if want[wseat] > 0:
-                sc -= risk * want[wseat]
+        wseat, wcard, risk = cur_seat, cur_card, cur_risk
+        if _beats(c, cur_card):
+            wseat, wcard = me, c
+            risk = 0.0
+            if nin + 1 < seats:
+                risk = _overtake_risk(g, wcard, led, mine, possible, nin + 1)
+        sc = _card_score(g, mp, c, wseat, wcard, want, ct, tpred, desig, risk, others_open,
+                         mine_open)  # fmt: skip
+        if want[wseat] > 0:
+            sc -= risk * want[wseat]
         if sc > best:
             best, best_c = sc, c
     return best_c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _beats(c, w):
     return BEATS[w] >> c & 1 == 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _current_winner(g, trick):
     w = trick[0]
     wi = 0
@@ -420,7 +418,7 @@ def _current_winner(g, trick):
     return (g[G_LEADER] + wi) % g[G_SEATS], w
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _overtake_risk(g, wcard, led, mine, possible, first):
     """Chance-like score that a seat playing after position ``first`` ends up beating ``wcard``.
 
@@ -440,7 +438,7 @@ def _overtake_risk(g, wcard, led, mine, possible, first):
     return 1.0 - safe
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _forced(poss, unseen, hi, r):
     """Chance that a follower who may hold ``poss`` must overtake: all its cards of the suit
     lie in ``hi``.  Singletons are common, so a mix of r (one card) and r**2 (two cards)."""
@@ -452,31 +450,27 @@ def _forced(poss, unseen, hi, r):
     return 0.35 * r + 0.65 * r * r
 
 
-@njit(cache=True)
-def _lead_score(g, mp, me, c, mine, want, possible, known, tcard, towner, tpred):
-    """Value of leading card ``c``."""
-    seats = g[G_SEATS]
+@njit(cache=True, inline="always")
+def _lead_score(g, mp, me, c, mine, want, possible, known, ct, tpred, others_poss, avg_other,
+                guard):  # fmt: skip
+    """Value of leading card ``c`` (``others_poss``: unseen cards the others may hold)."""
     done = g[G_DONE]
+    played = g[G_PLAYED]
     s = suit_of(c)
-    top = not _unseen_higher(c, mine, g, possible, seats, me)
+    top = others_poss & SUIT[s] & BEATS[c] == 0
     sc = 0.0
     if top:
         sc += want[me]
-        if c < 36 and not (possible_trumps(g, possible, mine, me)):
+        if c < 36 and others_poss & TRUMPS == 0:
             sc += 1.0
     else:
-        tot = 0.0
-        for q in range(seats):
-            if q != me:
-                tot += want[q]
-        sc += 0.5 * tot / max(seats - 1, 1)
-    for i in range(g[G_NTASK]):
-        if done >> i & 1 or g[G_PLAYED] >> tcard[i] & 1:
-            continue
-        tc, o = tcard[i], towner[i]
-        blocked = (tpred[i] & ~done) != 0
-        if suit_of(tc) != s:
-            continue
+        sc += avg_other
+    m = g[G_TASKMASK] & ~played & SUIT[s]
+    while m:
+        tc = lowest(m)
+        m &= m - 1
+        o = ct[tc]
+        blocked = (tpred[ct[40 + tc]] & ~done) != 0
         if tc == c:
             if o == me:
                 if blocked:
@@ -500,7 +494,6 @@ def _lead_score(g, mp, me, c, mine, want, possible, known, tcard, towner, tpred)
             if top and c > tc and not blocked:
                 sc += 0.7 * BIG
             elif c < tc:
-                # no card above it: empty the colour so a trump can take the task card later
                 sc -= 5.0
         elif o == me and mine >> tc & 1:
             sc += 8.0  # pull the colour out of the other hands before leading my task card
@@ -511,10 +504,10 @@ def _lead_score(g, mp, me, c, mine, want, possible, known, tcard, towner, tpred)
     for k in range(mp[MP_NOBJ]):
         kind, a = mp[MP_OBJ + 3 * k], mp[MP_OBJ + 3 * k + 1]
         if kind == 2 and c < 36 and value_of(c) == 1:
-            others = SUIT[s] & ~mine & ~g[G_PLAYED]
+            others = SUIT[s] & ~mine & ~played
             sc += 60.0 if others == 0 else -5.0
         elif kind == 3 and c >= 36:
-            others = TRUMPS & ~mine & ~g[G_PLAYED]
+            others = TRUMPS & ~mine & ~played
             sc += -2 * BIG if others else 40.0
             if a and value_of(c) != g[G_TRUMP_WINS] + 1:
                 sc -= 2 * BIG
@@ -523,16 +516,12 @@ def _lead_score(g, mp, me, c, mine, want, possible, known, tcard, towner, tpred)
         elif kind == 8 and c < 9:
             sc += 20.0 if me == g[G_PINK_TARGET] and top else -20.0
     if c >= 36:  # keep trumps, unless they guard my own low task card against ruffs
-        holder_owner = False
-        for i in range(g[G_NTASK]):
-            if not (done >> i & 1) and towner[i] == me and mine >> tcard[i] & 1:
-                holder_owner = True
-        sc += 2.0 if holder_owner else -3.0
+        sc += 2.0 if guard else -3.0
     sc -= 0.15 * value_of(c)
     return sc
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lead_risk(g, c, mine, possible, me):
     """Overtake risk when I lead ``c``: every other seat plays after me."""
     unseen = SUIT[suit_of(c)] & ~mine & ~g[G_PLAYED]
@@ -547,7 +536,7 @@ def _lead_risk(g, c, mine, possible, me):
     return 1.0 - safe
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _owner_surely_beats(g, c, o, me, mine, possible, known):
     """Does owner ``o`` hold a known card above ``c`` that nobody else can top in that suit?"""
     s = suit_of(c)
@@ -560,12 +549,3 @@ def _owner_surely_beats(g, c, o, me, mine, possible, known):
         if q != o and q != me and possible[q] & above:
             return False
     return True
-
-
-@njit(cache=True)
-def possible_trumps(g, possible, mine, me):
-    unseen = TRUMPS & ~mine & ~g[G_PLAYED]
-    for q in range(g[G_SEATS]):
-        if q != me and possible[q] & unseen:
-            return True
-    return False

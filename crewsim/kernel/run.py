@@ -8,6 +8,7 @@ from crewsim.kernel import layout as L
 from crewsim.kernel.engine import play_chunk
 
 RESULT_COLUMNS = ("success", "fail_trick", "fail_kind", "fail_detail", "distress")
+STATE_DTYPE = np.dtype([(name, kind, (size,)) for name, kind, size in L.STATE_FIELDS])
 
 
 def run_chunk(
@@ -33,8 +34,9 @@ def run_chunk(
         "plays": np.full((r, L.REC_PLAYS), -1, dtype=np.int64),
     }
     play_chunk(
-        mp, bp, n, np.int64(seed), out["success"], out["fail_trick"], out["fail_kind"],
-        out["fail_detail"], out["distress"], record, rec["hands"], rec["under"], rec["tasks"],
+        np.zeros(1, dtype=STATE_DTYPE), mp, bp, n, np.int64(seed), out["success"],
+        out["fail_trick"], out["fail_kind"], out["fail_detail"], out["distress"], record,
+        rec["hands"], rec["under"], rec["tasks"],
         rec["pick"], rec["setup"], rec["comms"], rec["draws"], rec["plays"],
     )  # fmt: skip
     if record:
