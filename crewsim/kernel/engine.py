@@ -132,7 +132,7 @@ def _judge(g, mp, trick, winner, wcard, tcard, towner, tpred, ttok, won, desig, 
 
     Mirrors ``GameState._judge``: tasks first, then order, then objectives; first failure wins.
     """
-    seats, t, nt = g[G_SEATS], g[G_T], g[G_NT]
+    t, nt = g[G_T], g[G_NT]
     last = t == nt - 1
     res[0] = 0
     fk, fd = 0, -1
@@ -141,11 +141,7 @@ def _judge(g, mp, trick, winner, wcard, tcard, towner, tpred, ttok, won, desig, 
     for i in range(g[G_NTASK]):
         if done >> i & 1:
             continue
-        inside = False
-        for k in range(seats):
-            if trick[k] == tcard[i]:
-                inside = True
-        if not inside:
+        if not (g[G_TRICKMASK] >> tcard[i] & 1):
             continue
         if winner != towner[i]:
             if fk == 0:
