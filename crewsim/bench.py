@@ -23,6 +23,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -517,32 +518,74 @@ def run_bench(
         raise ValueError(f"unknown sections: {sorted(unknown)} (known: {', '.join(SECTIONS)})")
     say = progress or (lambda _msg: None)
     results: dict[str, Any] = {}
-    if "throughput" in wanted:
-        for bot in ("heuristic", "random"):
-            say(f"throughput: {bot} crew, {sizes.repeats} x {sizes.games:,} games")
-            results[f"throughput_{bot}"] = throughput(bot, sizes.games, sizes.repeats)
-    if "python" in wanted:
-        for bot in ("heuristic", "random"):
-            say(f"plain Python: {bot} crew, {sizes.python_games:,} games")
-            results[f"python_{bot}"] = python_ratio(bot, sizes.python_games, sizes.repeats)
-    if "compile" in wanted:
-        say("compile: cold and cached, in fresh processes")
-        results["compile"] = compile_times(sizes.compile_games)
-    if "scaling" in wanted:
-        say(f"scaling: {sizes.scale_chunks} x {sizes.scale_chunk_size:,} games, 1 job vs all")
-        results["scaling"] = scaling(
-            sizes.scale_chunks, sizes.scale_chunk_size, sizes.scale_repeats
+    errors: dict[str, str] = {}
+    steps: list[tuple[str, str, str, Callable[[], dict[str, Any]]]] = []
+    for bot in ("heuristic", "random"):
+        steps.append(
+            (
+                "throughput",
+                f"throughput_{bot}",
+                f"throughput: {bot} crew, {sizes.repeats} x {sizes.games:,} games",
+                partial(throughput, bot, sizes.games, sizes.repeats),
+            )
         )
-    if "memory" in wanted:
-        say(f"memory: {sizes.memory_games:,} games through the runner")
-        results["memory"] = peak_memory(sizes.memory_games)
+    for bot in ("heuristic", "random"):
+        steps.append(
+            (
+                "python",
+                f"python_{bot}",
+                f"plain Python: {bot} crew, {sizes.python_games:,} games",
+                partial(python_ratio, bot, sizes.python_games, sizes.repeats),
+            )
+        )
+    steps.append(
+        (
+            "compile",
+            "compile",
+            "compile: cold and cached, in fresh processes",
+            partial(compile_times, sizes.compile_games),
+        )
+    )
+    steps.append(
+        (
+            "scaling",
+            "scaling",
+            f"scaling: {sizes.scale_chunks} x {sizes.scale_chunk_size:,} games, 1 job vs all",
+            partial(scaling, sizes.scale_chunks, sizes.scale_chunk_size, sizes.scale_repeats),
+        )
+    )
+    steps.append(("memory", "memory", f"memory: {sizes.memory_games:,} games through the runner",
+                  partial(peak_memory, sizes.memory_games)))  # fmt: skip
+    for section, key, message, measure in steps:
+        if section not in wanted:
+            continue
+        say(message)
+        try:
+            results[key] = measure()
+        except Exception as exc:  # one broken section must not hide the other figures
+            errors[key] = _last_line(exc)
+            say(f"[red]{key} failed:[/] {errors[key]}")
     return {
         "mission": {"id": MISSION, "players": PLAYERS, "distress": DISTRESS, "seed": SEED},
         "machine": machine(),
         "sizes": asdict(sizes),
         "results": results,
-        "figures": [asdict(f) for f in figures(results)],
+        "errors": errors,
+        "figures": [asdict(f) for f in [*figures(results), *_error_rows(errors)]],
     }
+
+
+def _last_line(exc: BaseException) -> str:
+    """The gist of a failure (a child's traceback ends with its exception line)."""
+    lines = [ln.strip() for ln in str(exc).strip().splitlines() if ln.strip()]
+    text = next((ln for ln in reversed(lines) if "Error" in ln), lines[-1] if lines else "")
+    return f"{type(exc).__name__}: {text}"[:300]
+
+
+def _error_rows(errors: dict[str, str]) -> list[Figure]:
+    """A failed measurement stays visible in the table as a MISS with its error."""
+    return [Figure(f"{key}_error", f"{key}: failed", None, "", "", False, msg)
+            for key, msg in errors.items()]  # fmt: skip
 
 
 def _fmt(value: float | None, unit: str) -> str:
@@ -611,7 +654,11 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``python -m crewsim.bench``; returns the exit status (0 even on a MISS)."""
+    """Entry point of ``python -m crewsim.bench``.
+
+    Exit status 0 even when a figure misses its target (the bench reports, it does not gate);
+    1 when a measurement itself failed.
+    """
     from rich.console import Console
 
     args = _parse(argv)
@@ -636,7 +683,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(report, indent=2) + "\n")
         err.print(f"report written to {args.json}")
-    return 0
+    return 1 if report["errors"] else 0
 
 
 if __name__ == "__main__":

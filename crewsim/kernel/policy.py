@@ -32,6 +32,7 @@ from crewsim.kernel.layout import (
     G_LEADER,
     G_NIN,
     G_NT,
+    G_ONES_WINS,
     G_PINK_TARGET,
     G_PLAYED,
     G_SEATS,
@@ -274,13 +275,18 @@ def _want(g, mp, me, won, desig, ct, want):
 
 
 @njit(cache=True, inline="always")
-def _objective_score(g, mp, c, winner, wcard, desig):
+def _objective_score(g, mp, me, c, winner, wcard, desig):
     """Special objectives' view of card ``c`` going to ``winner`` with ``wcard`` on top."""
     sc = 0.0
     for k in range(mp[MP_NOBJ]):
         kind, a = mp[MP_OBJ + 3 * k], mp[MP_OBJ + 3 * k + 1]
-        if kind == 2 and wcard < 36 and value_of(wcard) == 1:
-            sc += 60.0
+        if kind == 2:
+            if wcard < 36 and value_of(wcard) == 1:
+                sc += 60.0
+            elif c < 36 and value_of(c) == 1 and g[G_ONES_WINS] < a:
+                sc -= 40.0  # a 1 that does not win the trick is lost for the objective
+        elif kind == 1 and me == desig[0]:
+            sc += 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)  # shed what could win later
         elif kind == 3 and c >= 36:
             if wcard != c or a and value_of(c) != g[G_TRUMP_WINS] + 1:
                 sc -= 2 * BIG
@@ -296,7 +302,7 @@ def _objective_score(g, mp, c, winner, wcard, desig):
 
 
 @njit(cache=True, inline="always")
-def _card_score(g, mp, c, winner, wcard, want, ct, tpred, desig, risk, others_open, mine_open):
+def _card_score(g, mp, me, c, winner, wcard, want, ct, tpred, desig, risk, others_open, mine_open):
     """Value of playing card ``c`` when the trick would then go to ``winner`` with ``wcard``.
 
     ``others_open``: open task cards of other owners that I do not hold; ``mine_open``: open
@@ -311,7 +317,7 @@ def _card_score(g, mp, c, winner, wcard, want, ct, tpred, desig, risk, others_op
         else:
             sc -= 2 * BIG
     if mp[MP_NOBJ]:
-        sc += _objective_score(g, mp, c, winner, wcard, desig)
+        sc += _objective_score(g, mp, me, c, winner, wcard, desig)
     # card economy: keep high cards and trumps; shed cards above other owners' open task
     # cards (keep the ones below to duck with later); keep cards above my own open ones
     sc -= 0.15 * value_of(c) + (2.0 if c >= 36 else 0.0)
@@ -364,7 +370,7 @@ def choose_play(
             c = lowest(m)
             m &= m - 1
             sc = _lead_score(g, mp, me, c, mine, want, possible, known, ct, tpred, others_poss,
-                             avg_other, guard)  # fmt: skip
+                             avg_other, guard, desig[0])  # fmt: skip
             if sc > best:
                 best, best_c = sc, c
         return best_c
@@ -393,7 +399,7 @@ def choose_play(
             risk = 0.0
             if nin + 1 < seats:
                 risk = _overtake_risk(g, wcard, led, mine, possible, nin + 1)
-        sc = _card_score(g, mp, c, wseat, wcard, want, ct, tpred, desig, risk, others_open,
+        sc = _card_score(g, mp, me, c, wseat, wcard, want, ct, tpred, desig, risk, others_open,
                          mine_open)  # fmt: skip
         if want[wseat] > 0:
             sc -= risk * want[wseat]
@@ -452,7 +458,7 @@ def _forced(poss, unseen, hi, r):
 
 @njit(cache=True, inline="always")
 def _lead_score(g, mp, me, c, mine, want, possible, known, ct, tpred, others_poss, avg_other,
-                guard):  # fmt: skip
+                guard, d0):  # fmt: skip
     """Value of leading card ``c`` (``others_poss``: unseen cards the others may hold)."""
     done = g[G_DONE]
     played = g[G_PLAYED]
@@ -503,9 +509,13 @@ def _lead_score(g, mp, me, c, mine, want, possible, known, ct, tpred, others_pos
             sc -= 12.0 if c < tc else 4.0
     for k in range(mp[MP_NOBJ]):
         kind, a = mp[MP_OBJ + 3 * k], mp[MP_OBJ + 3 * k + 1]
-        if kind == 2 and c < 36 and value_of(c) == 1:
-            others = SUIT[s] & ~mine & ~played
-            sc += 60.0 if others == 0 else -5.0
+        if kind == 2 and g[G_ONES_WINS] < a and c < 36:
+            if value_of(c) == 1:  # a led 1 wins only when the others cannot follow
+                sc += 60.0 if others_poss & SUIT[s] == 0 else -40.0
+            elif mine >> (9 * s) & 1:
+                sc += 8.0  # strip the colour of my 1 from the other hands
+        elif kind == 1 and me == d0:
+            sc += 0.6 * value_of(c)  # shed high cards while someone else can still take them
         elif kind == 3 and c >= 36:
             others = TRUMPS & ~mine & ~played
             sc += -2 * BIG if others else 40.0
