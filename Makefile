@@ -17,8 +17,9 @@ venv: $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/crewsim missions list --game planet-nine
-	$(BIN)/crewsim missions show pn-12
-	$(BIN)/crewsim deal --players 4 --seed 7
+	$(BIN)/crewsim simulate pn-1..10 --players 3,4,5 -n 20000 --seed 1 --out runs/demo
+	$(BIN)/crewsim simulate pn-3 --players 4 --seed 1 --trace
+	@echo "run written to runs/demo (summary.csv, summary.parquet, chunks/)"
 
 lint: $(STAMP)
 	$(BIN)/ruff check crewsim tests

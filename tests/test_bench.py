@@ -34,7 +34,8 @@ def _keys(report: dict[str, Any]) -> list[str]:
 
 def test_throughput_python_and_scaling_report(tmp_path: Path) -> None:
     report = bench.run_bench(TOY, ("throughput", "python", "scaling"))
-    assert set(report) == {"mission", "machine", "sizes", "results", "figures"}
+    assert set(report) == {"mission", "machine", "sizes", "results", "errors", "figures"}
+    assert report["errors"] == {}
     assert report["mission"]["id"] == bench.MISSION and report["mission"]["players"] == 4
     assert report["machine"]["cpu_count"] >= 1 and report["machine"]["cpu_model"]
     assert _keys(report) == [
@@ -59,6 +60,7 @@ def test_throughput_python_and_scaling_report(tmp_path: Path) -> None:
 
 def test_memory_section_reports_a_peak() -> None:
     report = bench.run_bench(TOY, ("memory",))
+    assert report["errors"] == {}
     mem = report["results"]["memory"]
     assert mem["games"] == TOY.memory_games
     assert mem["peak_mib"] > 0 and mem["max_process_peak_mib"] > 0
@@ -68,6 +70,7 @@ def test_memory_section_reports_a_peak() -> None:
 @pytest.mark.slow  # a cold compile of the whole kernel takes 10-20 s
 def test_compile_section_cold_then_cached() -> None:
     report = bench.run_bench(TOY, ("compile",))
+    assert report["errors"] == {}
     comp = report["results"]["compile"]
     assert comp["cache_files"] > 0
     assert comp["cold"]["cache_dir"] == comp["cached"]["cache_dir"]
@@ -107,6 +110,17 @@ def test_main_prints_table_and_writes_json(
     report = json.loads(out.read_text())
     assert report["sizes"]["games"] == 300
     assert _keys(report) == ["heuristic_games_per_s", "random_games_per_s"]
+
+
+def test_a_failed_section_becomes_an_error_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_args: object) -> dict[str, Any]:
+        raise RuntimeError("child failed:\nTraceback ...\nTypingError: no such field")
+
+    monkeypatch.setattr(bench, "compile_times", broken)
+    report = bench.run_bench(TOY, ("compile",))
+    assert report["errors"] == {"compile": "RuntimeError: TypingError: no such field"}
+    (row,) = report["figures"]
+    assert row["key"] == "compile_error" and row["met"] is False and row["value"] is None
 
 
 @pytest.mark.parametrize("argv", [["--only", "nonsense"], ["--games", "0"]])
