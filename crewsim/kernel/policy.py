@@ -209,6 +209,8 @@ def choose_comm(bp, g, me, hand, towner, tcard, ntask):
             elif towner[i] == me and suit_of(tcard[i]) == suit_of(c) and is_hi and c > tcard[i]:
                 if not (hand >> tcard[i] & 1):
                     sc = max(sc, 5.0 + 0.2 * value_of(c))
+            elif tcard[i] == c and towner[i] == me and popcount(same) > 1:
+                sc = max(sc, 5.2)  # tell the crew I hold my own task card and can duck
         if sc > best:
             best, best_c = sc, c
     return best_c
