@@ -33,7 +33,7 @@ def _mismatches(mission: Mission, players: int, bot: str, distress: str, n: int)
         out = state.outcome
         referee = (out.success, out.trick, out.kind) if out else None
         if kernel != referee:
-            bad.append(f"{mission.id} {players}p {bot} game {i}: kernel {kernel}, referee {referee}")
+            bad.append(f"{mission.id} {players}p {bot} #{i}: kernel {kernel}, referee {referee}")
     return bad
 
 
