@@ -1,21 +1,34 @@
 """Monte Carlo runs: plan cells x fixed-size chunks, seed each chunk, run them in parallel.
 
 Chunking and seeding never depend on ``jobs`` or the backend, so the same root seed gives the
-same numbers however the chunks are scheduled.  Each chunk's games go straight to a Parquet
-file (written atomically); only small per-chunk count tables stay in memory.
+same numbers however the chunks are scheduled: on loky processes here, or on a Dask cluster.
+The plan is also *prefix-stable* in ``games``: chunk ``k`` of a cell has the same seed and size
+whatever ``games`` is (only the last, partial chunk changes), which is what lets a larger ``-n``
+top a run up instead of starting over.
+
+Nothing is lost: workers return each chunk as Parquet bytes and the driver (the only writer)
+stores it atomically with a ``sha256sum``-style checksum beside it.  A later run into the same
+folder reuses every chunk whose checksum and contents check out, re-simulates the others, and
+sums per-chunk counts recomputed from the verified bytes, never from a file it did not check.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
+import logging
+import math
 import os
 import platform
 import time
+import uuid
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from contextlib import AbstractContextManager, contextmanager, suppress
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import polars as pl
@@ -29,8 +42,19 @@ from crewsim.missions.schema import Mission
 from crewsim.stats import summarise
 
 CHUNK_SIZE = 50_000  # games per chunk: large enough to amortise dispatch, small for memory
+BACKENDS = ("loky", "dask")
+DASK_CONNECT_TIMEOUT = 5.0  # seconds: an unreachable scheduler is an error, not a hang
+DASK_RETRIES = 2  # a chunk whose task raises is re-run this many times (worker loss: see below)
+MANIFEST = "manifest.json"
+CHECKSUM_SUFFIX = ".sha256"
+RESULT_COLUMNS = ("success", "fail_trick", "fail_kind", "fail_detail", "distress")
 _SEED_MASK = (1 << 63) - 1
 _FAIL_SCHEMA = {"kind": pl.Int8, "detail": pl.Int8, "trick": pl.Int8, "count": pl.Int64}
+# what decides a run's numbers: a folder made with other values is another run's folder
+IDENTITY_KEYS = (
+    "crewsim_version", "root_seed", "chunk_size", "distress", "players", "missions", "bot",
+    "cells", "seeding",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -69,12 +93,13 @@ class ChunkCounts:
     successes: int
     distress_games: int
     failures: pl.DataFrame  # kind, detail, trick, count
-    seconds: float
+    seconds: float  # NaN for a chunk reused from an earlier session
+    sha256: str = ""
 
 
 @dataclass(frozen=True)
 class RunConfig:
-    """Everything that decides a run's numbers (and ``jobs``, which must not)."""
+    """Everything that decides a run's numbers (and jobs/backend/scheduler, which must not)."""
 
     missions: tuple[Mission, ...]
     players: tuple[int, ...]
@@ -85,6 +110,8 @@ class RunConfig:
     distress: str = "auto"
     chunk_size: int = CHUNK_SIZE
     bots_file: str | None = None
+    backend: str = "loky"
+    scheduler: str | None = None
 
     def cells(self) -> list[Cell]:
         """Cells in a stable order (missions as given, then player counts): seeds follow it."""
@@ -110,10 +137,22 @@ class RunConfig:
             raise CrewsimError(f"--distress: expected {known}, got {self.distress!r}")
         if self.seed < 0:
             raise CrewsimError(f"--seed: expected a non-negative integer, got {self.seed}")
+        if self.backend not in BACKENDS:
+            known = "|".join(BACKENDS)
+            raise CrewsimError(f"--backend: expected {known}, got {self.backend!r}")
+        if self.scheduler is not None and self.backend != "dask":
+            raise CrewsimError("--scheduler: only with --backend dask")
+        if self.scheduler is not None and not self.scheduler.strip():
+            raise CrewsimError("--scheduler: expected an address such as tcp://HOST:8786")
 
     def mission_vector(self, cell: Cell) -> np.ndarray:
         """The kernel's mission vector; raises CrewsimError for what the kernel cannot play."""
         return KernelMission(cell.mission, cell.players, self.distress).vector()
+
+    def workers(self) -> int:
+        """Worker count from ``jobs`` with joblib's meaning (-1 all cores, -2 all but one)."""
+        cores = os.cpu_count() or 1
+        return self.jobs if self.jobs > 0 else max(1, cores + 1 + self.jobs)
 
 
 @dataclass(frozen=True)
@@ -125,6 +164,32 @@ class RunResult:
     failures: pl.DataFrame
     games: int
     seconds: float
+    reused: int = 0  # chunks taken over from an earlier session
+    damaged: tuple[str, ...] = ()  # one line per damaged chunk found (and re-simulated)
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a run: finished chunks are safe on disk; says where the run stands."""
+
+    exit_code = 130
+
+    def __init__(self, out: Path, done: int, total: int, games_done: int, games: int) -> None:
+        super().__init__(f"interrupted: {done} of {total} chunks done")
+        self.out, self.done, self.total = out, done, total
+        self.games_done, self.games = games_done, games
+
+    def status(self) -> str:
+        """One line for the user: where the run stands."""
+        return (
+            f"interrupted: {self.done} of {self.total} chunks done "
+            f"({self.games_done:,} of {self.games:,} games) in {self.out}"
+        )
+
+
+class RunFailed(CrewsimError):
+    """The backend gave up on a chunk (e.g. it killed worker after worker): not bad input."""
+
+    exit_code = 1
 
 
 def chunk_seed(seq: np.random.SeedSequence) -> int:
@@ -133,7 +198,11 @@ def chunk_seed(seq: np.random.SeedSequence) -> int:
 
 
 def plan_chunks(n_cells: int, games: int, root_seed: int, chunk_size: int) -> list[ChunkTask]:
-    """Root seed -> one child per cell -> one child per chunk; the last chunk may be smaller."""
+    """Root seed -> one child per cell -> one child per chunk; the last chunk may be smaller.
+
+    ``SeedSequence.spawn`` gives child ``k`` the spawn key ``(cell, k)`` however many children
+    are asked for, so chunk ``k`` keeps its seed when ``games`` grows: the plan is prefix-stable.
+    """
     n_chunks = -(-games // chunk_size)
     tasks = []
     for c, cell_seq in enumerate(np.random.SeedSequence(root_seed).spawn(n_cells)):
@@ -161,6 +230,11 @@ def default_out(seed: int, root: Path = Path("runs")) -> Path:
     return out
 
 
+def resume_command(out: Path) -> str:
+    """The command that continues a run (its configuration is in the manifest)."""
+    return f"crewsim simulate --resume {out}"
+
+
 # ---------------------------------------------------------------- worker side
 
 _warm = False
@@ -176,24 +250,10 @@ def _warm_up(mp: np.ndarray, bp: np.ndarray) -> None:
         _warm = True
 
 
-def _atomic_write(df: pl.DataFrame, path: Path) -> None:
-    """Write then rename: a chunk file exists only when it is complete."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    df.write_parquet(tmp)
-    os.replace(tmp, path)
-
-
-def play_chunk(task: ChunkTask, mp: np.ndarray, bp: np.ndarray, chunks: Path) -> ChunkCounts:
-    """Play one chunk, stream its games to Parquet, return its counts (runs in a worker)."""
-    from crewsim.kernel.run import RESULT_COLUMNS, run_chunk
-
-    _warm_up(mp, bp)
-    start = time.perf_counter()
-    res = run_chunk(mp, bp, task.games, task.seed)
-    df = pl.DataFrame({c: res[c] for c in RESULT_COLUMNS})
-    _atomic_write(df, chunks / task.file_name)
+def chunk_counts(task: ChunkTask, games: pl.DataFrame, seconds: float, sha: str) -> ChunkCounts:
+    """Counts of one chunk's games: the same function for fresh and for reused chunks."""
     failures = (
-        df.filter(~pl.col("success"))
+        games.filter(~pl.col("success"))
         .group_by(pl.col("fail_kind").alias("kind"), pl.col("fail_detail").alias("detail"),
                   pl.col("fail_trick").alias("trick"))
         .agg(pl.len().cast(pl.Int64).alias("count"))
@@ -201,14 +261,88 @@ def play_chunk(task: ChunkTask, mp: np.ndarray, bp: np.ndarray, chunks: Path) ->
     )  # fmt: skip
     return ChunkCounts(
         task,
-        int(res["success"].sum()),
-        int(res["distress"].sum()),
+        int(games["success"].sum()),
+        int(games["distress"].sum()),
         failures,
-        time.perf_counter() - start,
+        seconds,
+        sha,
     )
 
 
-# ---------------------------------------------------------------- driver side
+def play_chunk(task: ChunkTask, mp: np.ndarray, bp: np.ndarray) -> tuple[ChunkCounts, bytes]:
+    """Play one chunk; return its counts and its games as Parquet bytes (runs in a worker).
+
+    Workers write nothing: the bytes travel back to the driver, so a Dask worker on another
+    machine needs no shared file system, and the run folder has a single writer.
+    """
+    from crewsim.kernel.run import run_chunk
+
+    _warm_up(mp, bp)
+    start = time.perf_counter()
+    res = run_chunk(mp, bp, task.games, task.seed)
+    df = pl.DataFrame({c: res[c] for c in RESULT_COLUMNS})
+    buf = io.BytesIO()
+    df.write_parquet(buf)
+    data = buf.getvalue()
+    sha = hashlib.sha256(data).hexdigest()
+    return chunk_counts(task, df, time.perf_counter() - start, sha), data
+
+
+# ---------------------------------------------------------------- run folder
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    """Write, flush to disk, then rename: a file exists under its name only when complete."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _checksum_path(chunk: Path) -> Path:
+    return chunk.with_name(chunk.name + CHECKSUM_SUFFIX)
+
+
+def store_chunk(chunks: Path, done: ChunkCounts, data: bytes) -> None:
+    """Chunk first, checksum second: a chunk without its checksum counts as unfinished.
+
+    The checksum file reads like ``sha256sum`` output, so ``sha256sum -c *.sha256`` works.
+    """
+    path = chunks / done.task.file_name
+    _atomic_write(path, data)
+    _atomic_write(_checksum_path(path), f"{done.sha256}  {path.name}\n".encode())
+
+
+def verify_chunk(chunks: Path, task: ChunkTask) -> tuple[ChunkCounts | None, str | None]:
+    """A stored chunk's counts if it is complete and intact; else why not (None: absent).
+
+    Checks, in order: checksum file present, SHA-256 of the bytes, readable Parquet, the
+    expected columns and the planned number of games.  Only then are its games counted.
+    """
+    path = chunks / task.file_name
+    if not path.exists():
+        return None, None
+    try:
+        data = path.read_bytes()
+        recorded = _checksum_path(path).read_text().split()
+    except FileNotFoundError:
+        return None, "no checksum file (its write was interrupted)"
+    except OSError as exc:
+        return None, f"cannot read it ({exc.strerror or exc})"
+    sha = hashlib.sha256(data).hexdigest()
+    if not recorded or recorded[0] != sha:
+        return None, "checksum mismatch"
+    try:
+        df = pl.read_parquet(io.BytesIO(data))
+    except Exception as exc:  # polars raises several kinds for garbage; all mean "damaged"
+        return None, f"not readable as Parquet ({type(exc).__name__})"
+    if tuple(df.columns) != RESULT_COLUMNS:
+        return None, f"unexpected columns {df.columns}"
+    if df.height != task.games:
+        return None, f"holds {df.height} games, the plan says {task.games}"
+    return chunk_counts(task, df, math.nan, sha), None
 
 
 def manifest(config: RunConfig, tasks: Sequence[ChunkTask]) -> dict[str, Any]:
@@ -224,6 +358,7 @@ def manifest(config: RunConfig, tasks: Sequence[ChunkTask]) -> dict[str, Any]:
         "chunk_size": config.chunk_size,
         "chunks": len(tasks),
         "jobs": config.jobs,
+        "backend": config.backend,
         "distress": config.distress,
         "players": list(config.players),
         "missions": [m.id for m in config.missions],
@@ -255,22 +390,282 @@ def manifest(config: RunConfig, tasks: Sequence[ChunkTask]) -> dict[str, Any]:
     }
 
 
-def _execute(
-    tasks: Sequence[ChunkTask],
-    vectors: Sequence[np.ndarray],
-    bp: np.ndarray,
-    chunks: Path,
-    jobs: int,
-) -> Iterator[ChunkCounts]:
-    """Chunks through joblib's loky processes, in completion order (serial for jobs=1)."""
-    from joblib import Parallel, delayed
+def _identity(doc: dict[str, Any]) -> dict[str, Any]:
+    """The part of a manifest that decides the numbers, JSON-normalised (tuples -> lists)."""
+    ident = {k: doc.get(k) for k in IDENTITY_KEYS}
+    bot = dict(ident["bot"]) if isinstance(ident["bot"], dict) else ident["bot"]
+    if isinstance(bot, dict):
+        bot.pop("file", None)  # where the crew was read from does not matter, what it is does
+    ident["bot"] = bot
+    normalised: dict[str, Any] = json.loads(json.dumps(ident, sort_keys=True))
+    return normalised
 
-    if jobs == 1:  # in-process: no pickling, and the parent's compiled kernel is reused
-        for t in tasks:
-            yield play_chunk(t, vectors[t.cell], bp, chunks)
-        return
-    parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
-    yield from parallel(delayed(play_chunk)(t, vectors[t.cell], bp, chunks) for t in tasks)
+
+def _short(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def read_manifest(out: Path) -> dict[str, Any]:
+    """An existing run folder's manifest, or one line saying why it cannot be used."""
+    path = out / MANIFEST
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CrewsimError(f"{out}: not a crewsim run folder (no {MANIFEST})") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CrewsimError(f"{path}: cannot read ({exc})") from None
+    except json.JSONDecodeError as exc:
+        raise CrewsimError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    missing = [k for k in (*IDENTITY_KEYS, "games_per_cell") if not isinstance(doc, dict)
+               or k not in doc]  # fmt: skip
+    if missing:
+        raise CrewsimError(f"{path}: not a crewsim run manifest (missing {', '.join(missing)})")
+    return dict(doc)
+
+
+def check_same_configuration(out: Path, old: dict[str, Any], new: dict[str, Any]) -> None:
+    """A folder made by another configuration is never mixed into: one line naming the field."""
+    a, b = _identity(old), _identity(new)
+    for key in IDENTITY_KEYS:
+        if a[key] != b[key]:
+            if key in ("cells", "bot"):
+                what = f"{key} differ (mission or crew data changed)"
+            else:
+                what = f"{key} {_short(a[key])} there, {_short(b[key])} here"
+            raise CrewsimError(
+                f"{out} was made by another configuration ({what}); use another --out"
+            )
+
+
+@dataclass
+class RunState:
+    """A prepared run: the folder is checked, finished chunks are counted, the rest is to do."""
+
+    config: RunConfig
+    out: Path
+    tasks: list[ChunkTask]
+    done: list[ChunkCounts]
+    todo: list[ChunkTask]
+    previous_games: int | None = None  # games per cell of the run found in the folder
+    damaged: list[str] = field(default_factory=list)
+
+    @property
+    def chunks(self) -> Path:
+        return self.out / "chunks"
+
+    @property
+    def todo_games(self) -> int:
+        return sum(t.games for t in self.todo)
+
+
+def prepare(config: RunConfig, out: Path | None = None) -> RunState:
+    """Check the run folder, write the manifest, sort the plan into done and to-do chunks.
+
+    A folder made by another configuration, or one holding more games per cell than asked
+    (which would discard some), is refused with one line before anything is written.
+    Damaged chunks are moved aside (``*.damaged``) and listed; they are simulated again.
+    """
+    config.check()
+    for cell in config.cells():
+        config.mission_vector(cell)  # fails before any file is made
+    tasks = plan(config)
+    out = (out or default_out(config.seed)).absolute()  # workers may run in another cwd
+    if out.exists() and not out.is_dir():
+        raise CrewsimError(f"--out {out}: is a file, not a folder")
+    doc = manifest(config, tasks)
+    previous: int | None = None
+    if (out / MANIFEST).exists():
+        old = read_manifest(out)
+        check_same_configuration(out, old, doc)
+        previous = int(old["games_per_cell"])
+        if config.games < previous:
+            raise CrewsimError(
+                f"{out} already holds {previous:,} games per cell; -n {config.games:,} would "
+                f"discard some (use -n {previous:,} or more, or another --out)"
+            )
+        doc["created"] = old.get("created", doc["created"])
+        doc["updated"] = datetime.now(UTC).isoformat(timespec="seconds")
+    elif (out / "chunks").is_dir() and any((out / "chunks").iterdir()):
+        raise CrewsimError(f"{out}: holds chunk files but no {MANIFEST}; use another --out")
+    chunks = out / "chunks"
+    try:
+        chunks.mkdir(parents=True, exist_ok=True)
+        for stale in chunks.glob(".*.tmp"):  # left by a killed session: never complete
+            stale.unlink()
+        _atomic_write(out / MANIFEST, (json.dumps(doc, indent=2) + "\n").encode())
+    except OSError as exc:
+        raise CrewsimError(f"cannot write run folder {out}: {exc.strerror or exc}") from None
+
+    state = RunState(config, out, tasks, [], [], previous)
+    for task in tasks:
+        counts, problem = verify_chunk(chunks, task)
+        if counts is not None:
+            state.done.append(counts)
+            continue
+        state.todo.append(task)
+        resized = previous is not None and problem is not None and problem.startswith("holds")
+        if problem is not None and not resized:  # a grown last chunk is a top-up, not damage
+            state.damaged.append(f"chunk {task.file_name}: {problem}; simulating it again")
+            path = chunks / task.file_name
+            with suppress(OSError):
+                os.replace(path, path.with_name(path.name + ".damaged"))
+            with suppress(OSError):
+                _checksum_path(path).unlink()
+    return state
+
+
+# ---------------------------------------------------------------- backends
+
+Play = Callable[[ChunkTask, np.ndarray, np.ndarray], tuple[ChunkCounts, bytes]]
+
+
+class Backend(Protocol):
+    """Runs chunks somewhere and yields their results in completion order."""
+
+    def map(
+        self, play: Play, tasks: Sequence[ChunkTask], vectors: Sequence[np.ndarray],
+        bp: np.ndarray,
+    ) -> Iterator[tuple[ChunkCounts, bytes]]: ...  # fmt: skip
+
+
+@dataclass
+class LokyBackend:
+    """joblib's loky processes on this machine (in-process for one job)."""
+
+    jobs: int
+
+    def map(
+        self, play: Play, tasks: Sequence[ChunkTask], vectors: Sequence[np.ndarray],
+        bp: np.ndarray,
+    ) -> Iterator[tuple[ChunkCounts, bytes]]:  # fmt: skip
+        from joblib import Parallel, delayed
+
+        if self.jobs == 1:  # in-process: no pickling, and the parent's compiled kernel is reused
+            for t in tasks:
+                yield play(t, vectors[t.cell], bp)
+            return
+        parallel = Parallel(n_jobs=self.jobs, backend="loky", return_as="generator_unordered")
+        yield from parallel(delayed(play)(t, vectors[t.cell], bp) for t in tasks)
+
+
+@dataclass
+class DaskBackend:
+    """Chunks as Dask futures on a ``distributed`` cluster.
+
+    Futures rather than joblib's Dask backend: results stream back in completion order (the
+    driver stores each chunk as it lands), Ctrl-C cancels exactly this run's tasks, and each
+    task carries ``retries``.  A worker that dies mid-chunk is the scheduler's business: it
+    reschedules that worker's tasks elsewhere (up to ``distributed.scheduler.allowed-failures``
+    deaths per task), so only that chunk is recomputed; its seed makes the result identical.
+    """
+
+    client: Any
+
+    def map(
+        self, play: Play, tasks: Sequence[ChunkTask], vectors: Sequence[np.ndarray],
+        bp: np.ndarray,
+    ) -> Iterator[tuple[ChunkCounts, bytes]]:  # fmt: skip
+        from distributed import as_completed
+
+        run_id = uuid.uuid4().hex[:8]
+        futures = [
+            self.client.submit(
+                play, t, vectors[t.cell], bp, key=f"crewsim-{run_id}-{t.file_name}",
+                pure=False, retries=DASK_RETRIES,
+            )
+            for t in tasks
+        ]  # fmt: skip
+        try:
+            for fut in as_completed(futures):
+                try:
+                    result: tuple[ChunkCounts, bytes] = fut.result()
+                except Exception as exc:
+                    raise RunFailed(f"Dask gave up on {fut.key}: {type(exc).__name__}: "
+                                    f"{' '.join(str(exc).split())}") from exc  # fmt: skip
+                fut.release()
+                yield result
+        finally:
+            self.client.cancel(futures)
+
+
+@contextmanager
+def _dask_session(config: RunConfig) -> Iterator[DaskBackend]:
+    """Connect to ``--scheduler`` (short timeout), or start a loopback LocalCluster for the run."""
+    from distributed import Client, LocalCluster
+
+    cluster = None
+    address = config.scheduler
+    if address is None:
+        cluster = LocalCluster(
+            n_workers=config.workers(), threads_per_worker=1, processes=True,
+            host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR,
+        )  # fmt: skip
+        address = cluster.scheduler_address
+    try:
+        try:
+            client = Client(address, timeout=DASK_CONNECT_TIMEOUT)
+        except Exception as exc:  # OSError, TimeoutError, ValueError for a bad address, ...
+            reason = " ".join(str(exc).split()) or type(exc).__name__
+            raise CrewsimError(
+                f"--scheduler: cannot reach the Dask scheduler at {address} ({reason})"
+            ) from None
+        try:
+            yield DaskBackend(client)
+        finally:
+            client.close()
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
+def open_backend(config: RunConfig) -> AbstractContextManager[Backend]:
+    """The backend of a run, opened before any file is written (a bad scheduler fails first)."""
+    if config.backend == "dask":
+        return _dask_session(config)
+    return _nullcontext(LokyBackend(config.jobs))
+
+
+@contextmanager
+def _nullcontext(backend: Backend) -> Iterator[Backend]:
+    yield backend
+
+
+# ---------------------------------------------------------------- driver side
+
+
+def execute(
+    state: RunState,
+    backend: Backend,
+    on_chunk: Callable[[ChunkCounts], None] | None = None,
+    play: Play = play_chunk,
+) -> RunResult:
+    """Run the to-do chunks, store each as it lands, then summarise every chunk of the plan.
+
+    ``play`` is the worker function (tests pass one that kills its worker).  Ctrl-C raises
+    ``RunInterrupted`` after the stored chunks are safe; no summary is written then.
+    """
+    config = state.config
+    cells = config.cells()
+    vectors = [config.mission_vector(c) for c in cells]
+    bp = config.bot.vector()
+    if state.todo and (config.backend == "loky" or config.scheduler is None):
+        _warm_up(vectors[0], bp)  # compile (or fill the cache) once before local workers start
+    results = list(state.done)
+    start = time.perf_counter()
+    try:
+        for done, data in backend.map(play, state.todo, vectors, bp):
+            store_chunk(state.chunks, done, data)
+            results.append(done)
+            if on_chunk is not None:
+                on_chunk(done)
+    except KeyboardInterrupt:
+        raise RunInterrupted(
+            state.out, len(results), len(state.tasks),
+            sum(r.task.games for r in results), sum(t.games for t in state.tasks),
+        ) from None  # fmt: skip
+    seconds = time.perf_counter() - start
+    return _finish(state, results, seconds)
 
 
 def run(
@@ -278,28 +673,28 @@ def run(
     out: Path | None = None,
     on_chunk: Callable[[ChunkCounts], None] | None = None,
 ) -> RunResult:
-    """Plan, write the manifest, run every chunk, write and return the summary."""
+    """Plan, check or resume the folder, run every missing chunk, write and return the summary."""
     config.check()
-    cells = config.cells()
-    vectors = [config.mission_vector(c) for c in cells]  # fails before any file is made
-    bp = config.bot.vector()
-    tasks = plan(config)
-    out = (out or default_out(config.seed)).absolute()  # workers may run in another cwd
-    chunks = out / "chunks"
-    chunks.mkdir(parents=True, exist_ok=True)
-    (out / "manifest.json").write_text(json.dumps(manifest(config, tasks), indent=2) + "\n")
-    _warm_up(vectors[0], bp)  # compile (or fill the cache) once before workers start
+    for cell in config.cells():
+        config.mission_vector(cell)  # fails before any file is made
+    with open_backend(config) as backend:
+        return execute(prepare(config, out), backend, on_chunk)
 
-    start = time.perf_counter()
+
+def _finish(state: RunState, results: list[ChunkCounts], seconds: float) -> RunResult:
+    """Aggregate chunk counts in plan order and write summary.parquet/.csv and failures.parquet."""
+    config, out = state.config, state.out
+    cells = config.cells()
     counts: list[dict[str, Any]] = []
     failures: list[pl.DataFrame] = []
-    for done in _execute(tasks, vectors, bp, chunks, config.jobs):
+    for done in results:
         cell = cells[done.task.cell]
         counts.append({
             "_cell": done.task.cell, "chunk": done.task.index,
             "mission": cell.mission.id, "players": cell.players,
             "games": done.task.games, "successes": done.successes,
             "distress_games": done.distress_games, "seconds": done.seconds,
+            "sha256": done.sha256,
         })  # fmt: skip
         failures.append(
             done.failures.with_columns(
@@ -307,20 +702,6 @@ def run(
                 pl.lit(cell.players, dtype=pl.Int64).alias("players"),
             )
         )
-        if on_chunk is not None:
-            on_chunk(done)
-    seconds = time.perf_counter() - start
-    return _finish(config, out, counts, failures, seconds)
-
-
-def _finish(
-    config: RunConfig,
-    out: Path,
-    counts: list[dict[str, Any]],
-    failures: list[pl.DataFrame],
-    seconds: float,
-) -> RunResult:
-    """Aggregate chunk counts in plan order and write summary.parquet/.csv and failures.parquet."""
     cell_counts = pl.DataFrame(counts).sort("_cell", "chunk")
     fail = (
         pl.concat(failures)
@@ -337,7 +718,39 @@ def _finish(
     fail.write_parquet(out / "failures.parquet")
     cell_counts.drop("_cell").write_parquet(out / "chunk_counts.parquet")
     total = int(cell_counts["games"].sum())
-    return RunResult(out, summary, fail, total, seconds)
+    return RunResult(
+        out, summary, fail, total, seconds, len(state.done), tuple(state.damaged)
+    )
+
+
+def config_from_manifest(out: Path, **overrides: Any) -> RunConfig:
+    """Rebuild a run's configuration from its folder (``--resume``); ``overrides`` win.
+
+    Overriding what decides the numbers (seed, players, ...) is allowed here and then refused
+    by ``prepare`` as "another configuration", with the field named.
+    """
+    from crewsim.bots import get_bot
+    from crewsim.missions import resolve_missions
+
+    doc = read_manifest(out)
+    try:
+        bot = doc["bot"]
+        bots_file = overrides.pop("bots_file", None) or bot.get("file")
+        config = RunConfig(
+            missions=tuple(resolve_missions(",".join(doc["missions"]))),
+            players=tuple(int(p) for p in doc["players"]),
+            games=int(doc["games_per_cell"]),
+            bot=get_bot(str(bot["name"]), Path(bots_file) if bots_file else None),
+            seed=int(doc["root_seed"]),
+            distress=str(doc["distress"]),
+            chunk_size=int(doc["chunk_size"]),
+            bots_file=bots_file,
+        )
+    except CrewsimError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise CrewsimError(f"{out / MANIFEST}: malformed ({type(exc).__name__}: {exc})") from None
+    return replace(config, **{k: v for k, v in overrides.items() if v is not None})
 
 
 def read_games(out: Path) -> pl.LazyFrame:

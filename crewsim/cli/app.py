@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 
 from crewsim import __version__
-from crewsim.cli import deal, missions, simulate, tasks, validate
+from crewsim.cli import deal, missions, rank, report, simulate, tasks, validate
 from crewsim.errors import CrewsimError
 
 app = typer.Typer(
@@ -23,6 +23,8 @@ app.add_typer(tasks.app, name="tasks")
 app.command("deal")(deal.deal)
 app.command("validate")(validate.validate)
 app.command("simulate")(simulate.simulate)
+app.command("rank")(rank.rank)
+app.command("report")(report.report)
 
 err_console = Console(stderr=True)
 

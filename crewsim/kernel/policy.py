@@ -485,8 +485,8 @@ def _lead_score(g, mp, me, c, mine, want, possible, known, ct, tpred, others_pos
                     sc -= 2 * BIG
                 else:
                     risk = 0.0 if top else _lead_risk(g, c, mine, possible, me)
-                    urgency = 0.0 if top else 30.0 * g[G_T] / g[G_NT] - 15.0
-                    sc += BIG * (1.0 - risk) - 2 * BIG * risk + urgency
+                    urgency = 0.0 if top else 30.0 * g[G_T] / g[G_NT]
+                    sc += BIG * (1.0 - risk) - 0.5 * BIG * risk + urgency
             else:
                 # lead another's task card only if its owner surely beats it
                 sure = _owner_surely_beats(g, c, o, me, mine, possible, known) and not blocked
@@ -501,6 +501,9 @@ def _lead_score(g, mp, me, c, mine, want, possible, known, ct, tpred, others_pos
         elif o == me and not (mine >> tc & 1):
             if top and c > tc and not blocked:
                 sc += 0.7 * BIG
+            elif c > tc and not blocked:  # not the top card: someone may be forced above it
+                risk = _lead_risk(g, c, mine, possible, me)
+                sc += 0.7 * BIG * (1.0 - risk) - 0.25 * BIG * risk
             elif c < tc:
                 sc -= 5.0
         elif o == me and mine >> tc & 1:

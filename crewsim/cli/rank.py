@@ -1,0 +1,224 @@
+"""`crewsim rank`: missions from easiest to hardest per crew size, from a new or existing run."""
+
+from __future__ import annotations
+
+import json
+import math
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import polars as pl
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from crewsim.errors import CrewsimError
+from crewsim.report import tables
+from crewsim.report.format import num_ci, pct, pct_ci
+from crewsim.report.run import Run, load_run
+
+
+class RankFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+def _simulate(
+    missions: str,
+    players: str,
+    games: int,
+    seed: int,
+    bot: str,
+    jobs: int,
+    out: Path | None,
+    quiet: bool,
+) -> Path:
+    """Run the simulation exactly as `crewsim simulate` would; return the run folder."""
+    from crewsim.bots import get_bot
+    from crewsim.cli.output import progress_bar
+    from crewsim.cli.simulate import parse_players
+    from crewsim.missions import resolve_missions
+    from crewsim.montecarlo import RunConfig, default_out, run
+
+    config = RunConfig(
+        missions=tuple(resolve_missions(missions)),
+        players=parse_players(players),
+        games=games,
+        bot=get_bot(bot),
+        seed=seed,
+        jobs=jobs,
+    )
+    config.check()
+    for cell in config.cells():
+        config.mission_vector(cell)  # Deep Sea and other unplayable missions: one line, exit 2
+    out = out or default_out(seed)
+    stderr = Console(stderr=True)
+    if not quiet:
+        stderr.print(
+            f"simulating {len(config.cells())} cells x {games:,} games, seed {seed}, "
+            f"run folder {out}",
+            highlight=False,
+        )
+    with progress_bar(len(config.cells()) * games, stderr) as advance:
+        run(config, out, on_chunk=advance)
+    return out
+
+
+def _filter(run: Run, missions: str | None, players: str | None) -> Run:
+    """Restrict a loaded run to some missions / player counts (for `--run DIR`)."""
+    s = run.summary
+    if missions:
+        from crewsim.missions import resolve_missions
+
+        wanted = [m.id for m in resolve_missions(missions)]
+        missing = [m for m in wanted if m not in set(s["mission"].to_list())]
+        if missing:
+            raise CrewsimError(f"run {run.path} has no games of {', '.join(missing)}")
+        s = s.filter(pl.col("mission").is_in(wanted))
+    if players:
+        from crewsim.cli.simulate import parse_players
+
+        ps = list(parse_players(players))
+        absent = [p for p in ps if p not in run.players]
+        if absent:
+            raise CrewsimError(f"run {run.path} has no games at {absent[0]} players")
+        s = s.filter(pl.col("players").is_in(ps))
+    f = run.failures.join(s.select("mission", "players"), on=["mission", "players"], how="semi")
+    return Run(run.path, run.manifest, s, f, run.missions)
+
+
+def _table(rank: pl.DataFrame, p: int, title: str) -> Table:
+    t = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    has_ceiling = "feasible_share" in rank.columns
+    has_printed = "printed_difficulty" in rank.columns
+    cols = ["rank", "mission", "success [95 % CI]", "attempts [95 % CI]"]
+    if has_ceiling:
+        cols += ["feasible [95 % CI]", "bot efficiency"]
+    if has_printed:
+        cols.append("printed")
+    for c in cols:
+        t.add_column(c, justify="left" if c == "mission" else "right", no_wrap=True)
+    for r in rank.filter(pl.col("players") == p).sort("rank").iter_rows(named=True):
+        row = [
+            str(r["rank"]),
+            r["mission"],
+            pct_ci(r["success_rate"], r["ci_low"], r["ci_high"]),
+            num_ci(r["expected_attempts"], r["attempts_low"], r["attempts_high"]),
+        ]
+        if has_ceiling:
+            row += [
+                pct_ci(r["feasible_share"], r["feasible_low"], r["feasible_high"]),
+                pct(r["bot_efficiency"], 1),
+            ]
+        if has_printed:
+            v = r["printed_difficulty"]
+            row.append("-" if v is None else str(v))
+        t.add_row(*row)
+    return t
+
+
+def _finite(x: object) -> object:
+    return None if isinstance(x, float) and not math.isfinite(x) else x
+
+
+def rank(
+    missions: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Campaign or missions (planet-nine, pn-1..10, pn-3,pn-7); with --run: a filter.",
+            show_default=False,
+        ),
+    ] = None,
+    players: Annotated[
+        str | None,
+        typer.Option("--players", "-p", help="Player counts, comma-separated [default: 3,4,5]."),
+    ] = None,
+    games: Annotated[
+        int, typer.Option("-n", "--games", help="Games per mission and player count.")
+    ] = 100_000,
+    seed: Annotated[int, typer.Option("--seed", help="Root seed of the run.")] = 0,
+    bot: Annotated[str, typer.Option("--bot", help="Bot crew by name.")] = "heuristic",
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="Worker processes; -1 = all cores.")
+    ] = -1,
+    run_dir: Annotated[
+        Path | None,
+        typer.Option("--run", help="Rank an existing run folder instead of simulating."),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Folder for the new run (default: runs/<timestamp>-<seed>)."),
+    ] = None,
+    ceiling: Annotated[
+        bool,
+        typer.Option("--ceiling", help="Also run the perfect-information solver (feasibility)."),
+    ] = False,
+    fmt: Annotated[
+        RankFormat, typer.Option("--format", help="table, csv or json (stdout).")
+    ] = RankFormat.table,
+) -> None:
+    """Rank missions from easiest to hardest per crew size, with 95 % intervals."""
+    if ceiling:
+        raise CrewsimError(
+            "--ceiling: the perfect-information solver is not part of crewsim yet; runs that "
+            "carry its verdicts (a `feasible` column) show the ceiling columns with --run DIR"
+        )
+    spec = ",".join(missions) if missions else None
+    if run_dir is None:
+        if not spec:
+            raise CrewsimError("give missions to simulate (e.g. planet-nine) or --run DIR")
+        folder = _simulate(
+            spec, players or "3,4,5", games, seed, bot, jobs, out, quiet=fmt is not RankFormat.table
+        )
+        loaded = load_run(folder)
+    else:
+        loaded = _filter(load_run(run_dir), spec, players)
+    ranking = tables.ranking(loaded)
+    if fmt is RankFormat.csv:
+        typer.echo(ranking.write_csv(), nl=False)
+        return
+    corr = tables.order_correlations(loaded)
+    if fmt is RankFormat.json:
+        rows = [{k: _finite(v) for k, v in r.items()} for r in ranking.iter_rows(named=True)]
+        cor = [{k: _finite(v) for k, v in r.items()} for r in corr.iter_rows(named=True)]
+        typer.echo(
+            json.dumps(
+                {
+                    "run": str(loaded.path),
+                    "seed": loaded.seed,
+                    "bot": loaded.bot,
+                    "games_per_cell": loaded.games_per_cell,
+                    "ranking": rows,
+                    "correlations": cor,
+                },
+                indent=2,
+            )
+        )
+        return
+    console = Console()
+    for p in loaded.players:
+        title = (
+            f"{p} players: easiest (1) to hardest · {loaded.games_per_cell:,} games each · "
+            f"bot {loaded.bot} · seed {loaded.seed}"
+        )
+        console.print(_table(ranking, p, title))
+    for r in corr.iter_rows(named=True):
+        if math.isnan(r["spearman_rho"]):
+            continue
+        ci = "" if math.isnan(r["rho_low"]) else f" [{r['rho_low']:+.2f}, {r['rho_high']:+.2f}]"
+        console.print(
+            f"{r['players']} players: Spearman rho, success rate vs "
+            f"{r['success_rate_vs']} ({r['missions']} missions): "
+            f"{r['spearman_rho']:+.2f}{ci}",
+            highlight=False,
+        )
+    if "feasible_share" not in ranking.columns:
+        console.print(
+            "feasible share / bot efficiency: not in this run (no solver verdicts)",
+            style="dim",
+            highlight=False,
+        )
+    console.print(f"run folder: {loaded.path}", highlight=False)

@@ -1,0 +1,25 @@
+"""`crewsim report`: a run folder becomes index.html, report.md, charts and tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def report(
+    run_dir: Annotated[
+        Path, typer.Argument(help="Run folder written by `crewsim simulate` or `crewsim rank`.")
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Report folder (default: reports/<run folder name>)."),
+    ] = None,
+) -> None:
+    """Write a self-contained HTML report, Markdown, PNG/SVG charts and CSV/Parquet tables."""
+    from crewsim.report.build import build  # matplotlib: loaded only when a report is made
+
+    target = out or Path("reports") / run_dir.resolve().name
+    built = build(run_dir, target)
+    typer.echo(f"report written to {built.out / 'index.html'}")

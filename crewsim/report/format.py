@@ -1,0 +1,35 @@
+"""Number formatting shared by the report renderers and `crewsim rank`.
+
+A rate is never printed without its interval, and the number of digits follows the size of
+the number (0.035 % needs three decimals, 92.61 % two), so a table stays narrow and honest.
+"""
+
+from __future__ import annotations
+
+import math
+
+
+def pct(x: float | None, digits: int = 2) -> str:
+    if x is None or math.isnan(x):
+        return "-"
+    return f"{100 * x:.{digits}f} %"
+
+
+def pct_ci(rate: float, low: float, high: float) -> str:
+    """``4.10 % [3.98, 4.22]``: a rate always travels with its interval."""
+    if math.isnan(rate):
+        return "-"
+    digits = 3 if rate < 0.01 else 2
+    return f"{100 * rate:.{digits}f} % [{100 * low:.{digits}f}, {100 * high:.{digits}f}]"
+
+
+def num(x: float | None) -> str:
+    if x is None or math.isnan(x):
+        return "-"
+    if math.isinf(x):
+        return "∞"
+    return f"{x:,.0f}" if x >= 1000 else f"{x:.3g}" if x < 10 else f"{x:,.1f}"
+
+
+def num_ci(x: float, low: float, high: float) -> str:
+    return f"{num(x)} [{num(low)}, {num(high)}]"

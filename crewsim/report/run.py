@@ -1,0 +1,261 @@
+"""A finished run folder, read back for reporting: manifest, summary, failures, optional ceiling.
+
+Reports never re-simulate: everything they show comes from the files `crewsim simulate` wrote,
+so a report can be rebuilt (or re-styled) from an old run at no cost, and its stamp (version,
+seed, date, bot, n) is the run's own, not the reporting machine's.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from crewsim.errors import CrewsimError
+from crewsim.stats import wilson
+
+_REQUIRED = ("manifest.json", "summary.parquet", "failures.parquet")
+
+
+@dataclass(frozen=True)
+class MissionInfo:
+    """What a report needs to know about a mission beyond its numbers."""
+
+    id: str
+    game: str  # "planet-nine" | "deep-sea"
+    number: int  # logbook number: the campaign order
+    description: str
+    printed_difficulty: dict[int, int] = field(default_factory=dict)  # players -> printed value
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run folder, loaded: the single source every table and chart is drawn from."""
+
+    path: Path
+    manifest: dict[str, Any]
+    summary: pl.DataFrame
+    failures: pl.DataFrame
+    missions: dict[str, MissionInfo]
+
+    @property
+    def seed(self) -> int:
+        return int(self.manifest.get("root_seed", 0))
+
+    @property
+    def bot(self) -> str:
+        return str(self.manifest.get("bot", {}).get("name", "?"))
+
+    @property
+    def games_per_cell(self) -> int:
+        return int(self.manifest.get("games_per_cell", 0))
+
+    @property
+    def version(self) -> str:
+        return str(self.manifest.get("crewsim_version", "?"))
+
+    @property
+    def created(self) -> str:
+        """The run's date (UTC, from the manifest), ``YYYY-MM-DD``."""
+        raw = str(self.manifest.get("created", ""))
+        try:
+            return datetime.fromisoformat(raw).date().isoformat()
+        except ValueError:
+            return raw or "?"
+
+    @property
+    def distress(self) -> str:
+        return str(self.manifest.get("distress", "auto"))
+
+    @property
+    def players(self) -> list[int]:
+        return sorted({int(p) for p in self.summary["players"].to_list()})
+
+    @property
+    def games(self) -> list[str]:
+        """Which boxes the run's missions come from, in first-seen order."""
+        seen: list[str] = []
+        for m in self.summary["mission"].unique(maintain_order=True).to_list():
+            g = self.missions[m].game if m in self.missions else "?"
+            if g not in seen:
+                seen.append(g)
+        return seen
+
+    @property
+    def total_games(self) -> int:
+        return int(self.summary["games"].sum())
+
+    def caption(self) -> str:
+        """The line every chart carries, so a chart cut out of the report still says its source."""
+        return (
+            f"{self.games_per_cell:,} games per mission and player count · bot {self.bot} · "
+            f"seed {self.seed} · distress {self.distress} · crewsim {self.version} · "
+            f"run {self.created}"
+        )
+
+    def number(self, mission: str) -> int:
+        """Logbook number of a mission (0 when the manifest does not know it)."""
+        info = self.missions.get(mission)
+        return info.number if info else 0
+
+    def game_rows(self) -> pl.LazyFrame:
+        """Every game of the run, lazily, with ``mission`` and ``players`` from the file name."""
+        keys = {c["key"]: (c["mission"], int(c["players"])) for c in self.manifest.get("cells", [])}
+        key_map = pl.DataFrame(
+            {
+                "key": list(keys),
+                "mission": [m for m, _ in keys.values()],
+                "players": [p for _, p in keys.values()],
+            },
+            schema={"key": pl.String, "mission": pl.String, "players": pl.Int64},
+        )
+        lf = pl.scan_parquet(self.path / "chunks" / "*.parquet", include_file_paths="file")
+        return lf.with_columns(
+            pl.col("file").str.extract(r"([^/\\]+)-\d+\.parquet$", 1).alias("key")
+        ).join(key_map.lazy(), on="key", how="left")
+
+
+def _mission_info(cell: dict[str, Any]) -> MissionInfo:
+    rec = cell.get("mission_record", {})
+    printed: dict[int, int] = {}
+    if rec.get("game") == "deep-sea":
+        value = _printed_difficulty(rec, int(cell["players"]))
+        if value is not None:
+            printed[int(cell["players"])] = value
+    return MissionInfo(
+        id=str(cell["mission"]),
+        game=str(rec.get("game", "?")),
+        number=int(rec.get("number", 0)),
+        description=str(rec.get("description", "")),
+        printed_difficulty=printed,
+    )
+
+
+def _printed_difficulty(rec: dict[str, Any], players: int) -> int | None:
+    """Deep Sea: the logbook's difficulty, or the printed values of its fixed task cards."""
+    if int(rec.get("difficulty", 0)) > 0:
+        return int(rec["difficulty"])
+    fixed = [int(x) for x in rec.get("fixed_tasks", [])]
+    if not fixed:
+        return None
+    from crewsim.missions import load_task_cards
+
+    cards = {c.number: c for c in load_task_cards()}
+    return sum(cards[n].difficulty_for(players) for n in fixed if n in cards)
+
+
+def load_run(path: Path | str) -> Run:
+    """Read a run folder; a missing or half-written folder is a one-line error, not a traceback."""
+    path = Path(path)
+    if not path.is_dir():
+        raise CrewsimError(f"run folder {path} not found")
+    for name in _REQUIRED:
+        if not (path / name).exists():
+            raise CrewsimError(
+                f"{path}: no {name} (not a finished run folder of `crewsim simulate`)"
+            )
+    try:
+        manifest = json.loads((path / "manifest.json").read_text())
+    except json.JSONDecodeError as exc:
+        raise CrewsimError(f"{path / 'manifest.json'}: not valid JSON ({exc.msg})") from None
+    summary = pl.read_parquet(path / "summary.parquet")
+    failures = pl.read_parquet(path / "failures.parquet")
+    missions: dict[str, MissionInfo] = {}
+    for cell in manifest.get("cells", []):
+        info = _mission_info(cell)
+        old = missions.get(info.id)
+        if old is not None:
+            info.printed_difficulty.update(old.printed_difficulty)
+        missions[info.id] = info
+    return Run(path, manifest, summary, failures, missions)
+
+
+# ---------------------------------------------------------------- the perfect-information ceiling
+
+CEILING_COLUMNS = (
+    "feasible_games",
+    "decided_games",
+    "feasible_share",
+    "feasible_low",
+    "feasible_high",
+)
+
+
+def ceiling(run: Run) -> pl.DataFrame | None:
+    """Feasible share per mission x players when the run has it, else None.
+
+    The solver writes it in one of two shapes, and both are read: a per-game ``feasible`` column
+    in the chunk files (true / false / null = unknown past the node budget; an integer column
+    with 1 / 0 / -1 works too), or summary columns ``feasible_share`` (optionally with
+    ``feasible_games`` and ``decided_games`` counts).  Unknown deals are left out of the share's
+    denominator and counted, so the share never pretends to more than the solver decided.
+    """
+    s = run.summary
+    if "feasible_share" in s.columns:
+        rows = []
+        for r in s.iter_rows(named=True):
+            decided = int(r.get("decided_games") or r["games"])
+            share = r["feasible_share"]
+            feasible = r.get("feasible_games")
+            if feasible is None:
+                feasible = round(share * decided) if share is not None else 0
+            low, high = wilson(int(feasible), decided)
+            rows.append(
+                {
+                    "mission": r["mission"],
+                    "players": int(r["players"]),
+                    "feasible_games": int(feasible),
+                    "decided_games": decided,
+                    "feasible_share": int(feasible) / decided if decided else math.nan,
+                    "feasible_low": low,
+                    "feasible_high": high,
+                }
+            )
+        return _ceiling_frame(rows)
+    chunks = sorted((run.path / "chunks").glob("*.parquet"))
+    if not chunks or "feasible" not in pl.read_parquet_schema(chunks[0]):
+        return None
+    games = run.game_rows()
+    flag = pl.col("feasible").cast(pl.Int8)
+    counts = (
+        games.group_by("mission", "players")
+        .agg(
+            (flag == 1).sum().alias("feasible_games"),
+            (flag.is_in([0, 1])).sum().alias("decided_games"),
+        )
+        .collect()
+    )
+    rows = []
+    for r in counts.iter_rows(named=True):
+        f, d = int(r["feasible_games"]), int(r["decided_games"])
+        low, high = wilson(f, d)
+        rows.append(
+            {
+                "mission": r["mission"],
+                "players": int(r["players"]),
+                "feasible_games": f,
+                "decided_games": d,
+                "feasible_share": f / d if d else math.nan,
+                "feasible_low": low,
+                "feasible_high": high,
+            }
+        )
+    return _ceiling_frame(rows)
+
+
+def _ceiling_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
+    schema = {
+        "mission": pl.String,
+        "players": pl.Int64,
+        "feasible_games": pl.Int64,
+        "decided_games": pl.Int64,
+        "feasible_share": pl.Float64,
+        "feasible_low": pl.Float64,
+        "feasible_high": pl.Float64,
+    }
+    return pl.DataFrame(rows, schema=schema)

@@ -1,0 +1,269 @@
+"""The tables a report is made of: ranking, logbook, failure tricks, rank correlations.
+
+All of them are polars frames computed from a loaded run (never from re-simulation), written
+as CSV for spreadsheets and Parquet for notebooks, and rendered by the Markdown/HTML writers.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import polars as pl
+
+from crewsim.kernel.layout import FAIL_NAMES
+from crewsim.report.run import Run, ceiling
+from crewsim.stats import Z95
+
+RANKING_COLUMNS = (
+    "players",
+    "rank",
+    "mission",
+    "number",
+    "games",
+    "successes",
+    "success_rate",
+    "ci_low",
+    "ci_high",
+    "expected_attempts",
+    "attempts_low",
+    "attempts_high",
+    "distress_share",
+)
+CEILING_RANK_COLUMNS = ("feasible_share", "feasible_low", "feasible_high", "bot_efficiency")
+FAIL_KIND_LABELS = {k: v for k, v in FAIL_NAMES.items() if k}
+
+
+def ranking(run: Run) -> pl.DataFrame:
+    """Missions from easiest (rank 1) to hardest, per player count.
+
+    Sorted by success rate, ties broken by logbook number so the order is stable.  The ceiling
+    columns (feasible share with its interval, bot efficiency = bot success / feasible share,
+    i.e. the share of winnable deals the bots actually won) appear only when the run has the
+    solver's verdicts; ``printed_difficulty`` only for missions that print one (Deep Sea).
+    """
+    s = run.summary.with_columns(
+        pl.col("mission").map_elements(run.number, return_dtype=pl.Int64).alias("number")
+    )
+    cols = list(RANKING_COLUMNS)
+    ceil = ceiling(run)
+    if ceil is not None:
+        s = s.join(ceil, on=["mission", "players"], how="left").with_columns(
+            (pl.col("success_rate") / pl.col("feasible_share")).alias("bot_efficiency")
+        )
+        cols += CEILING_RANK_COLUMNS
+    printed = {
+        (m, p): v for m, info in run.missions.items() for p, v in info.printed_difficulty.items()
+    }
+    if printed:
+        s = s.with_columns(
+            pl.struct("mission", "players")
+            .map_elements(
+                lambda r: printed.get((r["mission"], r["players"])), return_dtype=pl.Int64
+            )
+            .alias("printed_difficulty")
+        )
+        cols.append("printed_difficulty")
+    cols.append("top_failures")
+    s = s.sort(["players", "success_rate", "number"], descending=[False, True, False])
+    s = s.with_columns(pl.int_range(1, pl.len() + 1).over("players").alias("rank"))
+    return s.select(cols)
+
+
+def hardest(rank: pl.DataFrame, players: int, k: int = 10) -> pl.DataFrame:
+    """The ``k`` hardest missions at one player count, hardest first."""
+    return rank.filter(pl.col("players") == players).sort("rank", descending=True).head(k)
+
+
+@dataclass(frozen=True)
+class Correlation:
+    """Spearman's rank correlation with an approximate 95 % interval."""
+
+    rho: float
+    low: float
+    high: float
+    n: int
+
+
+def spearman(x: list[float], y: list[float]) -> Correlation:
+    """Spearman's rho (Pearson on average ranks, so ties are handled) with a Fisher-z interval.
+
+    The interval uses the standard error sqrt(1.06 / (n - 3)) of Fieller, Hartley & Pearson
+    (1957), the usual large-sample approximation for rank correlations; below 4 pairs there is
+    no interval and below 3 no correlation at all.
+    """
+    n = len(x)
+    if n != len(y):
+        raise ValueError("x and y must have the same length")
+    if n < 3:
+        return Correlation(math.nan, math.nan, math.nan, n)
+    df = pl.DataFrame({"x": x, "y": y}).select(
+        pl.col("x").rank("average"), pl.col("y").rank("average")
+    )
+    rho = df.select(pl.corr("x", "y")).item()
+    if rho is None or math.isnan(rho):
+        return Correlation(math.nan, math.nan, math.nan, n)
+    if n < 4 or abs(rho) >= 1:
+        return Correlation(float(rho), math.nan, math.nan, n)
+    z, se = math.atanh(rho), math.sqrt(1.06 / (n - 3))
+    return Correlation(float(rho), math.tanh(z - Z95 * se), math.tanh(z + Z95 * se), n)
+
+
+def order_correlations(run: Run) -> pl.DataFrame:
+    """Per player count: does simulated difficulty follow the printed one, or the logbook order?
+
+    Deep Sea prints a difficulty, so its success rate is set against that (a fair rating gives a
+    strongly negative rho).  Planet Nine prints none; the logbook order is the designers' implied
+    ranking, so success is set against the mission number instead (negative = the campaign gets
+    harder as it goes).
+    """
+    rows = []
+    for game in run.games:
+        for p in run.players:
+            part = run.summary.filter(pl.col("players") == p)
+            part = part.filter(
+                pl.col("mission").is_in([m for m, i in run.missions.items() if i.game == game])
+            )
+            if game == "deep-sea":
+                pairs = [
+                    (float(run.missions[m].printed_difficulty[p]), r)
+                    for m, r in zip(part["mission"], part["success_rate"], strict=True)
+                    if p in run.missions[m].printed_difficulty
+                ]
+                against = "printed difficulty"
+            else:
+                pairs = [
+                    (float(run.number(m)), r)
+                    for m, r in zip(part["mission"], part["success_rate"], strict=True)
+                ]
+                against = "logbook number"
+            c = spearman([a for a, _ in pairs], [b for _, b in pairs])
+            rows.append(
+                {
+                    "game": game,
+                    "players": p,
+                    "success_rate_vs": against,
+                    "missions": c.n,
+                    "spearman_rho": c.rho,
+                    "rho_low": c.low,
+                    "rho_high": c.high,
+                }
+            )
+    schema = {
+        "game": pl.String,
+        "players": pl.Int64,
+        "success_rate_vs": pl.String,
+        "missions": pl.Int64,
+        "spearman_rho": pl.Float64,
+        "rho_low": pl.Float64,
+        "rho_high": pl.Float64,
+    }
+    return pl.DataFrame(rows, schema=schema)
+
+
+def logbook(run: Run) -> pl.DataFrame:
+    """Expected attempts per mission in logbook order and their running total per player count.
+
+    The running total is what a crew playing the campaign straight through should expect to
+    write in its logbook.  Its 95 % interval comes from the delta method: each mission's
+    attempts are cost / p with standard error cost * sqrt(p (1 - p) / n) / p^2, and missions
+    are independent, so variances add.  A mission no game won makes the total unbounded.
+    """
+    s = run.summary.with_columns(
+        pl.col("mission").map_elements(run.number, return_dtype=pl.Int64).alias("number")
+    ).sort("players", "number")
+    rows = []
+    for p in run.players:
+        total, var = 0.0, 0.0
+        for r in s.filter(pl.col("players") == p).iter_rows(named=True):
+            n, k, d = r["games"], r["successes"], r["distress_games"]
+            if k == 0:
+                total, var = math.inf, math.inf
+            else:
+                prob, cost = k / n, 1 + d / n
+                total += r["expected_attempts"]
+                var += (cost * math.sqrt(prob * (1 - prob) / n) / prob**2) ** 2
+            half = Z95 * math.sqrt(var)
+            rows.append(
+                {
+                    "players": p,
+                    "mission": r["mission"],
+                    "number": r["number"],
+                    "expected_attempts": r["expected_attempts"],
+                    "attempts_low": r["attempts_low"],
+                    "attempts_high": r["attempts_high"],
+                    "cumulative_attempts": total,
+                    "cumulative_low": max(total - half, 0.0) if math.isfinite(total) else math.inf,
+                    "cumulative_high": total + half,
+                }
+            )
+    schema = {
+        "players": pl.Int64,
+        "mission": pl.String,
+        "number": pl.Int64,
+        "expected_attempts": pl.Float64,
+        "attempts_low": pl.Float64,
+        "attempts_high": pl.Float64,
+        "cumulative_attempts": pl.Float64,
+        "cumulative_low": pl.Float64,
+        "cumulative_high": pl.Float64,
+    }
+    return pl.DataFrame(rows, schema=schema)
+
+
+def fail_tricks(run: Run) -> pl.DataFrame:
+    """Failed games by the trick (1-based) on which they failed, per player count and kind.
+
+    ``share`` is the fraction of all failed games at that player count, so each player count's
+    shares add up to 1 over tricks and kinds: the shape of *when* missions are lost.
+    """
+    f = run.failures
+    if f.is_empty():
+        return pl.DataFrame(
+            schema={
+                "players": pl.Int64,
+                "trick": pl.Int64,
+                "kind": pl.Int64,
+                "reason": pl.String,
+                "failed_games": pl.Int64,
+                "share": pl.Float64,
+            }
+        )
+    out = (
+        f.group_by("players", "trick", "kind")
+        .agg(pl.col("count").sum().alias("failed_games"))
+        .with_columns(
+            (pl.col("trick").cast(pl.Int64) + 1).alias("trick"),
+            pl.col("kind").cast(pl.Int64),
+            (pl.col("failed_games") / pl.col("failed_games").sum().over("players")).alias("share"),
+        )
+        .with_columns(
+            pl.col("kind")
+            .replace_strict(FAIL_KIND_LABELS, default="other", return_dtype=pl.String)
+            .alias("reason")
+        )
+        .sort("players", "trick", "kind")
+    )
+    return out.select("players", "trick", "kind", "reason", "failed_games", "share")
+
+
+def headline(run: Run, rank: pl.DataFrame) -> pl.DataFrame:
+    """Per player count: missions, median success, easiest and hardest mission."""
+    rows = []
+    for p in run.players:
+        part = rank.filter(pl.col("players") == p).sort("rank")
+        if part.is_empty():
+            continue
+        easiest, hardest_row = part.row(0, named=True), part.row(-1, named=True)
+        rows.append(
+            {
+                "players": p,
+                "missions": part.height,
+                "median_success_rate": float(part["success_rate"].median() or math.nan),
+                "easiest": easiest["mission"],
+                "easiest_rate": easiest["success_rate"],
+                "hardest": hardest_row["mission"],
+                "hardest_rate": hardest_row["success_rate"],
+            }
+        )
+    return pl.DataFrame(rows)

@@ -1,0 +1,497 @@
+"""The numba depth-first search behind ``crewsim solve``: can a crew that sees every card win?
+
+One explicit-stack DFS over single card plays (no recursion): depth ``d`` is the number of cards
+played so far and row ``d`` of one scratch array holds the state before that play (hands,
+leader, task and objective state, the trick's current winner, the moves still to try).
+
+What keeps it small:
+
+* **cut-offs**: a trick that would give a task card to the wrong player, break an order token
+  or fail the special objective is never descended into; inside a trick, a task card whose owner
+  has already played a losing card ends the line at once; at every trick boundary, a seat that
+  still holds more task cards than there are tricks left ends it too;
+* **failure memo** at trick boundaries: an open-addressing int64 table keyed on the exact hands,
+  leader and objective state (task state is implied by the cards still held), stamped with a
+  generation number so a new problem needs no clearing;
+* **equivalent cards**: of two cards of one suit in one hand with no other card still in play
+  between them (and neither a task card nor a card the objective names), only one is tried;
+* **move ordering**: a task owner tries its winning cards first, others dump the winner's task
+  cards or duck.
+
+All masks are int64 (bit ``id`` = card); no allocation happens inside the search.
+"""
+
+import numpy as np
+from numba import njit
+
+from crewsim.kernel.bits import BEATS, SUIT, highest, lowest, popcount
+
+# verdicts
+INFEASIBLE = 0
+FEASIBLE = 1
+UNKNOWN = 2
+
+# token codes (``crewsim.solver.api.TOKEN_CODES`` maps the referee's strings)
+TOK_NONE = 0  # 1..5 numbered, 6..9 arrows with 1..4 heads, 10 omega
+TOK_OMEGA = 10
+
+# special objective kinds (``crewsim.solver.api.OBJECTIVE_CODES``)
+OBJ_NONE = 0
+OBJ_NO_TRICKS = 1  # player_wins_no_tricks (d1)
+OBJ_ONES = 2  # colour_ones_win (p1 = count)
+OBJ_TRUMPS = 3  # each_trump_wins (p1 = ordered)
+OBJ_NO_RANK = 4  # no_win_with_rank (p1 = rank)
+OBJ_BALANCED = 5  # balanced_tricks (p1 = max_lead, p2 = commander_first_last)
+OBJ_ONE_TRICK = 6  # player_exactly_one_trick (d1, p1 = no_trump_win)
+OBJ_FIRST_LAST = 7  # player_first_and_last_only (d1, p1 = no_trump_win)
+OBJ_PINK = 8  # left_of_pink9_wins_pink (p1 = the seat that must win every pink)
+OBJ_ROLES = 9  # role_split (d1 = A, d2 = B, p1 = first, p2 = last)
+
+MAXD = 48  # depth rows: at most 40 plays, plus one
+NCOL = 16
+# scratch columns
+C_LEAD = 5
+C_OST = 6
+C_DONE = 7
+C_WC = 8
+C_WS = 9
+C_PLAYED = 10
+C_T1 = 11
+C_T2 = 12
+C_COV = 13
+C_DIR = 14
+
+KEY_W = 6  # five hand words + generation stamp
+PROBES = 4
+
+ONES = np.int64((1 << 0) | (1 << 9) | (1 << 18) | (1 << 27))
+TRUMPS = np.int64(0xF << 36)
+
+
+@njit(cache=True)
+def token_precedes(a, b):
+    """Twin of ``crewsim.rules.order.must_precede`` on token codes."""
+    if b == TOK_OMEGA:
+        return a != TOK_OMEGA
+    if 1 <= a <= 5:
+        return not (1 <= b <= 5) or a < b
+    if 6 <= a <= 9 and 6 <= b <= 9:
+        return a < b
+    return False
+
+
+@njit(cache=True)
+def predecessor_masks(tokens, n, out):
+    """For each task, the mask of tasks that must be completed no later than it."""
+    for i in range(n):
+        m = np.int64(0)
+        for j in range(n):
+            if j != i and token_precedes(tokens[j], tokens[i]):
+                m |= np.int64(1) << j
+        out[i] = m
+
+
+@njit(cache=True)
+def _mix(h, w):
+    h = (h ^ w) * np.int64(-7046029254386353131)
+    return h ^ ((h >> 31) & np.int64(0x1FFFFFFFF))
+
+
+@njit(cache=True)
+def _rank_mask(rank):
+    m = np.int64(0)
+    for c in range(4):
+        m |= np.int64(1) << (9 * c + rank - 1)
+    return m
+
+
+@njit(cache=True)
+def _end_trick(
+    st, d, seats, n_tricks, ws, wc, inhand, tof, task_owner, task_pred, all_tasks, omega_mask,
+    omega_last, obj_kind, p1, p2, d1, d2, commander,
+):
+    """Judge the trick just completed by the play at depth ``d``.
+
+    Returns (status, done, ost): status 0 = failed, 1 = goes on, 2 = mission won.
+    """
+    t = d // seats
+    last = t == n_tricks - 1
+    done = st[d, C_DONE]
+    newly = np.int64(0)
+    trumps_in = 0
+    pink_in = False
+    for k in range(seats):
+        x = st[d - seats + 1 + k, C_PLAYED]
+        i = tof[x]
+        if i >= 0:
+            if task_owner[i] != ws:
+                return 0, done, np.int64(0)
+            newly |= np.int64(1) << i
+        if x >= 36:
+            trumps_in += 1
+        if x < 9:
+            pink_in = True
+    done |= newly
+    m = newly
+    while m != 0:
+        i = lowest(m)
+        m &= m - 1
+        if task_pred[i] & ~done:
+            return 0, done, np.int64(0)
+        if omega_last and not last and (omega_mask >> i) & 1:
+            return 0, done, np.int64(0)
+    ost = st[d, C_OST]
+    obj_done = True
+    if obj_kind == OBJ_NO_TRICKS:
+        if ws == d1:
+            return 0, done, ost
+        obj_done = last
+    elif obj_kind == OBJ_ONES:
+        if wc < 36 and wc % 9 == 0 and ost < p1:
+            ost += 1
+        if ost < p1:
+            left = popcount(inhand & ONES)
+            tl = n_tricks - t - 1
+            if left > tl:
+                left = tl
+            if ost + left < p1:
+                return 0, done, ost
+            obj_done = False
+    elif obj_kind == OBJ_TRUMPS:
+        if trumps_in >= 2:
+            return 0, done, ost
+        if wc >= 36:
+            ost += 1
+            if p1 != 0 and wc - 35 != ost:
+                return 0, done, ost
+        obj_done = ost == 4
+    elif obj_kind == OBJ_NO_RANK:
+        if wc < 36 and wc % 9 + 1 == p1:
+            return 0, done, ost
+        obj_done = last or (inhand & _rank_mask(p1)) == 0
+    elif obj_kind == OBJ_BALANCED:
+        ost += np.int64(1) << (4 * ws)
+        lo = 99
+        hi = 0
+        for s in range(seats):
+            c = (ost >> (4 * s)) & 15
+            if c < lo:
+                lo = c
+            if c > hi:
+                hi = c
+        if hi - lo > p1:
+            return 0, done, ost
+        if p2 != 0 and (t == 0 or last) and ws != commander:
+            return 0, done, ost
+        obj_done = last
+    elif obj_kind == OBJ_ONE_TRICK:
+        if ws == d1:
+            if ost >= 1 or (p1 != 0 and wc >= 36):
+                return 0, done, ost
+            ost = np.int64(1)
+        if last and ost != 1:
+            return 0, done, ost
+        obj_done = last
+    elif obj_kind == OBJ_FIRST_LAST:
+        must = t == 0 or last
+        won = ws == d1
+        if won != must or (won and p1 != 0 and wc >= 36):
+            return 0, done, ost
+        obj_done = last
+    elif obj_kind == OBJ_PINK:
+        if pink_in and ws != p1:
+            return 0, done, ost
+        obj_done = (inhand & SUIT[0]) == 0
+    elif obj_kind == OBJ_ROLES:
+        if t < p1:
+            ok = ws == d1
+        elif t >= n_tricks - p2:
+            ok = ws == d2
+        else:
+            ok = ws != d1 and ws != d2
+        if not ok:
+            return 0, done, ost
+        obj_done = last
+    if done == all_tasks and obj_done:
+        return 2, done, ost
+    if last:
+        return 0, done, ost
+    return 1, done, ost
+
+
+@njit(cache=True)
+def search(
+    hands0, under, seats, n_tricks, leader0, dummy,
+    task_card, task_owner, task_pred, n_tasks, omega_mask, omega_last,
+    obj_kind, p1, p2, d1, d2,
+    budget, tkeys, gen, st, tof, line, prune,
+):
+    """Solve one problem.  Returns (verdict, nodes, plays in ``line``).
+
+    ``hands0`` one mask per seat (the dummy's face-up cards), ``under[c]`` the card beneath the
+    dummy's face-up ``c`` or -1, ``dummy`` the dummy's seat or -1, ``tkeys`` the memo table
+    (rows of KEY_W int64, a power-of-two count) and ``gen`` a stamp not used before in it,
+    ``st`` scratch of shape (MAXD, NCOL), ``tof`` 40 int64 of scratch, ``line`` >= 40 int64
+    that receives the winning plays in play order.  ``prune`` = 0 turns off the memo, the
+    equivalent-card pruning and the cut-offs that are not needed for correctness (tests).
+    """
+    commander = leader0
+    all_tasks = (np.int64(1) << n_tasks) - 1
+    taskmask = np.int64(0)
+    own = st[MAXD - 1, 0:5]  # per-owner task-card masks live in the last scratch row
+    for s in range(5):
+        own[s] = 0
+    for c in range(40):
+        tof[c] = -1
+    for i in range(n_tasks):
+        c = task_card[i]
+        tof[c] = i
+        taskmask |= np.int64(1) << c
+        own[task_owner[i]] |= np.int64(1) << c
+    special = taskmask
+    if obj_kind == OBJ_ONES:
+        special |= ONES
+    elif obj_kind == OBJ_TRUMPS:
+        special |= TRUMPS
+    elif obj_kind == OBJ_NO_RANK:
+        special |= _rank_mask(p1)
+    cov0 = np.int64(0)
+    tops_over_task = np.int64(0)
+    if dummy >= 0:
+        for c in range(40):
+            u = under[c]
+            if u >= 0:
+                special |= np.int64(1) << c
+                cov0 |= np.int64(1) << u
+                if (taskmask >> u) & 1 and not (taskmask >> c) & 1:
+                    tops_over_task |= np.int64(1) << c
+    tmask = tkeys.shape[0] - 1
+
+    for s in range(5):
+        st[0, s] = hands0[s] if s < seats else 0
+    st[0, C_LEAD] = leader0
+    st[0, C_OST] = 0
+    st[0, C_DONE] = 0
+    st[0, C_COV] = cov0
+
+    nodes = np.int64(0)
+    d = 0
+    enter = True
+    while True:
+        pos = d % seats
+        lead = st[d, C_LEAD]
+        if enter:
+            enter = False
+            cut = False
+            if pos == 0:
+                t = d // seats
+                left = n_tricks - t
+                if prune:
+                    for s in range(seats):
+                        need = popcount(st[d, s] & taskmask)
+                        if s == dummy:
+                            need += popcount(st[d, C_COV] & taskmask)
+                            need += popcount(st[d, s] & tops_over_task)
+                        if need > left:
+                            cut = True
+                    if not cut and t > 0:
+                        w0 = st[d, 0] | (lead << 40) | (st[d, C_OST] << 43)
+                        h = _mix(_mix(_mix(_mix(_mix(np.int64(seats), w0), st[d, 1]), st[d, 2]),
+                                      st[d, 3]), st[d, 4])
+                        for k in range(PROBES):
+                            r = (h + k) & tmask
+                            if (
+                                tkeys[r, 5] == gen and tkeys[r, 0] == w0
+                                and tkeys[r, 1] == st[d, 1] and tkeys[r, 2] == st[d, 2]
+                                and tkeys[r, 3] == st[d, 3] and tkeys[r, 4] == st[d, 4]
+                            ):
+                                cut = True
+                                break
+            if cut:
+                d -= 1
+                if d < 0:
+                    return INFEASIBLE, nodes
+                continue
+            # ---- generate the moves of the seat to play
+            seat = (lead + pos) % seats
+            hand = st[d, seat]
+            table = np.int64(0)
+            for k in range(pos):
+                table |= np.int64(1) << st[d - pos + k, C_PLAYED]
+            if pos == 0:
+                legal = hand
+            else:
+                led = st[d - pos, C_PLAYED] // 9
+                same = hand & SUIT[led]
+                legal = same if same != 0 else hand
+            moves = legal
+            if prune:
+                u_all = st[d, C_COV] | table
+                for s in range(seats):
+                    u_all |= st[d, s]
+                rest = legal & ~special
+                while rest != 0:
+                    c = lowest(rest)
+                    rest &= rest - 1
+                    above = u_all & SUIT[c // 9] & ~((np.int64(2) << c) - 1)
+                    if above != 0:
+                        nx = lowest(above)
+                        if (legal >> nx) & 1 and not (special >> nx) & 1:
+                            moves &= ~(np.int64(1) << c)
+            if pos == 0:
+                st[d, C_T1] = moves
+                st[d, C_T2] = 0
+                st[d, C_DIR] = 1
+            else:
+                wc = st[d, C_WC]
+                ws = st[d, C_WS]
+                owners = np.int64(0)
+                for k in range(pos):
+                    i = tof[st[d - pos + k, C_PLAYED]]
+                    if i >= 0:
+                        owners |= np.int64(1) << task_owner[i]
+                beat = moves & BEATS[wc]
+                if (owners >> seat) & 1:
+                    st[d, C_T1] = beat  # my task is on the table: win it, cheapest first
+                    st[d, C_T2] = moves & ~beat
+                    st[d, C_DIR] = 0
+                elif owners == 0 or owners == (np.int64(1) << ws):
+                    dump = moves & ~beat & own[ws]
+                    st[d, C_T1] = dump  # the winner should keep it: give it its task cards
+                    st[d, C_T2] = moves & ~dump
+                    st[d, C_DIR] = 1
+                else:
+                    st[d, C_T1] = moves
+                    st[d, C_T2] = 0
+                    st[d, C_DIR] = 0
+        # ---- next move at depth d
+        m1 = st[d, C_T1]
+        if m1 != 0:
+            c = highest(m1) if st[d, C_DIR] == 1 else lowest(m1)
+            st[d, C_T1] = m1 & ~(np.int64(1) << c)
+        else:
+            m2 = st[d, C_T2]
+            if m2 == 0:
+                if pos == 0 and d > 0 and prune:  # refuted: remember it
+                    w0 = st[d, 0] | (lead << 40) | (st[d, C_OST] << 43)
+                    h = _mix(_mix(_mix(_mix(_mix(np.int64(seats), w0), st[d, 1]), st[d, 2]),
+                                  st[d, 3]), st[d, 4])
+                    slot = h & tmask
+                    for k in range(PROBES):
+                        r = (h + k) & tmask
+                        if tkeys[r, 5] != gen:
+                            slot = r
+                            break
+                    tkeys[slot, 0] = w0
+                    for s in range(1, 5):
+                        tkeys[slot, s] = st[d, s]
+                    tkeys[slot, 5] = gen
+                d -= 1
+                if d < 0:
+                    return INFEASIBLE, nodes
+                continue
+            c = lowest(m2)
+            st[d, C_T2] = m2 & ~(np.int64(1) << c)
+        nodes += 1
+        if nodes > budget:
+            return UNKNOWN, nodes
+        seat = (lead + pos) % seats
+        bit = np.int64(1) << c
+        for s in range(5):
+            st[d + 1, s] = st[d, s]
+        st[d + 1, seat] = st[d, seat] & ~bit
+        st[d, C_PLAYED] = c
+        if pos == 0:
+            wc = c
+            ws = seat
+        else:
+            wc = st[d, C_WC]
+            ws = st[d, C_WS]
+            if (BEATS[wc] >> c) & 1:
+                wc = c
+                ws = seat
+        cov = st[d, C_COV]
+        if pos == seats - 1:
+            if dummy >= 0:
+                x = st[d - seats + 1 + (dummy - lead) % seats, C_PLAYED]
+                u = under[x]
+                if u >= 0:
+                    st[d + 1, dummy] |= np.int64(1) << u
+                    cov &= ~(np.int64(1) << u)
+            inhand = cov
+            for s in range(seats):
+                inhand |= st[d + 1, s]
+            status, done, ost = _end_trick(
+                st, d, seats, n_tricks, ws, wc, inhand, tof, task_owner, task_pred, all_tasks,
+                omega_mask, omega_last, obj_kind, p1, p2, d1, d2, commander,
+            )
+            if status == 0:
+                continue
+            if status == 2:
+                for k in range(d + 1):
+                    line[k] = st[k, C_PLAYED]
+                line[d + 1] = -1
+                return FEASIBLE, nodes
+            st[d + 1, C_LEAD] = ws
+            st[d + 1, C_OST] = ost
+            st[d + 1, C_DONE] = done
+            st[d + 1, C_COV] = cov
+        else:
+            if prune:
+                # a task card on the table whose owner has already played and is not winning
+                bad = False
+                for k in range(pos + 1):
+                    i = tof[st[d - pos + k, C_PLAYED]]
+                    if i >= 0:
+                        o = task_owner[i]
+                        if o != ws and (o - lead) % seats <= pos:
+                            bad = True
+                if bad:
+                    continue
+            st[d + 1, C_LEAD] = lead
+            st[d + 1, C_OST] = st[d, C_OST]
+            st[d + 1, C_DONE] = st[d, C_DONE]
+            st[d + 1, C_COV] = cov
+            st[d + 1, C_WC] = wc
+            st[d + 1, C_WS] = ws
+        d += 1
+        enter = True
+
+
+@njit(cache=True)
+def solve_batch(
+    hands, unders, seats, n_tricks, dummy,
+    task_cards, task_owners, task_tokens, n_tasks, omega_last,
+    obj_kind, p1, p2, d1s, d2s,
+    budget, tkeys, gen0, prune, verdicts, nodes_out, lines,
+):
+    """Solve many problems of one shape; row ``k`` of each array is problem ``k``.
+
+    ``d1s``/``d2s`` designated seats per problem (-1 when the objective needs none).  The
+    memo generation starts at ``gen0`` and rises by one per problem; returns the next free one.
+    """
+    st = np.zeros((MAXD, NCOL), dtype=np.int64)
+    tof = np.zeros(40, dtype=np.int64)
+    pred = np.zeros(task_cards.shape[1], dtype=np.int64)
+    gen = gen0
+    for k in range(hands.shape[0]):
+        nt = n_tasks[k]
+        predecessor_masks(task_tokens[k], nt, pred)
+        omega_mask = np.int64(0)
+        for i in range(nt):
+            if task_tokens[k, i] == TOK_OMEGA:
+                omega_mask |= np.int64(1) << i
+        leader = 0
+        for s in range(seats):
+            if (hands[k, s] >> 39) & 1:
+                leader = s
+        v, n = search(
+            hands[k], unders[k], seats, n_tricks, leader, dummy,
+            task_cards[k], task_owners[k], pred, nt, omega_mask, omega_last,
+            obj_kind, p1, p2, d1s[k], d2s[k],
+            budget, tkeys, gen, st, tof, lines[k], prune,
+        )
+        verdicts[k] = v
+        nodes_out[k] = n
+        gen += 1
+    return gen
