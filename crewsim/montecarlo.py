@@ -718,9 +718,7 @@ def _finish(state: RunState, results: list[ChunkCounts], seconds: float) -> RunR
     fail.write_parquet(out / "failures.parquet")
     cell_counts.drop("_cell").write_parquet(out / "chunk_counts.parquet")
     total = int(cell_counts["games"].sum())
-    return RunResult(
-        out, summary, fail, total, seconds, len(state.done), tuple(state.damaged)
-    )
+    return RunResult(out, summary, fail, total, seconds, len(state.done), tuple(state.damaged))
 
 
 def config_from_manifest(out: Path, **overrides: Any) -> RunConfig:

@@ -90,8 +90,10 @@ def _filter(run: Run, missions: str | None, players: str | None) -> Run:
     return Run(run.path, run.manifest, s, f, run.missions)
 
 
-def _table(rank: pl.DataFrame, p: int, title: str) -> Table:
-    t = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+def _table(rank: pl.DataFrame, p: int, title: str, caption: str = "") -> Table:
+    t = Table(
+        title=title, caption=caption, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True
+    )
     has_ceiling = "feasible_share" in rank.columns
     has_printed = "printed_difficulty" in rank.columns
     cols = ["rank", "mission", "success [95 % CI]", "attempts [95 % CI]"]
@@ -200,11 +202,9 @@ def rank(
         return
     console = Console()
     for p in loaded.players:
-        title = (
-            f"{p} players: easiest (1) to hardest · {loaded.games_per_cell:,} games each · "
-            f"bot {loaded.bot} · seed {loaded.seed}"
-        )
-        console.print(_table(ranking, p, title))
+        title = f"{p} players: easiest (1) to hardest"
+        caption = f"{loaded.games_per_cell:,} games each · bot {loaded.bot} · seed {loaded.seed}"
+        console.print(_table(ranking, p, title, caption))
     for r in corr.iter_rows(named=True):
         if math.isnan(r["spearman_rho"]):
             continue

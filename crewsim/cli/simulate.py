@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -12,7 +13,19 @@ from rich.console import Console
 from crewsim.bots import get_bot
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
-from crewsim.montecarlo import CHUNK_SIZE, RunConfig, default_out, plan, run
+from crewsim.montecarlo import (
+    CHUNK_SIZE,
+    RunConfig,
+    RunInterrupted,
+    RunState,
+    config_from_manifest,
+    default_out,
+    execute,
+    open_backend,
+    plan,
+    prepare,
+    resume_command,
+)
 
 
 class OutputFormat(str, Enum):
@@ -58,33 +71,117 @@ def trace_games(config: RunConfig, console: Console) -> None:
         console.print(state.trace(), highlight=False, markup=False)
 
 
+def _build_config(
+    missions: list[str] | None,
+    resume: Path | None,
+    out: Path | None,
+    opts: dict[str, Any],
+) -> tuple[RunConfig, Path]:
+    """The run's configuration and folder: from the options, or from ``--resume DIR``.
+
+    Options left unset (None) take the manifest's value when resuming and the documented
+    default otherwise; an explicitly different value is then refused by ``prepare``.
+    """
+    if resume is not None:
+        if missions:
+            raise CrewsimError(
+                "--resume takes the missions from the run folder; give no missions with it"
+            )
+        if out is not None and out.absolute() != resume.absolute():
+            raise CrewsimError("--resume DIR and --out: give one folder, not two")
+        overrides = dict(opts)
+        if overrides["players"] is not None:
+            overrides["players"] = parse_players(overrides["players"])
+        bot_name, bots = overrides.pop("bot"), overrides.pop("bots")
+        overrides["bots_file"] = str(bots) if bots else None
+        config = config_from_manifest(resume, **overrides)
+        if bot_name is not None and bot_name != config.bot.name:
+            config = replace(config, bot=get_bot(bot_name, bots))
+        return config, resume
+    if not missions:
+        raise CrewsimError("give missions to simulate (e.g. pn-1..10), or --resume DIR")
+    defaults: dict[str, Any] = {
+        "players": "3,4,5", "games": 1_000_000, "bot": "heuristic", "seed": 0, "jobs": -1,
+        "distress": "auto", "chunk_size": CHUNK_SIZE, "backend": "loky",
+    }  # fmt: skip
+    o: dict[str, Any] = {
+        k: (defaults[k] if v is None and k in defaults else v) for k, v in opts.items()
+    }
+    if opts["backend"] is None and o["scheduler"] is not None:
+        o["backend"] = "dask"  # --scheduler alone means Dask
+    config = RunConfig(
+        missions=tuple(resolve_missions(",".join(missions))),
+        players=parse_players(o["players"]),
+        games=o["games"],
+        bot=get_bot(o["bot"], o["bots"]),
+        seed=o["seed"],
+        jobs=o["jobs"],
+        distress=o["distress"],
+        chunk_size=o["chunk_size"],
+        bots_file=str(o["bots"]) if o["bots"] else None,
+        backend=o["backend"],
+        scheduler=o["scheduler"],
+    )
+    return config, out or default_out(config.seed)
+
+
 def simulate(
     missions: Annotated[
-        list[str],
+        list[str] | None,
         typer.Argument(
             help="Missions: ids, ranges and lists (pn-1, pn-1..10, pn-3,pn-7, planet-nine).",
             show_default=False,
         ),
-    ],
+    ] = None,
     players: Annotated[
-        str, typer.Option("--players", "-p", help="Player counts, comma-separated (2-5).")
-    ] = "3,4,5",
+        str | None,
+        typer.Option("--players", "-p", help="Player counts, comma-separated (2-5). [3,4,5]"),
+    ] = None,
     games: Annotated[
-        int, typer.Option("-n", "--games", help="Games per mission and player count.")
-    ] = 1_000_000,
-    bot: Annotated[str, typer.Option("--bot", help="Bot crew by name.")] = "heuristic",
+        int | None,
+        typer.Option(
+            "-n",
+            "--games",
+            help="Games per mission and player count [1000000]. More than a run folder "
+            "holds tops it up.",
+        ),
+    ] = None,  # fmt: skip
+    bot: Annotated[str | None, typer.Option("--bot", help="Bot crew by name. [heuristic]")] = None,
     bots: Annotated[
         Path | None, typer.Option("--bots", help="Bots file (default: scenarios/bots.toml).")
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Root seed of the run.")] = 0,
+    seed: Annotated[int | None, typer.Option("--seed", help="Root seed of the run. [0]")] = None,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", help="Worker processes; -1 = all cores.")
-    ] = -1,
+        int | None,
+        typer.Option(
+            "--jobs", "-j", help="Worker processes (also Dask local workers); -1 = all cores."
+        ),
+    ] = None,
     distress: Annotated[
-        str, typer.Option("--distress", help="Distress signal: auto, never or always.")
-    ] = "auto",
+        str | None, typer.Option("--distress", help="Distress signal: auto, never or always.")
+    ] = None,
+    backend: Annotated[
+        str | None,
+        typer.Option(
+            "--backend",
+            help="loky (processes here) or dask (a LocalCluster, or --scheduler). [loky]",
+        ),
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option("--scheduler", help="Dask scheduler address, tcp://HOST:PORT (implies dask)."),
+    ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Run folder (default: runs/<timestamp>-<seed>).")
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Run folder (default: runs/<timestamp>-<seed>). An existing run folder of "
+            "the same configuration is resumed.",
+        ),
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option("--resume", help="Continue the run in this folder (configuration from it)."),
     ] = None,
     fmt: Annotated[
         OutputFormat, typer.Option("--format", help="table or json (stdout).")
@@ -94,23 +191,16 @@ def simulate(
         typer.Option("--trace", help="Only play one game per mission and player count; print it."),
     ] = False,
     chunk_size: Annotated[
-        int, typer.Option("--chunk-size", hidden=True, help="Games per chunk (tests).")
-    ] = CHUNK_SIZE,
+        int | None, typer.Option("--chunk-size", hidden=True, help="Games per chunk (tests).")
+    ] = None,
 ) -> None:
     """Play many seeded deals of each mission with a bot crew; rates with 95 % intervals."""
     from crewsim.cli.output import failures_table, progress_bar, summary_json, summary_table
 
-    config = RunConfig(
-        missions=tuple(resolve_missions(",".join(missions))),
-        players=parse_players(players),
-        games=games,
-        bot=get_bot(bot, bots),
-        seed=seed,
-        jobs=jobs,
-        distress=distress,
-        chunk_size=chunk_size,
-        bots_file=str(bots) if bots else None,
-    )
+    opts = {"players": players, "games": games, "bot": bot, "bots": bots, "seed": seed,
+            "jobs": jobs, "distress": distress, "chunk_size": chunk_size, "backend": backend,
+            "scheduler": scheduler}  # fmt: skip
+    config, out = _build_config(missions, resume, out, opts)
     config.check()
     for cell in config.cells():
         config.mission_vector(cell)  # Deep Sea and other unplayable missions: one line, exit 2
@@ -118,25 +208,58 @@ def simulate(
     if trace:
         trace_games(config, stdout)
         return
-    out = out or default_out(seed)
     info = stderr if fmt is OutputFormat.json else stdout
     n_cells = len(config.cells())
+    where = "a local Dask cluster" if config.backend == "dask" else "loky"
+    if config.scheduler:
+        where = f"Dask at {config.scheduler}"
+    with open_backend(config) as engine:  # an unreachable scheduler fails before any file
+        state = prepare(config, out)
+        info.print(
+            f"{n_cells} mission x player cells, {config.games:,} games each, "
+            f"bot {config.bot.name}, seed {config.seed}, on {where}, run folder {state.out}",
+            highlight=False,
+            soft_wrap=True,
+        )
+        _report_state(state, stderr)
+        try:
+            with progress_bar(state.todo_games, stderr) as advance:
+                result = execute(state, engine, on_chunk=advance)
+        except RunInterrupted as stop:
+            stderr.print(stop.status(), highlight=False, soft_wrap=True)
+            stderr.print(f"resume with: {resume_command(stop.out)}", highlight=False,
+                         soft_wrap=True)  # fmt: skip
+            raise typer.Exit(stop.exit_code) from None
+    rate = state.todo_games / result.seconds if result.seconds > 0 else float("nan")
     info.print(
-        f"{n_cells} mission x player cells, {games:,} games each, bot {config.bot.name}, "
-        f"seed {seed}, run folder {out}",
+        f"{state.todo_games:,} games simulated in {result.seconds:.1f} s ({rate:,.0f} games/s)"
+        f", {result.games:,} in all; summary in {state.out / 'summary.csv'}",
         highlight=False,
-    )
-    with progress_bar(n_cells * games, stderr) as advance:
-        result = run(config, out, on_chunk=advance)
-    rate = result.games / result.seconds if result.seconds > 0 else float("nan")
-    info.print(
-        f"{result.games:,} games in {result.seconds:.1f} s ({rate:,.0f} games/s); "
-        f"summary in {out / 'summary.csv'}",
-        highlight=False,
+        soft_wrap=True,
     )
     if fmt is OutputFormat.json:
         typer.echo(summary_json(result.summary))
     else:
-        title = f"bot {config.bot.name}, seed {seed}, distress {distress}"
+        title = f"bot {config.bot.name}, seed {config.seed}, distress {config.distress}"
         stdout.print(summary_table(result.summary, title))
         stdout.print(failures_table(result.summary))
+
+
+def _report_state(state: RunState, stderr: Console) -> None:
+    """Say what an existing folder contributed: resumed chunks, a top-up, damaged chunks."""
+    for line in state.damaged:
+        stderr.print(f"[yellow]warning:[/] {line}", highlight=False, soft_wrap=True)
+    if state.previous_games is None:
+        return
+    if state.previous_games < state.config.games:
+        stderr.print(
+            f"topping up {state.out} from {state.previous_games:,} to "
+            f"{state.config.games:,} games per cell",
+            highlight=False,
+            soft_wrap=True,
+        )
+    done = len(state.done)
+    stderr.print(
+        f"resuming: {done} of {len(state.tasks)} chunks already done, {len(state.todo)} to run",
+        highlight=False,
+    )

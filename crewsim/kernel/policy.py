@@ -366,7 +366,17 @@ def choose_play(
                 tot += want[q]
         others_poss &= unseen
         avg_other = 0.5 * tot / max(seats - 1, 1)
-        guard = my_tasks & mine != 0  # I hold a task card of my own
+        # trumps threaten a low task card held by its owner: I hold one of mine, or every open
+        # task card is known (communicated) to sit with its owner
+        guard = my_tasks & mine != 0
+        if not guard and open_cards:
+            guard = True
+            m = open_cards
+            while m:
+                c = lowest(m)
+                m &= m - 1
+                if not (known[ct[c]] >> c & 1):
+                    guard = False
         m = legal
         while m:
             c = lowest(m)

@@ -275,9 +275,10 @@ def _hardest_table(rep: Report) -> Table:
             c = cols[p]
             if i < c.height:
                 r = c.row(i, named=True)
+                digits = 2 if r["success_rate"] >= 0.01 else 3
                 row.append(
-                    f"{r['mission']}: {pct(r['success_rate'], 2 if r['success_rate'] >= 0.01 else 3)}"
-                    f", {num(r['expected_attempts'])} attempts"
+                    f"{r['mission']}: {pct(r['success_rate'], digits)}, "
+                    f"{num(r['expected_attempts'])} attempts"
                 )
             else:
                 row.append("")

@@ -177,7 +177,7 @@ def attempts_ranking(run: Run, rank: pl.DataFrame, players: int) -> Figure:
     for yi, a, h in zip(y, att, hi, strict=True):
         label = "no win seen" if not math.isfinite(a) else f"{a:.3g}"
         at = h if math.isfinite(h) else (a if math.isfinite(a) else 1.0)
-        ax.text(at, yi, f" {label}", va="center", fontsize=7)
+        ax.text(at, float(yi), f" {label}", va="center", fontsize=7)
     ax.set_yticks(y, [f"{m}" for m in part["mission"]], fontsize=7.5)
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}"))

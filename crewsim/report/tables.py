@@ -255,11 +255,13 @@ def headline(run: Run, rank: pl.DataFrame) -> pl.DataFrame:
         if part.is_empty():
             continue
         easiest, hardest_row = part.row(0, named=True), part.row(-1, named=True)
+        median = part["success_rate"].median()
+        median = float(median) if isinstance(median, int | float) else math.nan
         rows.append(
             {
                 "players": p,
                 "missions": part.height,
-                "median_success_rate": float(part["success_rate"].median() or math.nan),
+                "median_success_rate": median,
                 "easiest": easiest["mission"],
                 "easiest_rate": easiest["success_rate"],
                 "hardest": hardest_row["mission"],

@@ -1,0 +1,310 @@
+"""Perfect-information feasibility: the Python face of the numba search.
+
+``solve(problem)`` answers one deal; ``solve_deals(...)`` many deals given as arrays (the shape
+the Monte Carlo driver has, for ``simulate --ceiling``).  Verdicts: ``feasible`` (with the
+winning line), ``infeasible``, ``unknown`` (node budget spent) and ``unsupported`` (a mission
+rule the solver does not model: the Planet Nine 12 card draw, Deep Sea missions).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import permutations
+from typing import Any
+
+import numpy as np
+
+from crewsim.cards import N_CARDS, card_id
+from crewsim.rules.deal import Deal
+from crewsim.rules.game import TaskSpec
+from crewsim.rules.order import ARROWS, NUMBERED, OMEGA
+from crewsim.rules.play import n_tricks, trick_winner
+
+DEFAULT_BUDGET = 200_000  # card plays per problem before the answer is ``unknown``
+TABLE_BITS = 19  # memo rows: 2**19 x 48 bytes = 24 MiB per process
+MAX_TASKS = 36
+
+VERDICTS = ("infeasible", "feasible", "unknown")
+
+TOKEN_CODES: dict[str | None, int] = {None: 0, OMEGA: 10}
+TOKEN_CODES.update({t: i + 1 for i, t in enumerate(NUMBERED)})
+TOKEN_CODES.update({t: 6 + i for i, t in enumerate(ARROWS)})
+
+OBJECTIVE_CODES: dict[str, int] = {
+    "player_wins_no_tricks": 1,
+    "colour_ones_win": 2,
+    "each_trump_wins": 3,
+    "no_win_with_rank": 4,
+    "balanced_tricks": 5,
+    "player_exactly_one_trick": 6,
+    "player_first_and_last_only": 7,
+    "left_of_pink9_wins_pink": 8,
+    "role_split": 9,
+}
+DESIGNATES = {
+    "player_wins_no_tricks": 1,
+    "player_exactly_one_trick": 1,
+    "player_first_and_last_only": 1,
+    "role_split": 2,
+}
+
+
+class Unsupported(ValueError):
+    """A mission rule the solver does not model."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One fully known deal with its task assignment and the mission's crew objective."""
+
+    deal: Deal
+    tasks: tuple[TaskSpec, ...]
+    objective: tuple[str, Mapping[str, Any]] | None = None
+    omega_last_trick: bool = False
+    designated: tuple[int, ...] | None = None  # None: the solver may pick (the commander does)
+
+    def __post_init__(self) -> None:
+        if len(self.tasks) > MAX_TASKS:
+            raise ValueError(f"at most {MAX_TASKS} tasks")
+        seen: set[int] = set()
+        for t in self.tasks:
+            if not 0 <= t.card < 36:
+                raise ValueError("task cards are colour cards")
+            if t.card in seen:
+                raise ValueError("a task card appears twice")
+            seen.add(t.card)
+            if t.owner is None or not 0 <= t.owner < self.deal.seats:
+                raise ValueError("every task needs an owner seat")
+            if t.token not in TOKEN_CODES:
+                raise ValueError(f"unknown order token {t.token!r}")
+        if self.objective is not None and self.objective[0] not in OBJECTIVE_CODES:
+            raise Unsupported(f"objective {self.objective[0]!r} is not supported by the solver")
+
+    @property
+    def seats(self) -> int:
+        return self.deal.seats
+
+    def designation_choices(self) -> list[tuple[int, ...]]:
+        """Seats the commander may designate for the objective (one choice when given)."""
+        if self.objective is None or self.objective[0] not in DESIGNATES:
+            return [()]
+        if self.designated is not None:
+            return [self.designated]
+        need = DESIGNATES[self.objective[0]]
+        cmd = self.deal.commander
+        if need == 1:
+            return [(s,) for s in range(self.seats) if s != cmd]
+        return [tuple(p) for p in permutations(range(self.seats), 2)]
+
+
+@dataclass
+class Result:
+    verdict: str  # feasible | infeasible | unknown | unsupported
+    nodes: int
+    seconds: float
+    plays: list[int] = field(default_factory=list)  # winning line in play order
+    tricks: list[list[int]] = field(default_factory=list)  # per trick, the card of each seat
+    designated: tuple[int, ...] = ()
+    reason: str = ""
+
+
+def problem_from_mission(
+    deal: Deal,
+    tasks: Sequence[TaskSpec],
+    mission: Any | None,
+    designated: tuple[int, ...] | None = None,
+) -> Problem:
+    """A Problem carrying a ``crewsim.missions.Mission``'s objective; Unsupported if it cannot."""
+    objective: tuple[str, Mapping[str, Any]] | None = None
+    omega_last = False
+    if mission is not None:
+        game = str(getattr(mission.game, "value", mission.game))
+        if game != "planet-nine":
+            raise Unsupported(f"{mission.id}: Deep Sea missions are not supported by the solver")
+        if mission.card_draw_after_trick:
+            raise Unsupported(
+                f"{mission.id}: the random card draw after trick "
+                f"{mission.card_draw_after_trick} is not supported by the solver"
+            )
+        for o in mission.objectives:
+            kind = str(getattr(o.kind, "value", o.kind))
+            if kind == "omega_last_trick":
+                omega_last = True
+            elif kind not in OBJECTIVE_CODES:
+                raise Unsupported(f"{mission.id}: objective {kind} is not supported")
+            elif objective is not None:
+                raise Unsupported(f"{mission.id}: two crew objectives are not supported")
+            else:
+                objective = (kind, dict(o.params))
+    return Problem(deal, tuple(tasks), objective, omega_last, designated)
+
+
+# ---- the memo table: one per process, reused across problems thanks to generation stamps
+
+_TABLE: np.ndarray | None = None
+_GEN = 1
+
+
+def _table() -> np.ndarray:
+    global _TABLE
+    if _TABLE is None:
+        _TABLE = np.zeros((1 << TABLE_BITS, 6), dtype=np.int64)
+    return _TABLE
+
+
+def _objective_args(
+    objective: tuple[str, Mapping[str, Any]] | None, deal: Deal | None = None
+) -> tuple[int, int, int]:
+    """(code, p1, p2) of an objective for the search; ``deal`` locates the pink 9."""
+    if objective is None:
+        return 0, 0, 0
+    kind, params = objective
+    code = OBJECTIVE_CODES[kind]
+    p1 = p2 = 0
+    if kind == "colour_ones_win":
+        p1 = int(params.get("count", 1))
+    elif kind == "each_trump_wins":
+        p1 = int(bool(params.get("ordered", False)))
+    elif kind == "no_win_with_rank":
+        p1 = int(params["rank"])
+    elif kind == "balanced_tricks":
+        p1 = int(params.get("max_lead", 1))
+        p2 = int(bool(params.get("commander_first_last", False)))
+    elif kind in ("player_exactly_one_trick", "player_first_and_last_only"):
+        p1 = int(bool(params.get("no_trump_win", True)))
+    elif kind == "left_of_pink9_wins_pink":
+        if deal is None:
+            raise Unsupported("left_of_pink9_wins_pink needs the deal (use solve())")
+        pink9 = card_id(0, 9)
+        holder = next(s for s in range(deal.seats) if deal.full_hand(s) >> pink9 & 1)
+        p1 = (holder + 1) % deal.seats
+    elif kind == "role_split":
+        p1 = int(params.get("first", 4))
+        p2 = int(params.get("last", 1))
+    return code, p1, p2
+
+
+def _arrays(problem: Problem) -> dict[str, np.ndarray]:
+    d = problem.deal
+    hands = np.zeros((1, 5), dtype=np.int64)
+    for s, h in enumerate(d.hands):
+        hands[0, s] = h
+    unders = np.full((1, N_CARDS), -1, dtype=np.int64)
+    for top, below in d.dummy_under:
+        unders[0, top] = below
+    nt = len(problem.tasks)
+    cards = np.zeros((1, max(nt, 1)), dtype=np.int64)
+    owners = np.zeros_like(cards)
+    tokens = np.zeros_like(cards)
+    for i, t in enumerate(problem.tasks):
+        cards[0, i], owners[0, i], tokens[0, i] = t.card, t.owner or 0, TOKEN_CODES[t.token]
+    return {"hands": hands, "unders": unders, "cards": cards, "owners": owners, "tokens": tokens}
+
+
+def solve(problem: Problem, budget: int = DEFAULT_BUDGET, prune: bool = True) -> Result:
+    """Is there a sequence of legal plays that wins?  ``budget`` caps card plays tried."""
+    from crewsim.solver.search import solve_batch
+
+    global _GEN
+    start = time.perf_counter()
+    a = _arrays(problem)
+    code, p1, p2 = _objective_args(problem.objective, problem.deal)
+    seats, nt = problem.seats, n_tricks(problem.deal.players)
+    dummy = 2 if problem.deal.players == 2 else -1
+    total = 0
+    verdict = 0
+    best: Result | None = None
+    for choice in problem.designation_choices():
+        d1 = np.array([choice[0] if choice else -1], dtype=np.int64)
+        d2 = np.array([choice[1] if len(choice) > 1 else -1], dtype=np.int64)
+        verdicts = np.zeros(1, dtype=np.int64)
+        nodes = np.zeros(1, dtype=np.int64)
+        lines = np.full((1, 48), -1, dtype=np.int64)
+        _GEN = solve_batch(
+            a["hands"], a["unders"], seats, nt, dummy,
+            a["cards"], a["owners"], a["tokens"], np.array([len(problem.tasks)]),
+            problem.omega_last_trick, code, p1, p2, d1, d2,
+            budget, _table(), _GEN, int(prune), verdicts, nodes, lines,
+        )  # fmt: skip
+        total += int(nodes[0])
+        v = int(verdicts[0])
+        if v == 1:
+            plays = [int(c) for c in lines[0] if c >= 0]
+            best = Result("feasible", 0, 0.0, plays, split_tricks(problem, plays), choice)
+            break
+        if v == 2:
+            verdict = 2
+    secs = time.perf_counter() - start
+    if best is not None:
+        best.nodes, best.seconds = total, secs
+        return best
+    return Result(VERDICTS[verdict], total, secs)
+
+
+def split_tricks(problem: Problem, plays: Sequence[int]) -> list[list[int]]:
+    """Plays in order -> per trick, the card each seat played (indexed by seat)."""
+    seats = problem.seats
+    leader = problem.deal.commander
+    out: list[list[int]] = []
+    for k in range(0, len(plays) - len(plays) % seats, seats):
+        trick = list(plays[k : k + seats])
+        by_seat = [0] * seats
+        for i, c in enumerate(trick):
+            by_seat[(leader + i) % seats] = c
+        out.append(by_seat)
+        leader, _ = trick_winner(trick, leader, seats)
+    return out
+
+
+def solve_deals(
+    hands: np.ndarray,
+    task_cards: np.ndarray,
+    owners: np.ndarray,
+    tokens: np.ndarray,
+    n_tasks: np.ndarray,
+    players: int,
+    budget: int = DEFAULT_BUDGET,
+    unders: np.ndarray | None = None,
+    objective: tuple[str, Mapping[str, Any]] | None = None,
+    omega_last_trick: bool = False,
+    designated: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Solve many deals of one player count at once (the hook for ``simulate --ceiling``).
+
+    ``hands`` int64 (n, seats) masks (the dummy's face-up cards for 2 players, ``unders`` int64
+    (n, 40) the card beneath each face-up dummy card or -1), ``task_cards``/``owners`` int64
+    (n, k), ``tokens`` int64 (n, k) codes of ``TOKEN_CODES``, ``n_tasks`` (n,) tasks used per
+    row.  Objectives that designate a seat need ``designated`` (n, 1 or 2).  Returns the
+    verdict codes (0 infeasible, 1 feasible, 2 unknown) and nodes per deal.
+    """
+    from crewsim.solver.search import solve_batch
+
+    global _GEN
+    n = hands.shape[0]
+    seats = 3 if players == 2 else players
+    h = np.zeros((n, 5), dtype=np.int64)
+    h[:, : hands.shape[1]] = hands
+    if unders is None:
+        unders = np.full((n, N_CARDS), -1, dtype=np.int64)
+    code, p1, p2 = _objective_args(objective)
+    d1 = np.full(n, -1, dtype=np.int64)
+    d2 = np.full(n, -1, dtype=np.int64)
+    if designated is not None:
+        d1[:] = designated[:, 0]
+        if designated.shape[1] > 1:
+            d2[:] = designated[:, 1]
+    verdicts = np.zeros(n, dtype=np.int64)
+    nodes = np.zeros(n, dtype=np.int64)
+    lines = np.full((n, 48), -1, dtype=np.int64)
+    _GEN = solve_batch(
+        h, np.ascontiguousarray(unders, dtype=np.int64), seats, n_tricks(players),
+        2 if players == 2 else -1,
+        np.ascontiguousarray(task_cards, dtype=np.int64),
+        np.ascontiguousarray(owners, dtype=np.int64),
+        np.ascontiguousarray(tokens, dtype=np.int64),
+        np.ascontiguousarray(n_tasks, dtype=np.int64), omega_last_trick, code, p1, p2, d1, d2,
+        budget, _table(), _GEN, 1, verdicts, nodes, lines,
+    )  # fmt: skip
+    return verdicts, nodes
