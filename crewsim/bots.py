@@ -24,6 +24,7 @@ _PARAMS: dict[str, tuple[int, float]] = {  # name -> (slot, default)
     "distress_threshold": (L.BP_DISTRESS_THRESHOLD, 1.0),
     "yes_threshold": (L.BP_YES_THRESHOLD, 7.0),
     "handover_gain": (L.BP_HANDOVER_GAIN, 4.0),
+    "poor_score": (L.BP_POOR_SCORE, 2.0),
 }
 
 

@@ -399,7 +399,7 @@ def _distress(mp, bp, g, hands, tcard, towner, passes, st):
     if mode == 1:
         poor = 0
         for s in range(ng):
-            poor += distress_poorness(hands[s], s, towner, tcard, n)
+            poor += distress_poorness(bp, hands[s], s, towner, tcard, n)
         if n == 0 or poor < bp[BP_DISTRESS_THRESHOLD] * n:
             return 0
     vote = 0

@@ -72,6 +72,7 @@ BP_COMM = 1  # communicate at all (0/1)
 BP_DISTRESS_THRESHOLD = 2  # crew's summed poorness needed to call the distress signal
 BP_YES_THRESHOLD = 3  # task score at which a player answers "yes" to the commander
 BP_HANDOVER_GAIN = 4  # score gain needed for a 5-player task hand-over
+BP_POOR_SCORE = 5  # task score below which an owner judges a task poor (distress vote)
 BP_SIZE = 8
 
 # ---- recording (cross-check) layout per game

@@ -26,6 +26,7 @@ from crewsim.kernel.bits import (
 from crewsim.kernel.layout import (
     BP_COMM,
     BP_KIND,
+    BP_POOR_SCORE,
     BP_YES_THRESHOLD,
     G_CMD,
     G_DONE,
@@ -120,11 +121,11 @@ def answers_good(kind: np.int64, hand: np.int64):
 
 
 @njit(cache=True)
-def distress_poorness(hand, me, towner, tcard, ntask):
+def distress_poorness(bp, hand, me, towner, tcard, ntask):
     """How many of my tasks I judge poor (would vote for the distress signal)."""
     n = 0
     for i in range(ntask):
-        if towner[i] == me and task_score(hand, tcard[i]) < 3.0:
+        if towner[i] == me and task_score(hand, tcard[i]) < bp[BP_POOR_SCORE]:
             n += 1
     return n
 
