@@ -34,7 +34,7 @@ def run_chunk(
         "plays": np.full((r, L.REC_PLAYS), -1, dtype=np.int64),
     }
     play_chunk(
-        np.zeros(1, dtype=STATE_DTYPE), mp, bp, n, np.int64(seed), out["success"],
+        np.zeros(1, dtype=STATE_DTYPE).view(np.recarray), mp, bp, n, np.int64(seed), out["success"],
         out["fail_trick"], out["fail_kind"], out["fail_detail"], out["distress"], record,
         rec["hands"], rec["under"], rec["tasks"],
         rec["pick"], rec["setup"], rec["comms"], rec["draws"], rec["plays"],
