@@ -379,9 +379,13 @@ def choose_play(
                 if not (known[ct[c]] >> c & 1):
                     guard = False
         m = legal
+        prev = np.int64(-1)
         while m:
             c = lowest(m)
             m &= m - 1
+            if _same_as_previous(prev, c, mine | played, g[G_TASKMASK]):
+                continue
+            prev = c
             sc = _lead_score(g, mp, me, c, mine, want, possible, known, ct, tpred, others_poss,
                              avg_other, guard, desig[0])  # fmt: skip
             if sc > best:
@@ -403,9 +407,13 @@ def choose_play(
     if nin + 1 < seats:
         cur_risk = _overtake_risk(g, cur_card, led, mine, possible, nin + 1)
     m = legal
+    prev = np.int64(-1)
     while m:
         c = lowest(m)
         m &= m - 1
+        if _same_as_previous(prev, c, mine | (played & ~g[G_TRICKMASK]), g[G_TASKMASK]):
+            continue
+        prev = c
         wseat, wcard, risk = cur_seat, cur_card, cur_risk
         if _beats(c, cur_card):
             wseat, wcard = me, c
@@ -419,6 +427,17 @@ def choose_play(
         if sc > best:
             best, best_c = sc, c
     return best_c
+
+
+@njit(cache=True, inline="always")
+def _same_as_previous(prev, c, seen, tasks):
+    """Is ``c`` the next card up from ``prev`` in its suit with nothing unseen between them
+    and neither a task card?  Then both play alike and the lower one scores higher, so the
+    higher need not be scored (an exact cut, as in double-dummy solvers)."""
+    if prev < 0 or suit_of(prev) != suit_of(c) or (tasks >> c | tasks >> prev) & 1:
+        return False
+    between = ((np.int64(1) << c) - 1) & ~((np.int64(1) << (prev + 1)) - 1)
+    return between & ~seen == 0
 
 
 @njit(cache=True, inline="always")
