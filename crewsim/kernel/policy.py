@@ -295,8 +295,11 @@ def _objective_score(g, mp, me, c, winner, wcard, desig):
                 sc -= 2 * BIG
             else:
                 sc += 40.0
-        elif kind == 4 and wcard < 36 and value_of(wcard) == a:
-            sc -= 2 * BIG
+        elif kind == 4:
+            if wcard < 36 and value_of(wcard) == a:
+                sc -= 2 * BIG
+            elif c < 36 and value_of(c) == a:
+                sc += 30.0  # a card of the forbidden rank gone without winning: one less danger
         elif kind == 8 and c < 9 and winner != g[G_PINK_TARGET]:
             sc -= 2 * BIG
         elif (kind == 6 or kind == 7) and a and wcard >= 36 and winner == desig[0]:
