@@ -16,6 +16,7 @@ from crewsim.kernel.bits import (
     popcount,
     rand_below,
     rand_card,
+    rng_next,
     suit_of,
     value_of,
 )
@@ -457,6 +458,7 @@ def play_chunk(
     S.bp[:] = bp_in
     mp, bp, g, st = S.mp, S.bp, S.g, S.rng
     st[0] = seed
+    deal_st = S.deal_rng  # deals come from their own stream: every bot meets the same deals
     players = mp[MP_PLAYERS]
     seats = 3 if players == 2 else players
     nt = 13 if players <= 3 else (10 if players == 4 else 8)
@@ -471,7 +473,9 @@ def play_chunk(
         g[:] = 0
         g[G_SEATS], g[G_PLAYERS], g[G_NT], g[G_NTASK] = seats, players, nt, ntask
         g[G_DUMMY] = 2 if players == 2 else -1
-        _deal(players, hands, under, deck, st)
+        deal_st[0] = seed ^ (gi * np.int64(-7046029254386353131))
+        rng_next(deal_st)
+        _deal(players, hands, under, deck, deal_st)
         cmd = 0
         for s in range(seats):
             if hands[s] >> 39 & 1:
@@ -490,7 +494,7 @@ def play_chunk(
         for c in range(36):
             deck[c] = c
         for i in range(ntask):
-            j = i + rand_below(st, 36 - i)
+            j = i + rand_below(deal_st, 36 - i)
             deck[i], deck[j] = deck[j], deck[i]
             tcard[i] = deck[i]
             ttok[i] = mp[MP_TOKENS + i]

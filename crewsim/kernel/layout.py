@@ -110,7 +110,8 @@ STATE_FIELDS = (
     ("mp", "i8", MP_SIZE),
     ("bp", "f8", BP_SIZE),
     ("g", "i8", G_SIZE),
-    ("rng", "i8", 1),
+    ("rng", "i8", 1),  # the bots' random choices
+    ("deal_rng", "i8", 1),  # the deal and the task draw of the current game
     ("hands", "i8", 5),
     ("possible", "i8", 5),
     ("known", "i8", 5),

@@ -92,3 +92,12 @@ def test_cross_check_meets_every_move_kind() -> None:
             seen["handover"] += int((rec["rec_setup"][:, 3] >= 0).sum())
             seen["draws"] += int((rec["rec_draws"][:, 0] >= 0).sum())
     assert all(v > 0 for v in seen.values()), seen
+
+
+def test_every_bot_meets_the_same_deals() -> None:
+    """Deals and task draws have their own random stream, so bots compare on equal terms."""
+    mp = KernelMission(CAMPAIGN[9], 4).vector()
+    a = run_chunk(mp, get_bot("heuristic").vector(), 300, 9, record=True)
+    b = run_chunk(mp, get_bot("random").vector(), 300, 9, record=True)
+    assert np.array_equal(a["rec_hands"], b["rec_hands"])
+    assert np.array_equal(a["rec_tasks"][:, :, 0], b["rec_tasks"][:, :, 0])
