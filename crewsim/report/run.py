@@ -190,9 +190,10 @@ def ceiling(run: Run) -> pl.DataFrame | None:
     """Feasible share per mission x players when the run has it, else None.
 
     The solver writes it in one of two shapes, and both are read: a per-game ``feasible`` column
-    in the chunk files (true / false / null = unknown past the node budget; an integer column
-    with 1 / 0 / -1 works too), or summary columns ``feasible_share`` (optionally with
-    ``feasible_games`` and ``decided_games`` counts).  Unknown deals are left out of the share's
+    in the chunk files (true / false / null = unknown past the node budget; integers 1 / 0 / -1
+    or the solver's verdict names "feasible" / "infeasible" / "unknown" work too), or summary
+    columns ``feasible_share`` (optionally with counts ``feasible_games`` or ``feasible`` and
+    ``decided_games``).  Unknown deals are left out of the share's
     denominator and counted, so the share never pretends to more than the solver decided.
     """
     s = run.summary
@@ -202,6 +203,8 @@ def ceiling(run: Run) -> pl.DataFrame | None:
             decided = int(r.get("decided_games") or r["games"])
             share = r["feasible_share"]
             feasible = r.get("feasible_games")
+            if feasible is None and isinstance(r.get("feasible"), int):
+                feasible = r["feasible"]  # the solver's own summary names the count `feasible`
             if feasible is None:
                 feasible = round(share * decided) if share is not None else 0
             low, high = wilson(int(feasible), decided)
@@ -221,7 +224,12 @@ def ceiling(run: Run) -> pl.DataFrame | None:
     if not chunks or "feasible" not in pl.read_parquet_schema(chunks[0]):
         return None
     games = run.game_rows()
-    flag = pl.col("feasible").cast(pl.Int8)
+    if pl.read_parquet_schema(chunks[0])["feasible"] == pl.String:  # the solver's verdict names
+        flag = pl.col("feasible").replace_strict(
+            {"feasible": 1, "infeasible": 0}, default=None, return_dtype=pl.Int8
+        )
+    else:
+        flag = pl.col("feasible").cast(pl.Int8)
     counts = (
         games.group_by("mission", "players")
         .agg(

@@ -1,0 +1,64 @@
+"""`crewsim rank`: from a fresh simulation or an existing run; table, CSV, JSON; errors."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from crewsim.cli.app import app
+from crewsim.errors import CrewsimError
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def ranked_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`crewsim rank` simulating: pn-1..3 at 3 and 4 players."""
+    out = tmp_path_factory.mktemp("runs") / "ranked"
+    args = ["rank", "pn-1..3", "-p", "3,4", "-n", "500", "--jobs", "1", "--seed", "4"]
+    result = runner.invoke(app, [*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "4 players: easiest (1) to hardest" in result.stdout
+    assert "Spearman rho" in result.stdout and "not in this run" in result.stdout
+    return out
+
+
+def test_json_ranking_from_existing_run(ranked_run: Path) -> None:
+    result = runner.invoke(app, ["rank", "--run", str(ranked_run), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["seed"] == 4 and doc["games_per_cell"] == 500
+    rows = [r for r in doc["ranking"] if r["players"] == 3]
+    assert [r["rank"] for r in rows] == [1, 2, 3]
+    assert [r["success_rate"] for r in rows] == sorted((r["success_rate"] for r in rows),
+                                                       reverse=True)  # fmt: skip
+    assert {c["players"] for c in doc["correlations"]} == {3, 4}
+
+
+def test_csv_with_filters(ranked_run: Path) -> None:
+    args = ["rank", "pn-2,pn-3", "--run", str(ranked_run), "-p", "4", "--format", "csv"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    df = pl.read_csv(io.StringIO(result.stdout))
+    assert sorted(df["mission"]) == ["pn-2", "pn-3"] and set(df["players"]) == {4}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["rank"], "give missions"),
+        (["rank", "pn-1", "--ceiling"], "solver"),
+        (["rank", "pn-9", "--run", "RUN"], "no games of pn-9"),
+        (["rank", "--run", "RUN", "-p", "5"], "no games at 5 players"),
+        (["rank", "--run", "/nonexistent/run"], "not found"),
+    ],
+)
+def test_user_errors(ranked_run: Path, args: list[str], message: str) -> None:
+    result = runner.invoke(app, [a.replace("RUN", str(ranked_run)) for a in args])
+    assert isinstance(result.exception, CrewsimError)
+    assert message in str(result.exception)

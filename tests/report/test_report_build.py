@@ -1,0 +1,79 @@
+"""A report folder from a real run: files, self-contained HTML, Markdown, optional sections."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from crewsim.report.build import Report, build
+from crewsim.report.document import Table
+from crewsim.report.format import num, num_ci, pct, pct_ci
+from crewsim.report.html import render as render_html
+from crewsim.report.markdown import render as render_md
+
+
+@pytest.fixture(scope="module")
+def rep(small_run: Path, tmp_path_factory: pytest.TempPathFactory) -> Report:
+    """One report of the small run, shared: charts take a second or two to draw."""
+    return build(small_run, tmp_path_factory.mktemp("rep"))
+
+
+def test_report_folder(rep: Report) -> None:
+    out = rep.out
+    for name in ("index.html", "report.md"):
+        assert (out / name).stat().st_size > 0
+    charts = {p.name for p in (out / "charts").iterdir()}
+    for stem in ("success-by-mission", "attempts-ranking-3p", "attempts-ranking-4p", "logbook",
+                 "fail-tricks"):  # fmt: skip
+        assert {f"{stem}.png", f"{stem}.svg"} <= charts
+    assert "ceiling.png" not in charts
+    for t in ("ranking", "logbook", "fail_tricks", "correlations", "summary"):
+        csv = pl.read_csv(out / "tables" / f"{t}.csv")
+        assert csv.height > 0
+        assert pl.read_parquet(out / "tables" / f"{t}.parquet").height == csv.height
+    assert (out / "charts" / "logbook.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_html_is_self_contained_and_shows_the_ranking(rep: Report) -> None:
+    page = (rep.out / "index.html").read_text()
+    # nothing fetched from anywhere: no external scripts, styles, fonts or images
+    assert not re.search(r"""(src|href)\s*=\s*["'](https?:|//|charts/)""", page)
+    assert "<link" not in page and "<script" not in page
+    assert page.count('src="data:image/png;base64,') == 5
+    assert "Ranking at 4 players" in page and "pn-4" in page
+    assert "root seed 7" in page and "crewsim" in page
+    assert "not in this run" in page  # the ceiling and Deep Sea are said to be missing
+
+
+def test_markdown_links_charts_and_has_tables(rep: Report) -> None:
+    md = (rep.out / "report.md").read_text()
+    assert "![" in md and "(charts/success-by-mission.png)" in md
+    assert "| rank | mission | success [95 % CI]" in md
+    assert "The 10 hardest missions" in md
+
+
+def test_ceiling_section_appears_when_the_run_has_verdicts(run_copy: Path, tmp_path: Path) -> None:
+    s = pl.read_parquet(run_copy / "summary.parquet")
+    s.with_columns(pl.lit(0.95).alias("feasible_share")).write_parquet(run_copy / "summary.parquet")
+    rep = build(run_copy, tmp_path / "rep")
+    assert (rep.out / "charts" / "ceiling.png").exists()
+    md = (rep.out / "report.md").read_text()
+    assert "feasible [95 % CI]" in md and "bot efficiency" in md
+    assert "perfect-information ceiling" in md
+
+
+def test_formatting() -> None:
+    assert pct(0.12345) == "12.35 %"
+    assert pct_ci(0.0041, 0.0033, 0.0051) == "0.410 % [0.330, 0.510]"
+    assert num(float("inf")) == "∞" and num(1234.5) == "1,234" and num(3.14159) == "3.14"
+    assert num_ci(24.4, 23.7, 25.1) == "24.4 [23.7, 25.1]"
+
+
+def test_renderers_escape_text() -> None:
+    t = Table(("a|b", "<x>"), (("1|2", "<script>"),))
+    assert "a\\|b" in render_md([t])
+    page = render_html([t], "t")
+    assert "<script>" not in page and "&lt;script&gt;" in page

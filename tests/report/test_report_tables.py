@@ -1,0 +1,138 @@
+"""Ranking, correlations, logbook and failure tables computed from a real (small) run."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from crewsim.errors import CrewsimError
+from crewsim.report import tables
+from crewsim.report.run import ceiling, load_run
+
+
+def test_ranking_runs_from_easiest_to_hardest(small_run: Path) -> None:
+    run = load_run(small_run)
+    rank = tables.ranking(run)
+    assert rank.height == 8 and set(rank["players"]) == {3, 4}
+    for p in (3, 4):
+        part = rank.filter(pl.col("players") == p).sort("rank")
+        assert part["rank"].to_list() == [1, 2, 3, 4]
+        rates = part["success_rate"].to_list()
+        assert rates == sorted(rates, reverse=True)
+        assert (part["ci_low"] <= part["success_rate"]).all()
+        assert (part["success_rate"] <= part["ci_high"]).all()
+    assert "feasible_share" not in rank.columns and "printed_difficulty" not in rank.columns
+    top = tables.hardest(rank, 4, 2)
+    assert top["rank"].to_list() == [4, 3]
+
+
+def test_run_stamp_and_caption(small_run: Path) -> None:
+    run = load_run(small_run)
+    assert run.seed == 7 and run.bot == "heuristic" and run.games_per_cell == 1200
+    assert run.games == ["planet-nine"] and run.players == [3, 4]
+    cap = run.caption()
+    assert "1,200 games" in cap and "seed 7" in cap and "bot heuristic" in cap
+    assert run.number("pn-3") == 3
+
+
+def test_spearman_known_values() -> None:
+    assert tables.spearman([1, 2, 3, 4, 5], [10, 20, 30, 40, 50]).rho == pytest.approx(1.0)
+    c = tables.spearman([1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 6, 5])
+    assert c.rho == pytest.approx(1 - 6 * 2 / (6 * 35))  # textbook formula, no ties
+    assert c.low < c.rho < c.high
+    tied = tables.spearman([1, 2, 2, 3], [1, 2, 3, 4])
+    assert 0.9 < tied.rho < 1
+    assert math.isnan(tables.spearman([1, 2], [2, 1]).rho)
+
+
+def test_order_correlation_uses_logbook_number_for_planet_nine(small_run: Path) -> None:
+    corr = tables.order_correlations(load_run(small_run))
+    assert corr["success_rate_vs"].to_list() == ["logbook number"] * 2
+    assert corr["missions"].to_list() == [4, 4]
+    assert corr["spearman_rho"].is_between(-1, 1).all()
+
+
+def test_logbook_running_total(small_run: Path) -> None:
+    run = load_run(small_run)
+    book = tables.logbook(run)
+    for p in (3, 4):
+        part = book.filter(pl.col("players") == p).sort("number")
+        assert part["cumulative_attempts"][-1] == pytest.approx(part["expected_attempts"].sum())
+        assert (part["cumulative_low"] <= part["cumulative_attempts"]).all()
+        assert part["cumulative_attempts"].is_sorted()
+
+
+def test_fail_tricks_shares_add_up(small_run: Path) -> None:
+    ft = tables.fail_tricks(load_run(small_run))
+    sums = ft.group_by("players").agg(pl.col("share").sum())
+    assert sums["share"].to_list() == pytest.approx([1.0, 1.0])
+    assert ft["trick"].min() >= 1 and ft.filter(pl.col("players") == 4)["trick"].max() <= 10
+
+
+def test_ceiling_from_a_per_game_feasible_column(run_copy: Path) -> None:
+    """The solver's per-game verdicts (true/false/null) give the ceiling columns."""
+    for f in (run_copy / "chunks").glob("*.parquet"):
+        df = pl.read_parquet(f)
+        feasible = pl.when(pl.col("success")).then(True)
+        feasible = feasible.when(pl.int_range(pl.len()) % 10 == 0).then(None).otherwise(False)
+        df.with_columns(feasible.alias("feasible")).write_parquet(f)
+    run = load_run(run_copy)
+    ceil = ceiling(run)
+    assert ceil is not None and ceil.height == 8
+    rank = tables.ranking(run)
+    assert {"feasible_share", "bot_efficiency"} <= set(rank.columns)
+    # feasible = won here; unknown verdicts leave the denominator, so efficiency = decided / n
+    both = rank.join(ceil, on=["mission", "players"])
+    assert both["bot_efficiency"].to_list() == pytest.approx(
+        (both["decided_games"] / 1200).to_list()
+    )
+    assert (ceil["feasible_games"] == both["successes"]).all()
+    assert (ceil["decided_games"] < 1200).all()
+
+
+def test_ceiling_from_verdict_names(run_copy: Path) -> None:
+    for f in (run_copy / "chunks").glob("*.parquet"):
+        df = pl.read_parquet(f)
+        verdict = pl.when(pl.col("success")).then(pl.lit("feasible")).otherwise(pl.lit("unknown"))
+        df.with_columns(verdict.alias("feasible")).write_parquet(f)
+    ceil = ceiling(load_run(run_copy))
+    assert ceil is not None
+    assert (ceil["feasible_share"] == 1.0).all() and (ceil["feasible_games"] > 0).all()
+
+
+def test_ceiling_from_summary_share(run_copy: Path) -> None:
+    s = pl.read_parquet(run_copy / "summary.parquet")
+    s.with_columns(pl.lit(0.9).alias("feasible_share")).write_parquet(run_copy / "summary.parquet")
+    rank = tables.ranking(load_run(run_copy))
+    assert rank["feasible_share"].to_list() == pytest.approx([0.9] * 8)
+    assert rank["bot_efficiency"].to_list() == pytest.approx(
+        [r / 0.9 for r in rank["success_rate"]]
+    )
+
+
+def test_printed_difficulty_for_deep_sea_records(run_copy: Path) -> None:
+    """Deep Sea records carry a printed difficulty; the ranking and correlation use it."""
+    path = run_copy / "manifest.json"
+    manifest = json.loads(path.read_text())
+    for cell in manifest["cells"]:
+        cell["mission_record"]["game"] = "deep-sea"
+        cell["mission_record"]["difficulty"] = cell["mission_record"]["number"] + 2
+    path.write_text(json.dumps(manifest))
+    run = load_run(run_copy)
+    rank = tables.ranking(run)
+    assert dict(zip(rank["mission"], rank["printed_difficulty"], strict=True))["pn-2"] == 4
+    corr = tables.order_correlations(run)
+    assert corr["success_rate_vs"].to_list() == ["printed difficulty"] * 2
+
+
+def test_missing_or_partial_run_folder_is_a_user_error(tmp_path: Path) -> None:
+    with pytest.raises(CrewsimError, match="not found"):
+        load_run(tmp_path / "nope")
+    (tmp_path / "half").mkdir()
+    (tmp_path / "half" / "manifest.json").write_text("{}")
+    with pytest.raises(CrewsimError, match="summary.parquet"):
+        load_run(tmp_path / "half")
