@@ -49,9 +49,11 @@ def load_bots(path: Path | None = None) -> dict[str, Bot]:
     """All crews of a bots file (default: the shipped ``scenarios/bots.toml``)."""
     path = path or scenarios_dir() / "bots.toml"
     try:
-        data = tomllib.loads(path.read_text())
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise CrewsimError(f"{path}: file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CrewsimError(f"{path}: cannot read bots file: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise CrewsimError(f"{path}: not valid TOML: {exc}") from None
     table = data.get("bot")

@@ -23,6 +23,7 @@ import os
 import platform
 import time
 import uuid
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass, field, replace
@@ -52,8 +53,8 @@ _SEED_MASK = (1 << 63) - 1
 _FAIL_SCHEMA = {"kind": pl.Int8, "detail": pl.Int8, "trick": pl.Int8, "count": pl.Int64}
 # what decides a run's numbers: a folder made with other values is another run's folder
 IDENTITY_KEYS = (
-    "crewsim_version", "root_seed", "chunk_size", "distress", "players", "missions", "bot",
-    "cells", "seeding",
+    "crewsim_version", "kernel_sha256", "root_seed", "chunk_size", "distress", "players",
+    "missions", "bot", "cells", "seeding",
 )  # fmt: skip
 
 
@@ -294,11 +295,16 @@ def play_chunk(task: ChunkTask, mp: np.ndarray, bp: np.ndarray) -> tuple[ChunkCo
 def _atomic_write(path: Path, data: bytes) -> None:
     """Write, flush to disk, then rename: a file exists under its name only when complete."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:  # Ctrl-C mid-write included: leave no half file behind
+        with suppress(OSError):
+            tmp.unlink()
+        raise
 
 
 def _checksum_path(chunk: Path) -> Path:
@@ -345,6 +351,21 @@ def verify_chunk(chunks: Path, task: ChunkTask) -> tuple[ChunkCounts | None, str
     return chunk_counts(task, df, math.nan, sha), None
 
 
+def kernel_digest() -> str:
+    """SHA-256 of the kernel's sources (and the card layout they share).
+
+    The version number alone does not move when the kernel is edited between releases, but
+    the numbers do; a resume must not mix games of two kernels.
+    """
+    import crewsim.kernel
+
+    here = Path(crewsim.kernel.__file__).resolve().parent
+    digest = hashlib.sha256()
+    for src in sorted([*here.glob("*.py"), here.parent / "cards.py"]):
+        digest.update(src.read_bytes())
+    return digest.hexdigest()
+
+
 def manifest(config: RunConfig, tasks: Sequence[ChunkTask]) -> dict[str, Any]:
     """The full configuration of a run, written before any game is played."""
     import numba
@@ -352,6 +373,7 @@ def manifest(config: RunConfig, tasks: Sequence[ChunkTask]) -> dict[str, Any]:
     cells = config.cells()
     return {
         "crewsim_version": __version__,
+        "kernel_sha256": kernel_digest(),
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "root_seed": config.seed,
         "games_per_cell": config.games,
@@ -429,8 +451,12 @@ def check_same_configuration(out: Path, old: dict[str, Any], new: dict[str, Any]
     a, b = _identity(old), _identity(new)
     for key in IDENTITY_KEYS:
         if a[key] != b[key]:
-            if key in ("cells", "bot"):
-                what = f"{key} differ (mission or crew data changed)"
+            if key == "cells":
+                what = "the mission data differ"
+            elif key == "bot":
+                what = "the bot crew or its parameters differ"
+            elif key == "kernel_sha256":
+                what = "the simulation kernel's code differs"
             else:
                 what = f"{key} {_short(a[key])} there, {_short(b[key])} here"
             raise CrewsimError(
@@ -546,7 +572,9 @@ class LokyBackend:
                 yield play(t, vectors[t.cell], bp)
             return
         parallel = Parallel(n_jobs=self.jobs, backend="loky", return_as="generator_unordered")
-        yield from parallel(delayed(play)(t, vectors[t.cell], bp) for t in tasks)
+        with warnings.catch_warnings():  # on Ctrl-C joblib warns about the cancelled tasks
+            warnings.filterwarnings("ignore", message=".*tasks have been successfully executed")
+            yield from parallel(delayed(play)(t, vectors[t.cell], bp) for t in tasks)
 
 
 @dataclass
@@ -599,7 +627,7 @@ def _dask_session(config: RunConfig) -> Iterator[DaskBackend]:
     if address is None:
         cluster = LocalCluster(
             n_workers=config.workers(), threads_per_worker=1, processes=True,
-            host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR,
+            host="127.0.0.1", dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
         )  # fmt: skip
         address = cluster.scheduler_address
     try:
@@ -634,6 +662,17 @@ def _nullcontext(backend: Backend) -> Iterator[Backend]:
 # ---------------------------------------------------------------- driver side
 
 
+def warm_up(state: RunState) -> None:
+    """Compile (or fill the numba cache) here once, before local workers start loading it.
+
+    Skipped for a remote scheduler: its workers compile for themselves, and the driver need
+    not spend half a minute compiling a kernel it never runs.
+    """
+    config = state.config
+    if state.todo and (config.backend == "loky" or config.scheduler is None):
+        _warm_up(config.mission_vector(config.cells()[0]), config.bot.vector())
+
+
 def execute(
     state: RunState,
     backend: Backend,
@@ -646,11 +685,9 @@ def execute(
     ``RunInterrupted`` after the stored chunks are safe; no summary is written then.
     """
     config = state.config
-    cells = config.cells()
-    vectors = [config.mission_vector(c) for c in cells]
+    vectors = [config.mission_vector(c) for c in config.cells()]
     bp = config.bot.vector()
-    if state.todo and (config.backend == "loky" or config.scheduler is None):
-        _warm_up(vectors[0], bp)  # compile (or fill the cache) once before local workers start
+    warm_up(state)
     results = list(state.done)
     start = time.perf_counter()
     try:

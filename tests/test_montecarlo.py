@@ -64,8 +64,9 @@ def test_same_seed_same_summary_for_one_and_two_jobs(tmp_path: Path) -> None:
 def test_run_folder_contents(tmp_path: Path) -> None:
     result = run(_config(games=3000), tmp_path)
     files = sorted(p.name for p in (tmp_path / "chunks").iterdir())
-    assert files == [f"{c}-{k:05d}.parquet" for c in ("pn-1-3p", "pn-1-4p", "pn-5-3p", "pn-5-4p")
-                     for k in (0, 1)]  # fmt: skip
+    names = [f"{c}-{k:05d}.parquet" for c in ("pn-1-3p", "pn-1-4p", "pn-5-3p", "pn-5-4p")
+             for k in (0, 1)]  # fmt: skip
+    assert files == sorted([*names, *(f"{n}.sha256" for n in names)])
     games = pl.read_parquet(tmp_path / "chunks" / "pn-5-4p-00001.parquet")
     assert games.height == 1000
     assert games.columns == ["success", "fail_trick", "fail_kind", "fail_detail", "distress"]

@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 
 from crewsim import __version__
-from crewsim.cli import deal, missions, rank, report, simulate, tasks, validate
+from crewsim.cli import deal, feasibility, missions, rank, report, simulate, solve, tasks, validate
 from crewsim.errors import CrewsimError
 
 app = typer.Typer(
@@ -23,6 +23,8 @@ app.add_typer(tasks.app, name="tasks")
 app.command("deal")(deal.deal)
 app.command("validate")(validate.validate)
 app.command("simulate")(simulate.simulate)
+app.command("solve")(solve.solve_cmd)
+app.command("feasibility")(feasibility.feasibility)
 app.command("rank")(rank.rank)
 app.command("report")(report.report)
 
@@ -47,7 +49,7 @@ def _root(
 def main() -> None:
     """Console-script entry: user errors become one red line and exit status 2."""
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)
     except CrewsimError as exc:
         err_console.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
         sys.exit(exc.exit_code)
@@ -59,10 +61,10 @@ def main() -> None:
     except KeyboardInterrupt:
         err_console.print("interrupted")
         sys.exit(130)
-    except Exception as exc:  # click usage errors carry their own exit code
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        raise
+    except typer.TyperException as exc:  # usage errors (bad option, bad value): one line
+        err_console.print(
+            f"[bold red]error:[/] {exc.format_message()}", highlight=False, soft_wrap=True
+        )
+        sys.exit(exc.exit_code)
+    if isinstance(code, int):
+        sys.exit(code)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+import sys
+from contextlib import nullcontext
 from dataclasses import replace
 from enum import Enum
 from pathlib import Path
@@ -25,6 +28,7 @@ from crewsim.montecarlo import (
     plan,
     prepare,
     resume_command,
+    warm_up,
 )
 
 
@@ -69,6 +73,32 @@ def trace_games(config: RunConfig, console: Console) -> None:
             soft_wrap=True,
         )
         console.print(state.trace(), highlight=False, markup=False)
+
+
+def _whole(option: str, text: str | None) -> int | None:
+    """A whole number from the command line: ``1000000``, ``1_000_000``, ``1,000,000``, ``1e6``."""
+    if text is None:
+        return None
+    clean = text.strip().replace("_", "").replace(",", "")
+    try:
+        return int(clean)
+    except ValueError:
+        pass
+    try:
+        value = float(clean)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value != int(value):
+        raise CrewsimError(f"{option}: expected a whole number, got {text!r}")
+    return int(value)
+
+
+def _choice(option: str, text: str, enum: type[OutputFormat]) -> OutputFormat:
+    try:
+        return enum(text.strip().lower())
+    except ValueError:
+        known = "|".join(e.value for e in enum)
+        raise CrewsimError(f"{option}: expected {known}, got {text!r}") from None
 
 
 def _build_config(
@@ -138,7 +168,7 @@ def simulate(
         typer.Option("--players", "-p", help="Player counts, comma-separated (2-5). [3,4,5]"),
     ] = None,
     games: Annotated[
-        int | None,
+        str | None,
         typer.Option(
             "-n",
             "--games",
@@ -150,9 +180,9 @@ def simulate(
     bots: Annotated[
         Path | None, typer.Option("--bots", help="Bots file (default: scenarios/bots.toml).")
     ] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Root seed of the run. [0]")] = None,
+    seed: Annotated[str | None, typer.Option("--seed", help="Root seed of the run. [0]")] = None,
     jobs: Annotated[
-        int | None,
+        str | None,
         typer.Option(
             "--jobs", "-j", help="Worker processes (also Dask local workers); -1 = all cores."
         ),
@@ -183,23 +213,26 @@ def simulate(
         Path | None,
         typer.Option("--resume", help="Continue the run in this folder (configuration from it)."),
     ] = None,
-    fmt: Annotated[
-        OutputFormat, typer.Option("--format", help="table or json (stdout).")
-    ] = OutputFormat.table,
+    fmt_name: Annotated[str, typer.Option("--format", help="table or json (stdout).")] = "table",
     trace: Annotated[
         bool,
         typer.Option("--trace", help="Only play one game per mission and player count; print it."),
     ] = False,
     chunk_size: Annotated[
-        int | None, typer.Option("--chunk-size", hidden=True, help="Games per chunk (tests).")
+        str | None, typer.Option("--chunk-size", hidden=True, help="Games per chunk (tests).")
     ] = None,
 ) -> None:
     """Play many seeded deals of each mission with a bot crew; rates with 95 % intervals."""
     from crewsim.cli.output import failures_table, progress_bar, summary_json, summary_table
 
-    opts = {"players": players, "games": games, "bot": bot, "bots": bots, "seed": seed,
-            "jobs": jobs, "distress": distress, "chunk_size": chunk_size, "backend": backend,
-            "scheduler": scheduler}  # fmt: skip
+    # numbers and choices are parsed here, not by typer, so a bad value is one line, exit 2
+    fmt = _choice("--format", fmt_name, OutputFormat)
+    opts = {
+        "players": players, "games": _whole("-n", games), "bot": bot, "bots": bots,
+        "seed": _whole("--seed", seed), "jobs": _whole("--jobs", jobs), "distress": distress,
+        "chunk_size": _whole("--chunk-size", chunk_size), "backend": backend,
+        "scheduler": scheduler,
+    }  # fmt: skip
     config, out = _build_config(missions, resume, out, opts)
     config.check()
     for cell in config.cells():
@@ -223,13 +256,17 @@ def simulate(
         )
         _report_state(state, stderr)
         try:
-            with progress_bar(state.todo_games, stderr) as advance:
+            warm_up(state)  # before the bar, so its rate and ETA count games only
+            bar = progress_bar(state.todo_games, stderr) if state.todo else nullcontext(None)
+            with bar as advance:
                 result = execute(state, engine, on_chunk=advance)
         except RunInterrupted as stop:
             stderr.print(stop.status(), highlight=False, soft_wrap=True)
             stderr.print(f"resume with: {resume_command(stop.out)}", highlight=False,
                          soft_wrap=True)  # fmt: skip
-            raise typer.Exit(stop.exit_code) from None
+            # SystemExit, not typer.Exit: app.main runs click with standalone_mode=False,
+            # which turns typer.Exit into a return value that main() does not pass on
+            sys.exit(stop.exit_code)
     rate = state.todo_games / result.seconds if result.seconds > 0 else float("nan")
     info.print(
         f"{state.todo_games:,} games simulated in {result.seconds:.1f} s ({rate:,.0f} games/s)"

@@ -294,6 +294,20 @@ def search(
                             need += popcount(st[d, s] & tops_over_task)
                         if need > left:
                             cut = True
+                    # an owner holding its own task card must win with that very card: not
+                    # possible while another seat holds nothing but cards that beat it
+                    pending = taskmask & ~st[d, C_COV]
+                    while pending != 0 and not cut:
+                        x = lowest(pending)
+                        pending &= pending - 1
+                        o = task_owner[tof[x]]
+                        if (st[d, o] >> x) & 1:
+                            for j in range(seats):
+                                hj = st[d, j]
+                                if j == dummy:
+                                    hj |= st[d, C_COV]
+                                if j != o and hj != 0 and (hj & ~BEATS[x]) == 0:
+                                    cut = True
                     if not cut and t > 0:
                         w0 = st[d, 0] | (lead << 40) | (st[d, C_OST] << 43)
                         h = _mix(_mix(_mix(_mix(_mix(np.int64(seats), w0), st[d, 1]), st[d, 2]),

@@ -1,0 +1,117 @@
+"""`crewsim feasibility MISSION...`: share of random deals a perfect-information crew can win."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import Annotated, Any
+
+import numpy as np
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from crewsim.errors import CrewsimError
+from crewsim.missions import resolve_missions
+from crewsim.solver.api import DEFAULT_BUDGET, Unsupported, problem_from_mission
+from crewsim.stats import wilson
+
+DEFAULT_N = 5000  # a 4-task mission (pn-10) at the default budget: ~30 s on 2 cores
+CHUNK = 25
+
+
+def _players(spec: str) -> list[int]:
+    out: list[int] = []
+    for item in spec.split(","):
+        try:
+            p = int(item.strip())
+        except ValueError:
+            raise CrewsimError(
+                f"--players: expected numbers 2 to 5 like 3,4, got {spec!r}"
+            ) from None
+        if p not in (2, 3, 4, 5):
+            raise CrewsimError(f"--players: expected 2 to 5, got {p}")
+        if p not in out:
+            out.append(p)
+    return out
+
+
+def feasibility(
+    missions: Annotated[list[str], typer.Argument(help="Mission ids or ranges: pn-1 pn-3..10.")],
+    players: Annotated[str, typer.Option("--players", "-p", help="Player counts: 3,4,5.")] = "4",
+    n: Annotated[int, typer.Option("-n", help="Random deals per mission and player count.")] = (
+        DEFAULT_N
+    ),
+    seed: Annotated[int, typer.Option(help="Root seed.")] = 0,
+    budget: Annotated[int, typer.Option(help="Card plays tried per deal.")] = DEFAULT_BUDGET,
+    jobs: Annotated[int, typer.Option(help="Worker processes (0 = all cores).")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per cell.")] = False,
+) -> None:
+    """Share of random deals (random task draw and draft) that some line of play wins."""
+    from joblib import Parallel, delayed
+
+    from crewsim.solver.sample import solve_chunk
+
+    if n < 1:
+        raise CrewsimError(f"-n: expected a positive number, got {n}")
+    if budget < 1:
+        raise CrewsimError(f"--budget: expected a positive number, got {budget}")
+    chosen = [m for spec in missions for m in resolve_missions(spec)]
+    seats = _players(players)
+    for m in chosen:  # refuse what the solver cannot model before spending any time
+        try:
+            from crewsim.rules.setup import random_setup
+
+            deal, tasks = random_setup(seats[0], m.tasks, tuple(m.tokens), 0)
+            problem_from_mission(deal, tasks, m)
+        except Unsupported as exc:
+            raise CrewsimError(f"unsupported: {exc}") from None
+    n_jobs = jobs or (os.cpu_count() or 1)
+    root = np.random.SeedSequence(seed)
+    cells = [(m.id, p) for m in chosen for p in seats]
+    tasks_list = []
+    for ci, (mid, p) in enumerate(cells):
+        children = root.spawn(1)[0].spawn((n + CHUNK - 1) // CHUNK)
+        for k, child in enumerate(children):
+            size = min(CHUNK, n - k * CHUNK)
+            tasks_list.append((ci, delayed(solve_chunk)(mid, p, child, size, budget)))
+    start = time.perf_counter()
+    results = Parallel(n_jobs=n_jobs, batch_size=1)(t for _, t in tasks_list)
+    wall = time.perf_counter() - start
+    rows: list[dict[str, Any]] = []
+    for ci, (mid, p) in enumerate(cells):
+        counts: dict[str, int] = {}
+        secs: list[float] = []
+        for (cj, _), r in zip(tasks_list, results, strict=True):
+            if cj == ci:
+                for k, v in r.counts.items():
+                    counts[k] = counts.get(k, 0) + v
+                secs.extend(r.seconds)
+        feas, unk = counts.get("feasible", 0), counts.get("unknown", 0)
+        lo, hi = wilson(feas, n)
+        ulo, uhi = wilson(feas + unk, n)
+        rows.append({
+            "mission": mid, "players": p, "deals": n, "feasible": feas,
+            "infeasible": counts.get("infeasible", 0), "unknown": unk,
+            "feasible_share": feas / n, "ci_low": lo, "ci_high": hi,
+            "unknown_share": unk / n, "upper_if_unknown_feasible": (feas + unk) / n,
+            "upper_ci_high": uhi,
+            "median_ms": float(np.median(secs) * 1000), "max_ms": float(np.max(secs) * 1000),
+        })  # fmt: skip
+    if as_json:
+        for r in rows:
+            typer.echo(json.dumps(r))
+        return
+    table = Table(title=f"perfect-information feasibility, budget {budget} plays/deal")
+    for col in ("mission", "players", "deals", "feasible", "95 % CI", "unknown", "max ms"):
+        table.add_column(col, justify="left" if col == "mission" else "right")
+    for r in rows:
+        table.add_row(
+            r["mission"], str(r["players"]), str(r["deals"]), f"{100 * r['feasible_share']:.1f} %",
+            f"{100 * r['ci_low']:.1f}-{100 * r['ci_high']:.1f} %",
+            f"{100 * r['unknown_share']:.1f} %", f"{r['max_ms']:.0f}",
+        )  # fmt: skip
+    Console().print(table)
+    total = n * len(cells)
+    typer.echo(f"{total} deals solved in {wall:.1f} s on {n_jobs} process(es)")

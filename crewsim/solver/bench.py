@@ -1,0 +1,71 @@
+"""Solver benchmark: ``python -m crewsim.solver.bench [--deals N] [--budget B] [--quick]``.
+
+Four players, 1, 3, 6 and 10 random task cards (no tokens), uniformly random deals and
+owners; one core; after a JIT warm-up.  Prints deals/s, median / p99 / max seconds per deal
+and the unknown share at the budget, beside the targets of the solver issue.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+from crewsim.rules.setup import random_setup
+from crewsim.solver.api import DEFAULT_BUDGET, Problem, solve
+
+TARGETS = {1: (5000, 0.001), 3: (1000, 0.01), 6: (200, 0.02), 10: (100, 0.05)}
+DEALS = {1: 2000, 3: 1000, 6: 400, 10: 300}
+
+
+def run(n_tasks: int, deals: int, budget: int, seed: int) -> dict[str, float]:
+    secs = np.empty(deals)
+    verdicts: dict[str, int] = {}
+    for k in range(deals):
+        deal, tasks = random_setup(4, n_tasks, (), seed * 1_000_003 + k)
+        t0 = time.perf_counter()
+        res = solve(Problem(deal, tuple(tasks)), budget=budget)
+        secs[k] = time.perf_counter() - t0
+        verdicts[res.verdict] = verdicts.get(res.verdict, 0) + 1
+    return {
+        "tasks": n_tasks,
+        "deals": deals,
+        "deals_per_s": deals / secs.sum(),
+        "median_ms": float(np.median(secs) * 1e3),
+        "p99_ms": float(np.quantile(secs, 0.99) * 1e3),
+        "max_ms": float(secs.max() * 1e3),
+        "feasible": verdicts.get("feasible", 0) / deals,
+        "infeasible": verdicts.get("infeasible", 0) / deals,
+        "unknown": verdicts.get("unknown", 0) / deals,
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
+    ap.add_argument("--deals", type=int, default=0, help="deals per task count (0: defaults)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--quick", action="store_true", help="tiny sizes (smoke test)")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    deal, tasks = random_setup(4, 2, (), 0)
+    solve(Problem(deal, tuple(tasks)))  # JIT warm-up / cache load
+    for n_tasks, default in DEALS.items():
+        deals = 20 if args.quick else (args.deals or default)
+        row = run(n_tasks, deals, args.budget, args.seed)
+        if args.json:
+            print(json.dumps(row))
+            continue
+        tgt_rate, tgt_unknown = TARGETS[n_tasks]
+        print(
+            f"{n_tasks:2d} tasks: {row['deals_per_s']:8.0f} deals/s (target {tgt_rate})  "
+            f"median {row['median_ms']:.3f} ms  p99 {row['p99_ms']:.1f} ms  "
+            f"max {row['max_ms']:.0f} ms  unknown {100 * row['unknown']:.1f} % "
+            f"(target <= {100 * tgt_unknown:g} %)  infeasible {100 * row['infeasible']:.1f} %"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,184 @@
+"""Reading deals for the solver: the JSON document ``crewsim deal --format json`` writes.
+
+``{"game": "planet-nine", "players": 4, "hands": [["pink6", ...], ...],
+"tasks": [{"card": "pink1", "player": 2, "token": null}], "mission": "pn-10"}``; for two
+players also ``"dummy_under": [[face-up, face-down], ...]``; optional ``"designated": [seat]``
+for objectives where the commander names crew members (omitted: the solver may choose).
+Every problem is reported as one line naming the file, the line and the field; exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from crewsim.cards import mask_of, parse_card
+from crewsim.errors import CrewsimError
+from crewsim.rules.deal import Deal
+from crewsim.rules.game import TaskSpec
+from crewsim.rules.order import TOKENS
+from crewsim.solver.api import Problem, Unsupported, problem_from_mission
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """One parsed line: the problem, or why the solver cannot take it (``unsupported``)."""
+
+    line: int
+    problem: Problem | None
+    unsupported: str = ""
+
+
+class _Bad(Exception):
+    def __init__(self, field: str, why: str) -> None:
+        super().__init__(f"field '{field}': {why}")
+
+
+def _card(value: Any, field: str) -> int:
+    if not isinstance(value, str):
+        raise _Bad(field, f"expected a card name like 'pink6', got {json.dumps(value)}")
+    try:
+        return parse_card(value)
+    except ValueError as exc:
+        raise _Bad(field, str(exc)) from None
+
+
+def _int(value: Any, field: str, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise _Bad(field, f"expected an integer {lo}..{hi}, got {json.dumps(value)}")
+    return value
+
+
+def parse_record(rec: Any) -> tuple[Problem | None, str]:
+    """(problem, "") or (None, reason) when the mission is unsupported; raises _Bad."""
+    if not isinstance(rec, dict):
+        raise _Bad("(deal)", "expected a JSON object")
+    game = rec.get("game", "planet-nine")
+    if game not in ("planet-nine", "deep-sea"):
+        raise _Bad("game", f"expected 'planet-nine' or 'deep-sea', got {json.dumps(game)}")
+    if "players" not in rec:
+        raise _Bad("players", "missing")
+    players = _int(rec["players"], "players", 2, 5)
+    seats = 3 if players == 2 else players
+    hands_raw = rec.get("hands")
+    if not isinstance(hands_raw, list) or len(hands_raw) != seats:
+        raise _Bad("hands", f"expected a list of {seats} hands")
+    hands: list[int] = []
+    seen: dict[int, str] = {}
+    for s, hand in enumerate(hands_raw):
+        if not isinstance(hand, list):
+            raise _Bad(f"hands[{s}]", "expected a list of card names")
+        cards = []
+        for k, name in enumerate(hand):
+            f = f"hands[{s}][{k}]"
+            c = _card(name, f)
+            if c in seen:
+                raise _Bad(f, f"{name} is dealt twice (also {seen[c]})")
+            seen[c] = f
+            cards.append(c)
+        hands.append(mask_of(cards))
+    under: list[tuple[int, int]] = []
+    if players == 2:
+        raw = rec.get("dummy_under")
+        if not isinstance(raw, list):
+            raise _Bad("dummy_under", "two players need the dummy's [face-up, face-down] pairs")
+        for k, pair in enumerate(raw):
+            f = f"dummy_under[{k}]"
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise _Bad(f, "expected [face-up card, face-down card]")
+            top, below = _card(pair[0], f + "[0]"), _card(pair[1], f + "[1]")
+            if not hands[2] >> top & 1:
+                raise _Bad(f + "[0]", f"{pair[0]} is not a face-up card of the dummy (seat 2)")
+            if below in seen:
+                raise _Bad(f + "[1]", f"{pair[1]} is dealt twice (also {seen[below]})")
+            seen[below] = f + "[1]"
+            under.append((top, below))
+    elif "dummy_under" in rec:
+        raise _Bad("dummy_under", "only the two-player game has a dummy")
+    if len(seen) != 40:
+        raise _Bad("hands", f"every card must be dealt exactly once ({len(seen)} of 40 dealt)")
+    try:
+        deal = Deal(players, tuple(hands), tuple(under))
+    except ValueError as exc:
+        raise _Bad("hands", str(exc)) from None
+    if players == 3 and sorted(bin(h).count("1") for h in hands) != [13, 13, 14]:
+        raise _Bad("hands", "three players hold 14, 13 and 13 cards")
+    if players in (4, 5) and any(bin(h).count("1") != 40 // players for h in hands):
+        raise _Bad("hands", f"{players} players hold {40 // players} cards each")
+    if "commander" in rec and rec["commander"] != deal.commander:
+        raise _Bad(
+            "commander", f"the commander is the holder of the 4 trump, seat {deal.commander}"
+        )
+    tasks_raw = rec.get("tasks", [])
+    if not isinstance(tasks_raw, list):
+        raise _Bad("tasks", "expected a list of {card, player, token}")
+    tasks: list[TaskSpec] = []
+    task_cards: set[int] = set()
+    for k, t in enumerate(tasks_raw):
+        f = f"tasks[{k}]"
+        if not isinstance(t, dict):
+            raise _Bad(f, "expected an object {card, player, token}")
+        c = _card(t.get("card"), f + ".card")
+        if c >= 36:
+            raise _Bad(f + ".card", "task cards are colour cards (no trumps)")
+        if c in task_cards:
+            raise _Bad(f + ".card", "the same task card twice")
+        task_cards.add(c)
+        if "player" not in t:
+            raise _Bad(f + ".player", "missing")
+        owner = _int(t["player"], f + ".player", 0, seats - 1)
+        token = t.get("token")
+        if token is not None and token not in TOKENS:
+            raise _Bad(f + ".token", f"expected null or one of {', '.join(TOKENS)}")
+        tasks.append(TaskSpec(c, token, owner))
+    designated: tuple[int, ...] | None = None
+    if "designated" in rec and rec["designated"] is not None:
+        raw_d = rec["designated"]
+        if not isinstance(raw_d, list) or not 1 <= len(raw_d) <= 2:
+            raise _Bad("designated", "expected a list of one or two seats")
+        designated = tuple(_int(x, f"designated[{i}]", 0, seats - 1) for i, x in enumerate(raw_d))
+    mission = None
+    if rec.get("mission") is not None:
+        from crewsim.missions import get_mission
+
+        try:
+            mission = get_mission(str(rec["mission"]))
+        except CrewsimError as exc:
+            raise _Bad("mission", str(exc)) from None
+    if game == "deep-sea" and mission is None:
+        return None, "Deep Sea deals are not supported by the solver"
+    try:
+        return problem_from_mission(deal, tasks, mission, designated), ""
+    except Unsupported as exc:
+        return None, str(exc)
+    except ValueError as exc:
+        raise _Bad("designated" if designated else "tasks", str(exc)) from None
+
+
+def read_deals(path: str | Path) -> Iterator[DealRecord]:
+    """Records of a ``.json`` file (one deal) or ``.jsonl`` file (one deal per line)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CrewsimError(f"{p}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
+    if p.suffix.lower() == ".jsonl":
+        chunks = [(i + 1, line) for i, line in enumerate(text.splitlines()) if line.strip()]
+    else:
+        chunks = [(1, text)]
+    if not chunks:
+        raise CrewsimError(f"{p}: no deal in the file")
+    for lineno, chunk in chunks:
+        try:
+            rec = json.loads(chunk)
+        except json.JSONDecodeError as exc:
+            where = lineno if p.suffix.lower() == ".jsonl" else exc.lineno
+            raise CrewsimError(f"{p}:{where}: not JSON ({exc.msg})") from None
+        try:
+            problem, why = parse_record(rec)
+        except _Bad as exc:
+            raise CrewsimError(f"{p}:{lineno}: {exc}") from None
+        yield DealRecord(lineno, problem, why)

@@ -1,0 +1,89 @@
+"""`crewsim solve` and `crewsim feasibility` from the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from crewsim.cards import Game
+from crewsim.cli.app import app
+from crewsim.cli.deal import deal_record
+from crewsim.errors import CrewsimError
+
+runner = CliRunner()
+
+
+def test_solve_one_deal(tmp_path: Path) -> None:
+    f = tmp_path / "d.json"
+    f.write_text(json.dumps(deal_record(4, Game.PLANET_NINE, 5, "pn-1")))
+    result = runner.invoke(app, ["solve", str(f), "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["verdict"] in ("feasible", "infeasible", "unknown")
+    assert {"nodes", "seconds", "line"} <= set(out)
+    if out["verdict"] == "feasible":
+        assert all(len(t) == 4 for t in out["tricks"])
+    text = runner.invoke(app, ["solve", str(f)])
+    assert text.exit_code == 0 and out["verdict"] in text.output
+
+
+def test_solve_jsonl_one_line_per_deal(tmp_path: Path) -> None:
+    f = tmp_path / "d.jsonl"
+    lines = [deal_record(p, Game.PLANET_NINE, s, m)
+             for p, s, m in ((4, 1, "pn-3"), (3, 2, "pn-5"), (2, 3, "pn-48"), (4, 4, "pn-12"))]
+    f.write_text("\n".join(json.dumps(r) for r in lines) + "\n")
+    result = runner.invoke(app, ["solve", str(f)])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(x) for x in result.output.splitlines()]
+    assert [r["line"] for r in rows] == [1, 2, 3, 4]
+    assert rows[3]["verdict"] == "unsupported" and "card draw" in rows[3]["reason"]
+
+
+@pytest.mark.parametrize(
+    ("patch", "message"),
+    [
+        ({"players": 7}, "2: field 'players'"),
+        ({"hands": [["pink1"]]}, "field 'hands'"),
+        ({"tasks": [{"card": "rocket1", "player": 0, "token": None}]}, "tasks[0].card"),
+        ({"tasks": [{"card": "pink1", "player": 9, "token": None}]}, "tasks[0].player"),
+        ({"tasks": [{"card": "pink1", "player": 0, "token": "6"}]}, "tasks[0].token"),
+        ({"mission": "pn-99"}, "field 'mission'"),
+    ],
+)
+def test_bad_deal_is_one_line_exit_2(tmp_path: Path, patch: dict, message: str) -> None:
+    rec = deal_record(4, Game.PLANET_NINE, 1, "pn-2") | patch
+    f = tmp_path / "bad.jsonl"
+    good = json.dumps(deal_record(4, Game.PLANET_NINE, 1, "pn-2"))
+    f.write_text(good + "\n" + json.dumps(rec) + "\n")
+    with pytest.raises(CrewsimError, match=r"bad.jsonl:2: ") as err:
+        runner.invoke(app, ["solve", str(f)], catch_exceptions=False)
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_bad_card_names_the_field(tmp_path: Path) -> None:
+    rec = deal_record(4, Game.PLANET_NINE, 1, None)
+    rec["hands"][1][2] = "pnik5"
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps(rec))
+    result = runner.invoke(app, ["solve", str(f)])
+    assert result.exit_code != 0
+    assert "hands[1][2]" in str(result.exception)
+
+
+def test_feasibility_small_run() -> None:
+    result = runner.invoke(app, ["feasibility", "pn-1", "pn-3", "-n", "30", "--seed", "2",
+                                 "--jobs", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(x) for x in result.output.splitlines()]
+    assert [r["mission"] for r in rows] == ["pn-1", "pn-3"]
+    for r in rows:
+        assert r["deals"] == 30 and r["feasible"] + r["infeasible"] + r["unknown"] == 30
+        assert 0 <= r["ci_low"] <= r["feasible_share"] <= r["ci_high"] <= 1
+
+
+def test_feasibility_refuses_unsupported() -> None:
+    with pytest.raises(CrewsimError, match="unsupported: pn-12"):
+        runner.invoke(app, ["feasibility", "pn-12", "-n", "5"], catch_exceptions=False)

@@ -1,0 +1,192 @@
+"""Nothing lost: resume after SIGKILL, top-up with a larger n, damaged chunks, Ctrl-C.
+
+Each test compares against an uninterrupted run in the same session, so a kernel edit made
+between test sessions cannot make them disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from crewsim.bots import get_bot
+from crewsim.cli.output import summary_json
+from crewsim.errors import CrewsimError
+from crewsim.missions import resolve_missions
+from crewsim.montecarlo import RunConfig, plan, prepare, run
+
+CHUNK = 500
+
+
+def _config(games: int = 1600, seed: int = 4, **kw: object) -> RunConfig:
+    return RunConfig(
+        missions=tuple(resolve_missions("pn-2,pn-6")),
+        players=(3, 5),
+        games=games,
+        bot=get_bot("heuristic"),
+        seed=seed,
+        jobs=1,
+        chunk_size=CHUNK,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def _chunk_files(out: Path) -> list[str]:
+    return sorted(p.name for p in (out / "chunks").glob("*.parquet"))
+
+
+def test_plan_is_prefix_stable_in_games() -> None:
+    """Chunk k keeps its seed and size when n grows; only the old partial chunk changes."""
+    small, big = plan(_config(games=1600)), plan(_config(games=2600))
+    by_key = {(t.key, t.index): t for t in big}
+    for t in small:
+        grown = by_key[(t.key, t.index)]
+        assert grown.seed == t.seed
+        assert grown.games == t.games or (t.index == 3 and (t.games, grown.games) == (100, 500))
+
+
+def test_rerun_reuses_every_chunk(tmp_path: Path) -> None:
+    first = run(_config(), tmp_path)
+    stamps = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "chunks").iterdir()}
+    again = run(_config(), tmp_path)
+    assert again.reused == 16 and not again.damaged
+    assert_frame_equal(first.summary, again.summary)
+    assert stamps == {p.name: p.stat().st_mtime_ns for p in (tmp_path / "chunks").iterdir()}
+
+
+def test_top_up_recomputes_only_the_partial_last_chunk(tmp_path: Path) -> None:
+    run(_config(games=1600), tmp_path / "grown")
+    before = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "grown" / "chunks").iterdir()}
+    grown = run(_config(games=2600), tmp_path / "grown")
+    fresh = run(_config(games=2600), tmp_path / "fresh")
+    assert_frame_equal(grown.summary, fresh.summary)
+    assert grown.reused == 4 * 3  # chunks 0-2 of each cell; chunk 3 (100 games) grew to 500
+    after = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "grown" / "chunks").iterdir()}
+    changed = sorted(n for n in before if before[n] != after[n] and n.endswith(".parquet"))
+    assert changed == [f"{c}-00003.parquet" for c in ("pn-2-3p", "pn-2-5p", "pn-6-3p", "pn-6-5p")]
+    assert json.loads((tmp_path / "grown" / "manifest.json").read_text())["games_per_cell"] == 2600
+    with pytest.raises(CrewsimError, match="already holds 2,600 games per cell"):
+        run(_config(games=1000), tmp_path / "grown")
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["flip", "truncate", "garbage", "no_checksum", "wrong_checksum"],
+)
+def test_damaged_chunk_is_detected_and_simulated_again(tmp_path: Path, damage: str) -> None:
+    good = run(_config(games=1000), tmp_path)
+    chunk = tmp_path / "chunks" / "pn-6-3p-00001.parquet"
+    sidecar = chunk.with_name(chunk.name + ".sha256")
+    data = chunk.read_bytes()
+    if damage == "flip":
+        chunk.write_bytes(data[:100] + bytes([data[100] ^ 0xFF]) + data[101:])
+    elif damage == "truncate":
+        chunk.write_bytes(data[: len(data) // 2])
+    elif damage == "garbage":
+        chunk.write_bytes(b"not parquet at all")
+    elif damage == "no_checksum":
+        sidecar.unlink()
+    else:  # a valid Parquet file, but another chunk's: its bytes do not match the checksum
+        other = tmp_path / "chunks" / "pn-6-3p-00000.parquet"
+        chunk.write_bytes(other.read_bytes())
+    redone = run(_config(games=1000), tmp_path)
+    assert redone.reused == 7
+    assert len(redone.damaged) == 1 and "pn-6-3p-00001.parquet" in redone.damaged[0]
+    assert_frame_equal(good.summary, redone.summary)
+    assert pl.read_parquet(chunk).height == 500
+    assert (tmp_path / "chunks" / "pn-6-3p-00001.parquet.damaged").exists()  # kept to inspect
+
+
+def test_folder_of_another_configuration_is_refused(tmp_path: Path) -> None:
+    run(_config(games=500), tmp_path)
+    for change, field in (
+        ({"seed": 5}, "root_seed"),
+        ({"distress": "never"}, "distress"),
+        ({"chunk_size": 250}, "chunk_size"),
+        ({"players": (3, 4)}, "players"),
+        ({"bot": get_bot("random")}, "bot crew"),
+    ):
+        cfg = _config(games=500)
+        cfg = RunConfig(**{**cfg.__dict__, **change})  # type: ignore[arg-type]
+        with pytest.raises(CrewsimError, match=f"another configuration.*{field}"):
+            prepare(cfg, tmp_path)
+    (tmp_path / "manifest.json").write_text("{ not json")
+    with pytest.raises(CrewsimError, match="not valid JSON"):
+        prepare(_config(games=500), tmp_path)
+
+
+def _simulate_cmd(out: Path, games: int) -> list[str]:
+    return [
+        sys.executable, "-m", "crewsim", "simulate", "pn-2,pn-6", "-p", "3,5", "-n", str(games),
+        "--seed", "4", "--jobs", "1", "--chunk-size", str(CHUNK), "--out", str(out),
+        "--format", "json",
+    ]  # fmt: skip
+
+
+def _start_and_stop(out: Path, games: int, sig: int) -> subprocess.CompletedProcess[str]:
+    """Start a CLI run in a child, send ``sig`` once its first chunk is stored."""
+    proc = subprocess.Popen(
+        _simulate_cmd(out, games), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    deadline = time.monotonic() + 120  # a cold numba cache compiles for a while
+    while not list((out / "chunks").glob("*.sha256")) and time.monotonic() < deadline:
+        if proc.poll() is not None:
+            break
+        time.sleep(0.005)
+    assert proc.poll() is None, "the run ended before it could be interrupted"
+    proc.send_signal(sig)
+    stdout, stderr = proc.communicate(timeout=120)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
+
+
+GAMES_KILLED = 20_000  # 4 cells x 40 chunks: seconds of work, the first chunk in milliseconds
+
+
+def test_sigkill_part_way_then_resume_gives_the_uninterrupted_numbers(tmp_path: Path) -> None:
+    reference = run(_config(games=GAMES_KILLED), tmp_path / "reference")  # also warms the cache
+    out = tmp_path / "killed"
+    killed = _start_and_stop(out, GAMES_KILLED, signal.SIGKILL)
+    assert killed.returncode == -signal.SIGKILL
+    stored = len(list((out / "chunks").glob("*.sha256")))
+    assert 0 < stored < 4 * 40
+    resumed = subprocess.run(
+        [sys.executable, "-m", "crewsim", "simulate", "--resume", str(out), "--format", "json"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resuming:" in resumed.stderr
+    assert json.loads(resumed.stdout) == json.loads(summary_json(reference.summary))
+    assert_frame_equal(pl.read_parquet(out / "summary.parquet"), reference.summary)
+    assert not list((out / "chunks").glob(".*.tmp"))
+
+
+def test_ctrl_c_stops_cleanly_with_the_resume_command(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run(_config(games=500), tmp_path / "warm")  # numba cache warm for the child
+    stopped = _start_and_stop(out, GAMES_KILLED, signal.SIGINT)
+    assert stopped.returncode == 130, stopped.stderr
+    assert "Traceback" not in stopped.stderr
+    assert f"resume with: crewsim simulate --resume {out}" in stopped.stderr
+    assert "chunks done" in stopped.stderr
+    assert not (out / "summary.parquet").exists()
+    assert not list((out / "chunks").glob(".*.tmp"))
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+def test_same_out_again_is_a_resume_not_a_restart(tmp_path: Path) -> None:
+    """Re-running the very command with the same --out reuses the folder (no --resume)."""
+    first = subprocess.run(_simulate_cmd(tmp_path, 600), capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr
+    again = subprocess.run(_simulate_cmd(tmp_path, 600), capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    assert "resuming: 8 of 8 chunks already done, 0 to run" in again.stderr
+    assert json.loads(first.stdout) == json.loads(again.stdout)
