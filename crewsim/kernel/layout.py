@@ -55,7 +55,6 @@ OBJ_PARAMS = {
     "player_first_and_last_only": ("no_trump_win",),
     "role_split": ("first", "last"),
 }
-OBJ_DESIGNATED = {1: 1, 6: 1, 7: 1, 9: 2}
 
 TOKEN_CODES = {None: 0, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5,
                ">": 11, ">>": 12, ">>>": 13, ">>>>": 14, "omega": 20}  # fmt: skip

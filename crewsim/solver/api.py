@@ -17,8 +17,10 @@ from typing import Any
 import numpy as np
 
 from crewsim.cards import N_CARDS, card_id
+from crewsim.kernel.layout import OBJ_CODES
 from crewsim.rules.deal import Deal
 from crewsim.rules.game import TaskSpec
+from crewsim.rules.objectives import DESIGNATED
 from crewsim.rules.order import ARROWS, NUMBERED, OMEGA
 from crewsim.rules.play import n_tricks, trick_winner
 
@@ -32,23 +34,8 @@ TOKEN_CODES: dict[str | None, int] = {None: 0, OMEGA: 10}
 TOKEN_CODES.update({t: i + 1 for i, t in enumerate(NUMBERED)})
 TOKEN_CODES.update({t: 6 + i for i, t in enumerate(ARROWS)})
 
-OBJECTIVE_CODES: dict[str, int] = {
-    "player_wins_no_tricks": 1,
-    "colour_ones_win": 2,
-    "each_trump_wins": 3,
-    "no_win_with_rank": 4,
-    "balanced_tricks": 5,
-    "player_exactly_one_trick": 6,
-    "player_first_and_last_only": 7,
-    "left_of_pink9_wins_pink": 8,
-    "role_split": 9,
-}
-DESIGNATES = {
-    "player_wins_no_tricks": 1,
-    "player_exactly_one_trick": 1,
-    "player_first_and_last_only": 1,
-    "role_split": 2,
-}
+OBJECTIVE_CODES = OBJ_CODES  # the kernel's codes: one numbering of the objective kinds
+DESIGNATES = DESIGNATED  # crew members the commander names, per objective kind
 
 
 class Unsupported(ValueError):
