@@ -43,6 +43,7 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python -m crewsim.bench
+	$(BIN)/python -m crewsim.solver.bench
 
 clean:
 	rm -rf $(VENV) .numba-cache .pytest_cache .mypy_cache
