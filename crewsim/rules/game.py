@@ -22,6 +22,7 @@ from crewsim.cards import (
     popcount,
     suit_of,
 )
+from crewsim.rules.conditions import HeldTask, judge_tasks
 from crewsim.rules.deal import Deal
 from crewsim.rules.objectives import DESIGNATED, JUDGES, HandSoFar, Verdict
 from crewsim.rules.order import OMEGA, predecessors
@@ -90,7 +91,7 @@ class Outcome:
     success: bool
     trick: int  # index of the trick that decided it (0-based)
     reason: str
-    kind: str = ""  # wrong_winner | order | not_done | objective ("" on success)
+    kind: str = ""  # wrong_winner | order | not_done | objective | condition ("" on success)
 
 
 @dataclass
@@ -101,6 +102,7 @@ class GameState:
     tasks: list[TaskSpec] = field(default_factory=list)
     rules: Rules = field(default_factory=Rules)
     game: Game = Game.PLANET_NINE
+    deep_tasks: list[HeldTask] = field(default_factory=list)  # Deep Sea condition tasks
 
     def __post_init__(self) -> None:
         self.hands = list(self.deal.hands)
@@ -125,6 +127,7 @@ class GameState:
         self.outcome: Outcome | None = None
         self.history: list[str] = []
         self._objective_done = [False] * len(self.rules.objectives)
+        self._deep_verdicts: tuple[Verdict, ...] | None = None
         self._pred = predecessors([t.token for t in self.tasks])
 
     # ---- derived facts -------------------------------------------------------------------
@@ -381,6 +384,9 @@ class GameState:
             and not self.draws_done
         ):
             raise IllegalMove("the cards must be drawn before the next trick")
+        for task in self.deep_tasks:
+            if task.card.kind == "win_predicted_trick_count" and task.predicted is None:
+                raise IllegalMove(f"task {task.card.number}: predict the trick count first")
         self._require(seat == self.to_play, f"it is {self._who(self.to_play)}'s turn")
         self._require(
             self.hands[seat] >> card & 1 == 1,
@@ -480,12 +486,23 @@ class GameState:
                 fails.append(("objective", f"objective {kind} failed"))
             elif v is Verdict.DONE:
                 self._objective_done[k] = True
+        deep_done = True
+        if self.deep_tasks:  # Deep Sea: every condition card, judged by rules.conditions
+            judged = judge_tasks(self, self.deep_tasks, self._deep_verdicts)
+            self._deep_verdicts = judged.verdicts
+            if judged.mission is Verdict.FAILED:
+                fails.append(("condition", judged.reason))
+            deep_done = judged.mission is Verdict.DONE
         if fails:
             self.outcome = Outcome(False, t, fails[0][1], fails[0][0])
-        elif all_tasks and all(
-            self._objective_done[k]
-            for k, (kind, _) in enumerate(self.rules.objectives)
-            if kind in JUDGES
+        elif (
+            all_tasks
+            and deep_done
+            and all(
+                self._objective_done[k]
+                for k, (kind, _) in enumerate(self.rules.objectives)
+                if kind in JUDGES
+            )
         ):
             self.outcome = Outcome(True, t, "all tasks and objectives done")
         if self.outcome:
