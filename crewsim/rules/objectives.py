@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from crewsim.cards import SUIT_MASK, TRUMP, card_id, popcount, suit_of, value_of
+from crewsim.cards import SUIT_MASK, TRUMP, card_id, parse_card, popcount, suit_of, value_of
 
 
 class Verdict(str, Enum):
@@ -144,6 +144,42 @@ def role_split(h: HandSoFar, p: Mapping[str, Any]) -> Verdict:
     return _at_end(ok, h)
 
 
+def balance_rank_wins(h: HandSoFar, p: Mapping[str, Any]) -> Verdict:
+    """Deep Sea 8/21: nobody may have won more than ``max_difference`` colour cards of
+    ``rank`` beyond anybody else; done once every such card is played."""
+    rank_cards = sum(1 << card_id(s, p["rank"]) for s in range(4))
+    won = [0] * h.seats
+    for trick, w in zip(h.tricks, h.winners, strict=True):
+        won[w] += sum(1 for c in trick if rank_cards >> c & 1)
+    if max(won) - min(won) > p.get("max_difference", 1):
+        return Verdict.FAILED
+    return Verdict.DONE if h.last or not h.in_hands & rank_cards else Verdict.PENDING
+
+
+def no_lead_suits(h: HandSoFar, p: Mapping[str, Any]) -> Verdict:
+    """Deep Sea 12: no trick may be opened with one of ``suits`` (leading one is legal but
+    fails the mission, our reading of an open rule question)."""
+    suits = {("pink", "blue", "green", "yellow", "trump").index(x) for x in p["suits"]}
+    return _at_end(suit_of(h.tricks[-1][0]) not in suits, h)
+
+
+def first_trick_winner_most(h: HandSoFar, p: Mapping[str, Any]) -> Verdict:
+    """Deep Sea 23: the winner of trick 1 must always have won more tricks than anyone else."""
+    first = h.winners[0]
+    mine = h.winners.count(first)
+    ok = all(h.winners.count(s) < mine for s in range(h.seats) if s != first)
+    return _at_end(ok, h)
+
+
+def card_last_in_final_trick(h: HandSoFar, p: Mapping[str, Any]) -> Verdict:
+    """Deep Sea 27: ``card`` must be the last card played in the final trick."""
+    card = parse_card(p["card"]) if isinstance(p["card"], str) else int(p["card"])
+    trick = h.tricks[-1]
+    if card in trick:
+        return Verdict.DONE if h.last and trick[-1] == card else Verdict.FAILED
+    return Verdict.FAILED if h.last else Verdict.PENDING
+
+
 JUDGES: dict[str, Judge] = {
     "player_wins_no_tricks": player_wins_no_tricks,
     "colour_ones_win": colour_ones_win,
@@ -154,6 +190,10 @@ JUDGES: dict[str, Judge] = {
     "player_first_and_last_only": player_first_and_last_only,
     "left_of_pink9_wins_pink": left_of_pink9_wins_pink,
     "role_split": role_split,
+    "balance_rank_wins": balance_rank_wins,
+    "no_lead_suits": no_lead_suits,
+    "first_trick_winner_most": first_trick_winner_most,
+    "card_last_in_final_trick": card_last_in_final_trick,
 }
 
 # How many crew members the commander designates for each objective (0 = none).

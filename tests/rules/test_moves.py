@@ -741,8 +741,44 @@ def test_role_split() -> None:
     assert judge(k, hsf(bad, designated=d, n_tricks=3), **p) is Verdict.FAILED
 
 
+def test_deep_sea_balance_of_rank_wins() -> None:
+    p = {"rank": 9, "max_difference": 1}
+    assert judge("balance_rank_wins", hsf([S0_WINS]), **p) is Verdict.PENDING
+    two = [S0_WINS, ("pink8", "blue9", "green2", "yellow2")]  # seat 0 takes blue 9 too
+    assert judge("balance_rank_wins", hsf(two), **p) is Verdict.FAILED
+    assert judge("balance_rank_wins", hsf([S0_WINS], in_hands=0), **p) is Verdict.DONE
+
+
+def test_deep_sea_forbidden_leads() -> None:
+    p = {"suits": ("pink", "trump")}
+    blue = ("blue1", "pink2", "green1", "yellow1")
+    assert judge("no_lead_suits", hsf([blue]), **p) is Verdict.PENDING
+    assert judge("no_lead_suits", hsf([blue], n_tricks=1), **p) is Verdict.DONE
+    assert judge("no_lead_suits", hsf([S0_WINS]), **p) is Verdict.FAILED
+
+
+def test_deep_sea_first_trick_winner_stays_ahead() -> None:
+    assert judge("first_trick_winner_most", hsf([S0_WINS])) is Verdict.PENDING
+    assert judge("first_trick_winner_most", hsf([S0_WINS], n_tricks=1)) is Verdict.DONE
+    tie = [S0_WINS, ("blue1", "rocket3", "green1", "yellow2")]
+    assert judge("first_trick_winner_most", hsf(tie)) is Verdict.FAILED
+
+
+def test_deep_sea_card_last_in_final_trick() -> None:
+    p = {"card": "yellow5"}
+    last = ("pink9", "blue1", "green1", "yellow5")
+    assert judge("card_last_in_final_trick", hsf([S0_WINS]), **p) is Verdict.PENDING
+    assert judge("card_last_in_final_trick", hsf([last], n_tricks=1), **p) is Verdict.DONE
+    assert judge("card_last_in_final_trick", hsf([last], n_tricks=2), **p) is Verdict.FAILED
+    assert judge("card_last_in_final_trick", hsf([S0_WINS], n_tricks=1), **p) is Verdict.FAILED
+
+
 def test_every_judge_is_tested() -> None:
     tested = {
+        "balance_rank_wins",
+        "no_lead_suits",
+        "first_trick_winner_most",
+        "card_last_in_final_trick",
         "player_wins_no_tricks",
         "colour_ones_win",
         "each_trump_wins",
