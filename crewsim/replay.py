@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 import numpy as np
 
 from crewsim.cards import Game
 from crewsim.kernel import layout as L
+from crewsim.missions import load_task_cards
 from crewsim.missions.schema import Mission
+from crewsim.rules.conditions import HeldTask
 from crewsim.rules.deal import Deal
 from crewsim.rules.game import Claim, GameState, Rules, TaskSpec
 
 _CLAIMS = (Claim.HIGHEST, Claim.ONLY, Claim.LOWEST)
-FAIL_KINDS = {0: "", 1: "wrong_winner", 2: "order", 3: "not_done", 4: "objective"}
+FAIL_KINDS = {0: "", 1: "wrong_winner", 2: "order", 3: "not_done", 4: "objective", 5: "condition"}
 
 
 def replay(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int) -> GameState:
@@ -23,7 +26,20 @@ def replay(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int
     deal = Deal(players, tuple(int(h) for h in rec["rec_hands"][i][:seats]), under)
     n = mission.tasks
     tasks = [TaskSpec(int(c), L.TOKEN_NAMES[int(tok)]) for c, _, tok in rec["rec_tasks"][i][:n]]
-    state = GameState(deal, tasks, Rules.of(mission), Game(mission.game))
+    rules = Rules.of(mission)
+    deep: list[HeldTask] = []
+    if mission.game is Game.DEEP_SEA:
+        ds = [int(x) for x in rec["rec_ds"][i]]
+        n_ds, comm, until = ds[3 * L.MAX_DS : 3 * L.MAX_DS + 3]
+        cards = load_task_cards()
+        deep = [
+            HeldTask(cards[ds[k]], ds[L.MAX_DS + k], None if ds[2 * L.MAX_DS + k] < 0 else
+                     ds[2 * L.MAX_DS + k])
+            for k in range(n_ds)
+        ]  # fmt: skip
+        names = {v: k for k, v in L.COMM_CODES.items()}
+        rules = replace(rules, communication=names[comm], comm_until_trick=max(until, 0))
+    state = GameState(deal, tasks, rules, Game(mission.game), deep)
     for k in range(n):
         t = int(rec["rec_pick"][i][k])
         state.assign_task(t, int(rec["rec_tasks"][i][t][1]))

@@ -66,6 +66,8 @@ def describe_failure(kind: int, detail: int, trick: int | None, game: Game) -> s
     if kind == 4:
         name = OBJ_NAMES.get(detail, f"#{detail}").replace("_", " ")
         return f"objective '{name}' failed" + where
+    if kind == 5:
+        return f"task card {detail} failed" + where
     return f"{FAIL_NAMES.get(kind, f'failure kind {kind}')} (detail {detail})" + where
 
 

@@ -86,7 +86,6 @@ CASES: list[tuple[list[str], str]] = [
     (["simulate", "pn-1", "-p", "6"], "--players: expected 2 to 5, got 6"),
     (["simulate", "pn-1", "-p", "1"], "--players: expected 2 to 5, got 1"),
     (["simulate", "pn-1", "-p", "three"], "--players: expected numbers"),
-    (["simulate", "ds-1", "-p", "4"], "plays Planet Nine missions only"),  # not allowed here
     (["simulate", "pn-1", "-n", "0"], "-n: expected a positive number of games, got 0"),
     (["simulate", "pn-1", "-n", "-5"], "-n: expected a positive number"),
     (["simulate", "pn-1", "-n", "many"], "-n: expected a whole number, got 'many'"),

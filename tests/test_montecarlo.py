@@ -97,11 +97,13 @@ def test_bad_config_is_a_user_error(change: dict[str, object], message: str) -> 
         cfg.check()
 
 
-def test_deep_sea_mission_fails_before_any_file(tmp_path: Path) -> None:
-    cfg = RunConfig(tuple(resolve_missions("ds-1")), (4,), 10, get_bot("heuristic"), jobs=1)
-    with pytest.raises(CrewsimError, match="Planet Nine"):
-        run(cfg, tmp_path / "run")
-    assert not (tmp_path / "run").exists()
+def test_deep_sea_missions_run(tmp_path: Path) -> None:
+    """Both campaigns go through the same runner; Deep Sea rows carry their own mission id."""
+    cfg = RunConfig(tuple(resolve_missions("ds-1,ds-8")), (3, 4), 300, get_bot("heuristic"),
+                    jobs=1)  # fmt: skip
+    summary = run(cfg, tmp_path / "run").summary
+    assert set(summary["mission"].to_list()) == {"ds-1", "ds-8"}
+    assert summary["games"].sum() == 4 * 300
 
 
 def test_first_game_of_a_chunk_is_the_traced_game(tmp_path: Path) -> None:

@@ -20,6 +20,8 @@ from crewsim.kernel.bits import (
     suit_of,
     value_of,
 )
+from crewsim.kernel.conditions import CODE_SIZE, ds_judge
+from crewsim.kernel.deepsea import draw, needs_redeal, predict, repair, select, terrain
 from crewsim.kernel.layout import (
     BP_DISTRESS_THRESHOLD,
     BP_HANDOVER_GAIN,
@@ -27,17 +29,22 @@ from crewsim.kernel.layout import (
     COMM_DEAD_ZONE,
     COMM_NONE,
     COMM_RAPTURE,
+    FAIL_CONDITION,
     FAIL_NOT_DONE,
     FAIL_OBJECTIVE,
     FAIL_ORDER,
     FAIL_WRONG_WINNER,
     G_CMD,
+    G_COMM,
     G_COMM_LEFT,
+    G_COMM_UNTIL,
     G_D_TRUMP,
     G_DONE,
     G_DUMMY,
     G_FIRST_CMD,
+    G_FIRST_WINNER,
     G_LEADER,
+    G_NDS,
     G_NIN,
     G_NT,
     G_NTASK,
@@ -45,17 +52,22 @@ from crewsim.kernel.layout import (
     G_PINK_TARGET,
     G_PLAYED,
     G_PLAYERS,
+    G_REDEALS,
+    G_REPAIRS,
     G_SEATS,
     G_SILENCED,
     G_T,
     G_TASKMASK,
     G_TRICKMASK,
     G_TRUMP_WINS,
+    MAX_DS,
     MP_ALLOC,
     MP_COMM,
     MP_COMM_FROM,
+    MP_COMM_IF_PASSED,
     MP_DISTRESS,
     MP_DRAW_AFTER,
+    MP_GAME,
     MP_HANDOVER,
     MP_NOBJ,
     MP_NTASKS,
@@ -64,6 +76,7 @@ from crewsim.kernel.layout import (
     MP_PLAYERS,
     MP_PRED,
     MP_SILENCED,
+    MP_TERRAIN,
     MP_TOKENS,
 )
 from crewsim.kernel.policy import (
@@ -128,7 +141,9 @@ def _true_claim(hand, c):
 
 
 @njit(cache=True)
-def _judge(g, mp, trick, winner, wcard, tcard, towner, tpred, ttok, won, desig, obj_done, res):
+def _judge(
+    g, mp, trick, winner, wcard, tcard, towner, tpred, ttok, won, won_cards, desig, obj_done, res
+):
     """After a trick: res = (status 0 pending/1 success/2 failed, fail kind, fail detail).
 
     Mirrors ``GameState._judge``: tasks first, then order, then objectives; first failure wins.
@@ -178,7 +193,7 @@ def _judge(g, mp, trick, winner, wcard, tcard, towner, tpred, ttok, won, desig, 
         if obj_done[k]:
             continue
         kind, a, b = mp[MP_OBJ + 3 * k], mp[MP_OBJ + 3 * k + 1], mp[MP_OBJ + 3 * k + 2]
-        v = _objective(g, kind, a, b, trick, winner, wcard, won, desig, in_hands, last)
+        v = _objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, in_hands, last)
         if v == 2 and fk == 0:
             fk, fd = FAIL_OBJECTIVE, kind
         elif v == 1:
@@ -199,7 +214,7 @@ def _at_end(ok, last):
 
 
 @njit(cache=True)
-def _objective(g, kind, a, b, trick, winner, wcard, won, desig, in_hands, last):
+def _objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, in_hands, last):
     """One special objective after a trick: 0 pending, 1 done, 2 failed (see rules.objectives)."""
     seats, t, nt = g[G_SEATS], g[G_T], g[G_NT]
     d = desig[0]
@@ -271,6 +286,32 @@ def _objective(g, kind, a, b, trick, winner, wcard, won, desig, in_hands, last):
         else:
             ok = winner != desig[0] and winner != desig[1]
         return _at_end(ok, last)
+    if kind == 10:  # Deep Sea 8/21: colour cards of rank a won, spread at most b apart
+        rank_cards = np.int64(0)
+        for s in range(4):
+            rank_cards |= np.int64(1) << (9 * s + a - 1)
+        mn, mx = np.int64(99), np.int64(0)
+        for s in range(seats):
+            k = popcount(won_cards[s] & rank_cards)
+            mn = min(mn, k)
+            mx = max(mx, k)
+        if mx - mn > b:
+            return 2
+        return 1 if last or not (in_hands & rank_cards) else 0
+    if kind == 11:  # Deep Sea 12: no trick opened with a suit in bitmask a
+        return _at_end(not (a >> suit_of(trick[0]) & 1), last)
+    if kind == 12:  # Deep Sea 23: the first trick's winner stays strictly ahead
+        w0 = g[G_FIRST_WINNER]
+        ok = True
+        for s in range(seats):
+            if s != w0 and won[s] >= won[w0]:
+                ok = False
+        return _at_end(ok, last)
+    if kind == 13:  # Deep Sea 27: card a is the last card of the final trick
+        for k in range(seats):
+            if trick[k] == a:
+                return 1 if last and k == seats - 1 else 2
+        return 2 if last else 0
     return 1
 
 
@@ -435,6 +476,8 @@ def play_chunk(
     state,
     mp_in,
     bp_in,
+    ds_tab_in,
+    ds_code_in,
     n,
     seed,
     success,
@@ -451,11 +494,17 @@ def play_chunk(
     r_comms,
     r_draws,
     r_plays,
+    r_ds,
+    redeals,
+    repairs,
 ):
     """Play ``n`` games of one mission from ``seed``; fill the result (and record) arrays."""
     S = state[0]
     S.mp[:] = mp_in
     S.bp[:] = bp_in
+    S.ds_tab[:] = ds_tab_in
+    S.ds_code[:] = ds_code_in
+    deep = mp_in[MP_GAME] == 1
     mp, bp, g, st = S.mp, S.bp, S.g, S.rng
     st[0] = seed
     deal_st = S.deal_rng  # deals come from their own stream: every bot meets the same deals
@@ -480,6 +529,17 @@ def play_chunk(
         for s in range(seats):
             if hands[s] >> 39 & 1:
                 cmd = s
+        g[G_COMM] = mp[MP_COMM]
+        if deep:  # terrain, the task draw, and a redeal while a drawn card says so
+            if mp[MP_TERRAIN]:
+                g[G_COMM] = terrain(deal_st)
+            draw(S, mp, deal_st)
+            while needs_redeal(S, hands, under, seats) and g[G_REDEALS] < 100:
+                _deal(players, hands, under, deck, deal_st)
+                g[G_REDEALS] += 1
+            for s in range(seats):
+                if hands[s] >> 39 & 1:
+                    cmd = s
         g[G_CMD], g[G_LEADER] = cmd, cmd
         pink9_holder = 0
         for s in range(seats):
@@ -513,6 +573,22 @@ def play_chunk(
                 r_tasks[ri, i, 0], r_tasks[ri, i, 1] = tcard[i], towner[i]
                 r_tasks[ri, i, 2], r_pick[ri, i] = ttok[i], pick[i]
         _designate(mp, bp, g, hands, desig, st)
+        if deep:
+            if select(S, bp, mp[MP_ALLOC], hands, st) and mp[MP_COMM_IF_PASSED]:
+                g[G_COMM_UNTIL] = 1
+            repair(S, mp, st)
+            predict(S, hands)
+            for s in range(5):
+                S.won_cards[s] = 0
+            if record:
+                nds = g[G_NDS]
+                for k in range(nds):
+                    r_ds[ri, k] = S.ds_task[k]
+                    r_ds[ri, MAX_DS + k] = S.ds_owner[k]
+                    r_ds[ri, 2 * MAX_DS + k] = S.ds_pred[k]
+                r_ds[ri, 3 * MAX_DS] = nds
+                r_ds[ri, 3 * MAX_DS + 1] = g[G_COMM]
+                r_ds[ri, 3 * MAX_DS + 2] = g[G_COMM_UNTIL]
         ho_i, ho_to = -1, -1
         if mp[MP_HANDOVER] and players == 5 and ntask > 0:
             ho_i, ho_to = _handover(bp, g, hands, tcard, towner)
@@ -543,12 +619,13 @@ def play_chunk(
         for t in range(nt):
             g[G_T] = t
             # communication, seats in turn from the leader
-            if mp[MP_COMM] != COMM_NONE and t + 1 >= mp[MP_COMM_FROM]:
+            open_now = g[G_COMM_UNTIL] == 0 or t < g[G_COMM_UNTIL]
+            if g[G_COMM] != COMM_NONE and t + 1 >= mp[MP_COMM_FROM] and open_now:
                 for k in range(seats):
                     s = (g[G_LEADER] + k) % seats
                     if s == g[G_DUMMY] or s == g[G_SILENCED]:
                         continue
-                    if mp[MP_COMM] == COMM_RAPTURE:
+                    if g[G_COMM] == COMM_RAPTURE:
                         if g[G_COMM_LEFT] == 0:
                             continue
                     elif comm_used[s]:
@@ -563,7 +640,7 @@ def play_chunk(
                     for q in range(seats):
                         if q != s:
                             possible[q] &= ~(np.int64(1) << c)
-                    if mp[MP_COMM] != COMM_DEAD_ZONE:
+                    if g[G_COMM] != COMM_DEAD_ZONE:
                         same = SUIT[suit_of(c)]
                         if claim == 0:
                             possible[s] &= ~(same & BEATS[c])
@@ -638,11 +715,15 @@ def play_chunk(
             for k in range(1, seats):
                 if BEATS[trick[wi]] >> trick[k] & 1:
                     wi = k
-            winner = (g[G_LEADER] + wi) % seats
+            leader = g[G_LEADER]
+            winner = (leader + wi) % seats
             wcard = trick[wi]
             won[winner] += 1
-            if t == 0 and winner == cmd:
-                g[G_FIRST_CMD] = 1
+            S.won_cards[winner] |= g[G_TRICKMASK]
+            if t == 0:
+                g[G_FIRST_WINNER] = winner
+                if winner == cmd:
+                    g[G_FIRST_CMD] = 1
             if wcard >= 36:
                 g[G_TRUMP_WINS] += 1
                 if winner == desig[0]:
@@ -657,18 +738,57 @@ def play_chunk(
                 for q in range(seats):
                     if q != g[G_DUMMY]:
                         possible[q] &= ~ub
-            _judge(
-                g, mp, trick, winner, wcard, tcard, towner, tpred, ttok, won, desig, obj_done, res
-            )
+            _judge(g, mp, trick, winner, wcard, tcard, towner, tpred, ttok, won, S.won_cards,
+                   desig, obj_done, res)  # fmt: skip
+            if deep:
+                _judge_deep(S, g, trick, leader, winner, wcard, won, hands, res)
             if res[0] != 0:
                 break
         success[gi] = res[0] == 1
+        redeals[gi] = g[G_REDEALS]
+        repairs[gi] = g[G_REPAIRS]
         fail_trick[gi] = g[G_T]
         fail_kind[gi] = res[1] if res[0] == 2 else 0
         fail_detail[gi] = res[2] if res[0] == 2 else -1
         if record:
             for k in range(np_, r_plays.shape[1]):
                 r_plays[ri, k] = -1
+
+
+@njit(cache=True)
+def _judge_deep(S, g, trick, leader, winner, wcard, won, hands, res):
+    """Judge every pending Deep Sea task card after the trick (crewsim.kernel.conditions);
+    the mission fails on the first failed card and succeeds once all are done."""
+    t, nt, seats, players = g[G_T], g[G_NT], g[G_SEATS], g[G_PLAYERS]
+    in_hands = FULL & ~g[G_PLAYED]
+    all_done = True
+    for k in range(g[G_NDS]):
+        if S.ds_done[k]:
+            continue
+        row = S.ds_task[k]
+        v = ds_judge(S.ds_code[row * CODE_SIZE : (row + 1) * CODE_SIZE], S.ds_owner[k],
+                     S.ds_pred[k], S.ds_state[k * 4 : k * 4 + 4], t, nt, seats, players,
+                     g[G_CMD], trick, leader, winner, wcard, won, S.won_cards, in_hands,
+                     hands)  # fmt: skip
+        if v == 1:
+            S.ds_done[k] = 1
+        else:
+            all_done = False
+            if v == 2 and res[0] != 2:
+                res[0], res[1], res[2] = 2, FAIL_CONDITION, row + 1
+    if res[0] == 1 and not all_done:
+        res[0] = 0  # the Planet Nine part is done, a Deep Sea card is still open
+    elif res[0] == 0 and all_done and g[G_NDS] > 0 and _others_done(S, g):
+        res[0] = 1
+
+
+@njit(cache=True)
+def _others_done(S, g):
+    """Every crew objective of the mission is done as well (missions 8-27 have none with tasks)."""
+    for k in range(S.mp[MP_NOBJ]):
+        if not S.obj_done[k]:
+            return False
+    return True
 
 
 @njit(cache=True)

@@ -19,8 +19,15 @@ MP_NOBJ = 10
 MP_OBJ = 11  # 3 objectives x (kind, a, b)
 MP_TOKENS = 20  # 12 token codes, laid on tasks in draw order
 MP_PRED = 32  # 12 predecessor masks, per task in draw order
-MP_SIZE = 44
+MP_GAME = 44  # 0 Planet Nine, 1 Deep Sea
+MP_DIFFICULTY = 45  # Deep Sea: sum of task values to draw
+MP_TERRAIN = 46  # Deep Sea: communication mode drawn every game (unfamiliar terrain)
+MP_NFIXED = 47  # Deep Sea: fixed task cards instead of a draw (mission 32)
+MP_FIXED = 48  # 4 fixed task-card rows (card number - 1)
+MP_COMM_IF_PASSED = 52  # Deep Sea 10/13: passed tasks -> communicate before trick 1 only
+MP_SIZE = 53
 MAX_TASKS = 12
+MAX_DS = 16  # Deep Sea task cards in one game
 MAX_OBJ = 3
 
 COMM_NORMAL, COMM_DEAD_ZONE, COMM_RAPTURE, COMM_NONE = 0, 1, 2, 3
@@ -28,6 +35,9 @@ COMM_CODES = {"normal": 0, "dead_zone": 1, "rapture": 2, "none": 3}
 
 ALLOC_DRAFT, ALLOC_DISTRIBUTE, ALLOC_ONE_MEMBER = 0, 1, 2
 ALLOC_CODES = {"draft": 0, "commander_distributes": 1, "one_member": 2}
+DS_ALLOC_CODES = {"draft": 0, "one_member": 2, "captain_all_or_pass": 3, "volunteer_1": 4,
+                  "volunteer_2": 5, "free_selection": 6, "captain_hardest_first": 7,
+                  "captain_skips": 8}  # fmt: skip
 
 DISTRESS_NEVER, DISTRESS_AUTO, DISTRESS_ALWAYS = 0, 1, 2
 DISTRESS_CODES = {"never": 0, "auto": 1, "always": 2}
@@ -43,6 +53,10 @@ OBJ_CODES = {
     "player_first_and_last_only": 7,
     "left_of_pink9_wins_pink": 8,
     "role_split": 9,
+    "balance_rank_wins": 10,
+    "no_lead_suits": 11,
+    "first_trick_winner_most": 12,
+    "card_last_in_final_trick": 13,
 }
 OBJ_NAMES = {v: k for k, v in OBJ_CODES.items()}
 # Parameters (a, b) of each objective kind, by name, in order.
@@ -54,6 +68,9 @@ OBJ_PARAMS = {
     "player_exactly_one_trick": ("no_trump_win",),
     "player_first_and_last_only": ("no_trump_win",),
     "role_split": ("first", "last"),
+    "balance_rank_wins": ("rank", "max_difference"),
+    "no_lead_suits": ("suits",),
+    "card_last_in_final_trick": ("card",),
 }
 
 TOKEN_CODES = {None: 0, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5,
@@ -62,8 +79,10 @@ TOKEN_NAMES = {v: k for k, v in TOKEN_CODES.items()}
 
 # ---- outcome codes
 FAIL_NONE, FAIL_WRONG_WINNER, FAIL_ORDER, FAIL_NOT_DONE, FAIL_OBJECTIVE = 0, 1, 2, 3, 4
+FAIL_CONDITION = 5  # a Deep Sea task card's condition failed (detail: card number)
 FAIL_NAMES = {0: "", 1: "task won by the wrong player", 2: "task order broken",
-              3: "task not completed", 4: "objective failed"}  # fmt: skip
+              3: "task not completed", 4: "objective failed",
+              5: "task condition failed"}  # fmt: skip
 
 # ---- bot parameter vector
 BP_KIND = 0  # 0 random, 1 heuristic
@@ -77,6 +96,7 @@ BP_SIZE = 8
 # ---- recording (cross-check) layout per game
 REC_PLAYS = 65  # 13 tricks x 5 seats
 REC_COMMS = 8  # up to 8 communications: seat, card, claim, trick
+REC_DS = 3 * 16 + 3  # Deep Sea: task rows, owners, predictions; count, comm mode, comm until
 
 
 # ---- per-game scalar state vector (kernel scratch), shared by the engine and the policies
@@ -100,7 +120,13 @@ G_FIRST_CMD = 16  # commander won the first trick
 G_D_TRUMP = 17  # the designated member won a trick with a trump
 G_TASKMASK = 18  # the task cards of this game
 G_TRICKMASK = 19  # cards in the current trick
-G_SIZE = 20
+G_COMM = 20  # this game's communication mode (Deep Sea terrain may change it per game)
+G_COMM_UNTIL = 21  # communication allowed only before this trick (0 = no limit)
+G_NDS = 22  # Deep Sea task cards in play
+G_REDEALS = 23
+G_REPAIRS = 24
+G_FIRST_WINNER = 25
+G_SIZE = 26
 
 # ---- the chunk's scratch state as one record: arrays viewed out of a numpy record carry no
 # reference count, so passing them between jitted functions costs no atomic incref/decref
@@ -131,4 +157,14 @@ STATE_FIELDS = (
     ("want", "f8", 5),
     ("ct", "i8", 80),
     ("res", "i8", 3),
+    ("won_cards", "i8", 5),  # cards won so far, per seat
+    ("ds_tab", "i8", 96 * 16),  # crewsim.kernel.deep_sea_tables, flattened
+    ("ds_code", "i8", 96 * 8),  # crewsim.kernel.conditions.encode_tasks, flattened
+    ("ds_task", "i8", MAX_DS),  # rows of the task cards in play, in reveal order
+    ("ds_owner", "i8", MAX_DS),
+    ("ds_pred", "i8", MAX_DS),  # predicted trick count (prediction cards), else -1
+    ("ds_state", "i8", MAX_DS * 4),  # per-task scratch of the condition judges
+    ("ds_done", "i8", MAX_DS),
+    ("ds_deck", "i8", 96),
+    ("score", "f8", 5),
 )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from crewsim.kernel import layout as L
@@ -9,6 +11,22 @@ from crewsim.kernel.engine import play_chunk
 
 RESULT_COLUMNS = ("success", "fail_trick", "fail_kind", "fail_detail", "distress")
 STATE_DTYPE = np.dtype([(name, kind, (size,)) for name, kind, size in L.STATE_FIELDS])
+
+
+@cache
+def _deep_sea_tables(players: int) -> tuple[np.ndarray, np.ndarray]:
+    """The 96 task cards for this crew size: set-up/hint table and condition codes."""
+    from crewsim.kernel.conditions import encode_tasks
+    from crewsim.kernel.deep_sea_tables import task_table
+    from crewsim.missions import load_task_cards
+
+    return task_table(players).ravel(), encode_tasks(load_task_cards(), players).ravel()
+
+
+def _tables(mp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    if mp[L.MP_GAME] == 1:
+        return _deep_sea_tables(int(mp[L.MP_PLAYERS]))
+    return np.zeros(96 * 16, dtype=np.int64), np.zeros(96 * 8, dtype=np.int64)
 
 
 def run_chunk(
@@ -21,6 +39,8 @@ def run_chunk(
         "fail_kind": np.zeros(n, dtype=np.int8),
         "fail_detail": np.zeros(n, dtype=np.int8),
         "distress": np.zeros(n, dtype=np.bool_),
+        "redeals": np.zeros(n, dtype=np.int8),
+        "repairs": np.zeros(n, dtype=np.int8),
     }
     r = n if record else 1
     rec = {
@@ -32,12 +52,15 @@ def run_chunk(
         "comms": np.full((r, L.REC_COMMS, 4), -1, dtype=np.int64),
         "draws": np.full((r, 5), -1, dtype=np.int64),
         "plays": np.full((r, L.REC_PLAYS), -1, dtype=np.int64),
+        "ds": np.full((r, L.REC_DS), -1, dtype=np.int64),
     }
+    tab, codes = _tables(mp)
     play_chunk(
-        np.zeros(1, dtype=STATE_DTYPE).view(np.recarray), mp, bp, n, np.int64(seed), out["success"],
-        out["fail_trick"], out["fail_kind"], out["fail_detail"], out["distress"], record,
-        rec["hands"], rec["under"], rec["tasks"],
-        rec["pick"], rec["setup"], rec["comms"], rec["draws"], rec["plays"],
+        np.zeros(1, dtype=STATE_DTYPE).view(np.recarray), mp, bp, tab, codes, n,
+        np.int64(seed), out["success"], out["fail_trick"], out["fail_kind"], out["fail_detail"],
+        out["distress"], record, rec["hands"], rec["under"], rec["tasks"], rec["pick"],
+        rec["setup"], rec["comms"], rec["draws"], rec["plays"], rec["ds"], out["redeals"],
+        out["repairs"],
     )  # fmt: skip
     if record:
         out.update({f"rec_{k}": v for k, v in rec.items()})

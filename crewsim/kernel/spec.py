@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from crewsim.cards import parse_card
 from crewsim.errors import CrewsimError
 from crewsim.kernel import layout as L
 from crewsim.missions.schema import Mission
@@ -14,7 +15,7 @@ from crewsim.rules.order import predecessors
 
 @dataclass(frozen=True)
 class KernelMission:
-    """A mission at one player count, checked for what the Planet Nine kernel supports."""
+    """A mission at one player count, checked for what the kernel supports."""
 
     mission: Mission
     players: int
@@ -22,8 +23,6 @@ class KernelMission:
 
     def vector(self) -> np.ndarray:
         m = self.mission
-        if m.game.value != "planet-nine":
-            raise CrewsimError(f"mission '{m.id}': the kernel plays Planet Nine missions only")
         if self.players not in (2, 3, 4, 5):
             raise CrewsimError(f"mission '{m.id}': players must be 2-5, got {self.players}")
         mp = np.zeros(L.MP_SIZE, dtype=np.int64)
@@ -35,9 +34,19 @@ class KernelMission:
         mp[L.MP_HANDOVER] = m.task_handover_5p
         mp[L.MP_DRAW_AFTER] = m.card_draw_after_trick
         alloc = str(m.allocation)
-        if alloc not in L.ALLOC_CODES:
-            raise CrewsimError(f"mission '{m.id}': allocation {alloc!r} is not Planet Nine's")
-        mp[L.MP_ALLOC] = L.ALLOC_CODES[alloc]
+        deep = m.game.value == "deep-sea"
+        codes = L.DS_ALLOC_CODES if deep else L.ALLOC_CODES
+        if alloc not in codes:
+            raise CrewsimError(f"mission '{m.id}': allocation {alloc!r} is not supported")
+        mp[L.MP_ALLOC] = codes[alloc]
+        if deep:
+            mp[L.MP_GAME] = 1
+            mp[L.MP_DIFFICULTY] = m.difficulty if m.draws_task_cards else 0
+            mp[L.MP_TERRAIN] = m.unfamiliar_terrain
+            mp[L.MP_NFIXED] = len(m.fixed_tasks)
+            for k, number in enumerate(m.fixed_tasks):
+                mp[L.MP_FIXED + k] = number - 1
+            mp[L.MP_COMM_IF_PASSED] = m.comm_before_first_trick_if_passed
         mp[L.MP_DISTRESS] = L.DISTRESS_CODES[self.distress]
         objs = []
         for o in m.objectives:
@@ -47,7 +56,7 @@ class KernelMission:
                 continue
             if kind not in L.OBJ_CODES:
                 raise CrewsimError(f"mission '{m.id}': objective {kind!r} is not Planet Nine's")
-            vals = [int(o.params.get(p, 0)) for p in L.OBJ_PARAMS.get(kind, ())]  # type: ignore[arg-type]
+            vals = [_param_int(o.params.get(p, 0)) for p in L.OBJ_PARAMS.get(kind, ())]  # type: ignore[arg-type]
             objs.append((L.OBJ_CODES[kind], *vals, 0, 0))
         if len(objs) > L.MAX_OBJ:
             raise CrewsimError(f"mission '{m.id}': at most {L.MAX_OBJ} objectives")
@@ -61,3 +70,14 @@ class KernelMission:
             mp[L.MP_TOKENS + i] = L.TOKEN_CODES[tok]
             mp[L.MP_PRED + i] = pred
         return mp
+
+
+def _param_int(value: object) -> int:
+    """An objective parameter as the kernel's integer: numbers, booleans, a card code (its id)
+    or a list of suit names (a bitmask of suit indices)."""
+    if isinstance(value, bool | int):
+        return int(value)
+    if isinstance(value, str):
+        return parse_card(value)
+    names = ("pink", "blue", "green", "yellow", "trump")
+    return sum(1 << names.index(str(v)) for v in value)  # type: ignore[attr-defined,misc]

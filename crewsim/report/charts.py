@@ -44,8 +44,9 @@ KIND_COLOURS = {
     2: OKABE_ITO["orange"],
     3: OKABE_ITO["sky_blue"],
     4: OKABE_ITO["vermillion"],
+    5: OKABE_ITO["purple"],
 }
-KIND_HATCHES = {1: "", 2: "//", 3: "..", 4: "xx"}
+KIND_HATCHES = {1: "", 2: "//", 3: "..", 4: "xx", 5: "\\\\"}
 GAME_TITLES = {"planet-nine": "Planet Nine", "deep-sea": "Deep Sea"}
 LOGIT_TICKS = (0.0001, 0.001, 0.01, 0.05, 0.2, 0.5, 0.8, 0.95, 0.99, 0.999)
 _CLIP = 1e-4  # success rates are drawn within [_CLIP, 1 - _CLIP] on the logit axis

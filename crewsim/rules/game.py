@@ -56,6 +56,7 @@ class Rules:
 
     communication: str = "normal"  # normal | dead_zone | rapture | none
     comm_from_trick: int = 1
+    comm_until_trick: int = 0  # Deep Sea 10/13: only before this trick (0 = no limit)
     silenced_member: bool = False
     task_handover_5p: bool = False
     card_draw_after_trick: int = 0
@@ -306,6 +307,10 @@ class GameState:
         )
         self._require(0 <= seat < self.seats, f"no seat {seat}")
         self._require(0 <= card < 40, f"no card {card}")
+        self._require(
+            not self.rules.comm_until_trick or len(self.tricks) < self.rules.comm_until_trick,
+            f"communication ended before trick {self.rules.comm_until_trick}",
+        )
         self._require(not self.is_dummy(seat), "the dummy does not communicate")
         self._require(seat != self.silenced, f"{self._who(seat)} was silenced for this mission")
         if self.rules.communication == "rapture":

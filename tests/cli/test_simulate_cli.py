@@ -66,7 +66,6 @@ def test_trace_prints_one_game(tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["pn-99"], "unknown mission"),
-        (["ds-1"], "Planet Nine"),
         (["pn-1", "-p", "6"], "2 to 5"),
         (["pn-1", "-p", "1"], "2 to 5"),
         (["pn-1", "-n", "0"], "-n"),

@@ -14,6 +14,7 @@ from crewsim.missions.schema import Mission
 from crewsim.replay import FAIL_KINDS, replay
 
 CAMPAIGN = load_campaign("planet-nine")
+DEEP_SEA = load_campaign("deep-sea")
 PLAYERS = (2, 3, 4, 5)
 CREWS = (("heuristic", "auto"), ("random", "always"))
 
@@ -47,12 +48,35 @@ def test_kernel_agrees_with_referee(players: int, bot: str, distress: str) -> No
     assert not bad, "\n".join(bad[:20])
 
 
+@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize(("bot", "distress"), CREWS)
+def test_deep_sea_kernel_agrees_with_referee(players: int, bot: str, distress: str) -> None:
+    """32 missions x 4 player counts x 2 crews x 20 games = 5,120 replayed Deep Sea games."""
+    bad: list[str] = []
+    for mission in DEEP_SEA:
+        bad += _mismatches(mission, players, bot, distress, 20)
+    assert not bad, "\n".join(bad[:20])
+
+
+def test_deep_sea_cross_check_meets_all_96_cards() -> None:
+    """Every task card is drawn, held and judged in the games the cross-check replays."""
+    seen: set[int] = set()
+    for mission in DEEP_SEA:
+        for players in PLAYERS:
+            mp = KernelMission(mission, players).vector()
+            seed = 1000 * mission.number + players
+            rec = run_chunk(mp, get_bot("heuristic").vector(), 20, seed, record=True)
+            for row in rec["rec_ds"]:
+                seen.update(int(c) for c in row[: int(row[48])])
+    assert seen == set(range(96)), sorted(set(range(96)) - seen)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("players", PLAYERS)
 def test_kernel_agrees_with_referee_large(players: int) -> None:
-    """The same check at 400 games per cell (160,000 games in all); run with `-m slow`."""
+    """The same check at 400 games per cell, both campaigns; run with `-m slow`."""
     bad: list[str] = []
-    for mission in CAMPAIGN:
+    for mission in (*CAMPAIGN, *DEEP_SEA):
         for bot, distress in CREWS:
             bad += _mismatches(mission, players, bot, distress, 400)
     assert not bad, "\n".join(bad[:20])

@@ -1,0 +1,132 @@
+"""The 96 Deep Sea task cards as integer tables for the kernel, built once per crew size.
+
+Two kinds of columns: what the rules need to set a mission up (value for this crew size,
+whether the captain may take the card, redeal sets, pairwise contradictions proven by
+``crewsim.rules.deep_sea_setup``) and coarse hints that steer the bots (which cards the owner
+wants or must not win, a trick-count target, which tricks it must win or avoid).  The hints
+only shape play; whether a task is met is judged by ``crewsim.kernel.conditions``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from crewsim.cards import SUIT_MASK, TRUMP_MASK, card_id, parse_card
+from crewsim.missions import load_task_cards
+from crewsim.missions.schema import TaskCard
+from crewsim.rules.deep_sea_setup import find_contradictions
+
+N_TASKS = 96
+# hint families: how the owner feels about winning tricks in general
+FAM_NEUTRAL, FAM_WIN, FAM_AVOID, FAM_COUNT = 0, 1, 2, 3
+# column offsets of the table, one row per card (row = card number - 1)
+C_VALUE, C_CAPTAIN_OK, C_REDEAL0, C_REDEAL1, C_SAME0, C_SAME1, C_DIFF0, C_DIFF1 = range(8)
+C_FAMILY, C_NEED, C_BAD, C_TARGET, C_TRICKS, C_LAST, C_PREDICT, C_NEVER_LEAD = range(8, 16)
+N_COLS = 16
+
+_AVOID = {"win_no_rank", "win_no_submarines", "win_no_color", "win_none_of_first_n_tricks",
+          "never_win_consecutive_tricks"}  # fmt: skip
+_COUNT = {"win_exactly_n_tricks", "win_predicted_trick_count", "compare_tricks_vs_captain",
+          "compare_tricks_vs_each_other_player"}  # fmt: skip
+
+
+def _colours(names: Any) -> int:
+    order = ("pink", "blue", "green", "yellow")
+    return sum(int(SUIT_MASK[order.index(n)]) for n in names if n in order)
+
+
+def _ranks(ranks: Any) -> int:
+    return sum(1 << card_id(s, int(r)) for r in ranks for s in range(4))
+
+
+def _hints(card: TaskCard) -> tuple[int, int, int, int, int, int, int, int]:
+    """(family, need mask, bad mask, trick target, must-win trick mask, last flag, predict,
+    never-lead mask) for one card."""
+    k = str(card.kind)
+    p: Any = card.params  # values typed per kind by the schema
+    need = bad = tricks = last = never_lead = 0
+    target = -1
+    family = FAM_WIN
+    if k in ("win_cards", "win_card_in_last_trick", "win_card_with_submarine"):
+        cards = p.get("cards", (p.get("card"),))
+        need = sum(1 << parse_card(str(c)) for c in cards)
+        last = int(k == "win_card_in_last_trick")
+    elif k in ("win_at_least_color", "win_each_color", "win_all_cards_of_one_color"):
+        need = _colours(p.get("colors", (p.get("color"),)))
+    elif k in ("win_at_least_rank", "win_trick_with_rank"):
+        need = _ranks((p["rank"],))
+    elif k == "win_rank_with_rank":
+        need = _ranks((p["capture_rank"],))
+    elif k in ("win_exactly_color", "win_exactly_rank", "win_exactly_submarines"):
+        family = FAM_COUNT
+        need = (
+            _colours(p["counts"])
+            if "counts" in p
+            else (_ranks((p["rank"],)) if "rank" in p else TRUMP_MASK)
+        )
+        target = int(sum(p["counts"].values())) if "counts" in p else int(p["n"])
+    elif k == "win_only_submarine":
+        need = 1 << card_id(4, int(p["submarine"]))
+        bad = TRUMP_MASK & ~need
+    elif k in _AVOID:
+        family = FAM_AVOID
+        if k == "win_no_rank":
+            bad = _ranks(p["ranks"])
+        elif k == "win_no_submarines":
+            bad = TRUMP_MASK
+        elif k == "win_no_color":
+            bad = _colours(p["colors"])
+        elif k == "win_none_of_first_n_tricks":
+            tricks = (1 << int(p["n"])) - 1
+    elif k in _COUNT:
+        family = FAM_COUNT
+        target = int(p.get("n", -1))
+    elif k in ("win_tricks", "win_only_tricks"):
+        for ref in p["tricks"]:
+            if ref in ("last", "Last"):
+                last = 1
+            elif ref in ("first", 1):
+                tricks |= 1
+            else:
+                tricks |= 1 << (int(ref) - 1)
+        if k == "win_only_tricks":
+            family = FAM_COUNT
+    elif k == "never_lead_color":
+        family = FAM_NEUTRAL
+        never_lead = _colours(p["colors"])
+    predict = int(k == "win_predicted_trick_count")
+    return family, need, bad, target, tricks, last, predict, never_lead
+
+
+def _bits2(mask: int) -> tuple[int, int]:
+    """A 96-bit card-number mask as two int64 words (48 bits each)."""
+    return mask & ((1 << 48) - 1), mask >> 48
+
+
+@cache
+def task_table(players: int) -> np.ndarray:
+    """The (96, N_COLS) int64 table for this crew size."""
+    cards = load_task_cards()
+    table = np.zeros((N_TASKS, N_COLS), dtype=np.int64)
+    seats = 3 if players == 2 else players
+    for i, card in enumerate(cards):
+        row = table[i]
+        row[C_VALUE] = card.difficulty_for(players)
+        row[C_CAPTAIN_OK] = int(card.captain_may_take)
+        for j, cset in enumerate(card.redeal_if[:2]):
+            row[C_REDEAL0 + j] = sum(1 << c for c in cset)
+        same = diff = 0
+        for j, other in enumerate(cards):
+            if j == i:
+                continue
+            if find_contradictions([card, other], [1, 1], seats, captain=0):
+                same |= 1 << j
+            if seats > 2 and find_contradictions([card, other], [1, 2], seats, captain=0):
+                diff |= 1 << j
+        row[C_SAME0], row[C_SAME1] = _bits2(same)
+        row[C_DIFF0], row[C_DIFF1] = _bits2(diff)
+        row[C_FAMILY:N_COLS] = _hints(card)
+    return table

@@ -1,0 +1,289 @@
+"""Setting up a Deep Sea game inside the kernel: terrain, task draw, redeal, selection, repair
+and predictions (rules 10, 15, 16).  Reads the per-crew-size card table in ``S.ds_tab``.
+"""
+
+import numpy as np
+from numba import njit
+
+from crewsim.kernel.bits import COLOURS, popcount, rand_below
+from crewsim.kernel.deep_sea_tables import (
+    C_CAPTAIN_OK,
+    C_DIFF0,
+    C_FAMILY,
+    C_NEED,
+    C_PREDICT,
+    C_REDEAL0,
+    C_SAME0,
+    C_VALUE,
+    FAM_AVOID,
+    FAM_WIN,
+    N_COLS,
+)
+from crewsim.kernel.layout import (
+    BP_KIND,
+    COMM_DEAD_ZONE,
+    COMM_NORMAL,
+    COMM_RAPTURE,
+    G_CMD,
+    G_NDS,
+    G_NT,
+    G_REPAIRS,
+    G_SEATS,
+    MAX_DS,
+    MP_DIFFICULTY,
+    MP_FIXED,
+    MP_NFIXED,
+)
+from crewsim.kernel.policy import strength
+
+
+@njit(cache=True)
+def terrain(st):
+    """Unfamiliar terrain: a random colour card sets this game's communication mode."""
+    v = rand_below(st, 9) + 1
+    if v <= 3:
+        return COMM_NORMAL
+    return COMM_DEAD_ZONE if v <= 6 else COMM_RAPTURE
+
+
+@njit(cache=True)
+def draw(S, mp, st):
+    """Reveal task cards one at a time, keeping those that fit the difficulty left."""
+    tab, deck, task = S.ds_tab, S.ds_deck, S.ds_task
+    n = 0
+    if mp[MP_NFIXED] > 0:
+        for k in range(mp[MP_NFIXED]):
+            task[k] = mp[MP_FIXED + k]
+        n = mp[MP_NFIXED]
+    else:
+        for i in range(96):
+            deck[i] = i
+        for i in range(95, 0, -1):
+            j = rand_below(st, i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+        left = mp[MP_DIFFICULTY]
+        for k in range(96):
+            if left == 0 or n == MAX_DS:
+                break
+            v = tab[deck[k] * N_COLS + C_VALUE]
+            if v <= left:
+                task[n] = deck[k]
+                n += 1
+                left -= v
+    S.g[G_NDS] = n
+    for k in range(MAX_DS):
+        S.ds_pred[k] = -1
+        S.ds_done[k] = 0
+    for k in range(MAX_DS * 4):
+        S.ds_state[k] = 0
+    return n
+
+
+@njit(cache=True)
+def needs_redeal(S, hands, under, seats):
+    """A drawn card's redeal set held entirely by one hand (e.g. all four submarines); the
+    two-player dummy's covered cards count as its hand."""
+    tab = S.ds_tab
+    covered = np.int64(0)
+    for c in range(40):
+        if under[c] >= 0:
+            covered |= np.int64(1) << under[c]
+    for k in range(S.g[G_NDS]):
+        row = S.ds_task[k] * N_COLS
+        for j in range(2):
+            m = tab[row + C_REDEAL0 + j]
+            if m == 0:
+                continue
+            for s in range(seats):
+                full = hands[s] | (covered if s == 2 else np.int64(0))
+                if full & m == m:
+                    return True
+    return False
+
+
+@njit(cache=True)
+def task_score(tab, row, hand):
+    """How much a crew member wants a task card, from its own hand only."""
+    fam = tab[row + C_FAMILY]
+    sc = -1.0 * tab[row + C_VALUE]
+    power = strength(hand)
+    if fam == FAM_WIN:
+        sc += 0.6 * power + 0.8 * popcount(hand & tab[row + C_NEED] & COLOURS)
+    elif fam == FAM_AVOID:
+        sc += 0.6 * (4.0 - power)
+    return sc
+
+
+@njit(cache=True)
+def _may_take(tab, row, seat, captain):
+    return seat != captain or tab[row + C_CAPTAIN_OK] == 1
+
+
+@njit(cache=True)
+def select(S, bp, alloc, hands, st):
+    """Give every task card an owner by the mission's selection rule.
+
+    Returns True when the captain passed the tasks on (Deep Sea 10/13)."""
+    tab, task, owner, score = S.ds_tab, S.ds_task, S.ds_owner, S.score
+    g = S.g
+    seats, cap, n = g[G_SEATS], g[G_CMD], g[G_NDS]
+    rnd = bp[BP_KIND] == 0
+    for k in range(n):
+        owner[k] = -1
+    if alloc == 2 or alloc == 3 or alloc == 4:  # one player takes every task
+        for s in range(seats):
+            score[s] = 0.0
+            for k in range(n):
+                row = task[k] * N_COLS
+                if not _may_take(tab, row, s, cap):
+                    score[s] -= 1e6
+                score[s] += task_score(tab, row, hands[s])
+        chosen = cap
+        if rnd:
+            chosen = rand_below(st, seats)
+        elif alloc == 4:  # volunteers answer in turn from the captain; the first yes takes all
+            chosen = -1
+            for j in range(seats):
+                s = (cap + j) % seats
+                if score[s] >= -1.5 * n:
+                    chosen = s
+                    break
+            if chosen < 0:
+                chosen = cap
+        else:  # the crew agrees on the best-placed member (3: the captain unless another is)
+            for s in range(seats):
+                if score[s] > score[chosen]:
+                    chosen = s
+        for k in range(n):
+            owner[k] = chosen
+        return alloc == 3 and chosen != cap
+    takers = np.int64((1 << seats) - 1)
+    if alloc == 8:  # the captain skips the selection
+        takers &= ~(np.int64(1) << cap)
+    if alloc == 5:  # two volunteers split the tasks
+        best, second = -1, -1
+        for s in range(seats):
+            score[s] = 0.0
+            for k in range(n):
+                score[s] += task_score(tab, task[k] * N_COLS, hands[s])
+            if best < 0 or score[s] > score[best]:
+                best, second = s, best
+            elif second < 0 or score[s] > score[second]:
+                second = s
+        if rnd:
+            best = rand_below(st, seats)
+            second = (best + 1 + rand_below(st, seats - 1)) % seats
+        takers = (np.int64(1) << best) | (np.int64(1) << second)
+    left = n
+    turn = cap
+    if alloc == 7:  # the captain takes the hardest task first
+        hard = -1
+        for k in range(n):
+            if _may_take(tab, task[k] * N_COLS, cap, cap) and (
+                hard < 0 or tab[task[k] * N_COLS + C_VALUE] > tab[task[hard] * N_COLS + C_VALUE]
+            ):
+                hard = k
+        if hard >= 0:
+            owner[hard] = cap
+            left -= 1
+            turn = (cap + 1) % seats
+    count = np.zeros(5, dtype=np.int64)
+    guard = 0
+    while left > 0 and guard < 4 * MAX_DS * 5:
+        guard += 1
+        s = turn
+        if alloc == 6:  # free selection: each task in reveal order to the highest bidder
+            k = 0
+            while owner[k] >= 0:
+                k += 1
+            row = task[k] * N_COLS
+            best_s, best_b = -1, -1e18
+            for q in range(seats):
+                if not (takers >> q & 1) or not _may_take(tab, row, q, cap):
+                    continue
+                b = task_score(tab, row, hands[q]) - 1.5 * count[q]
+                if rnd:
+                    b = float(rand_below(st, 1000))
+                if b > best_b:
+                    best_s, best_b = q, b
+            owner[k] = best_s
+            count[best_s] += 1
+            left -= 1
+            continue
+        turn = (turn + 1) % seats
+        if not (takers >> s & 1):
+            continue
+        best_k, best_sc = -1, -1e18
+        for k in range(n):
+            row = task[k] * N_COLS
+            if owner[k] >= 0 or not _may_take(tab, row, s, cap):
+                continue
+            sc = task_score(tab, row, hands[s])
+            if rnd:
+                sc = float(rand_below(st, 1000))
+            if sc > best_sc:
+                best_k, best_sc = k, sc
+        if best_k >= 0:
+            owner[best_k] = s
+            count[s] += 1
+            left -= 1
+    return False
+
+
+@njit(cache=True)
+def _contradiction(tab, a, b, same_owner):
+    """Pairwise contradiction of rows a and b, proven at the boundary by the referee's checker."""
+    col = C_SAME0 if same_owner else C_DIFF0
+    word = tab[a * N_COLS + col + (1 if b >= 48 else 0)]
+    return word >> (b % 48) & 1 == 1
+
+
+@njit(cache=True)
+def repair(S, mp, st):
+    """Replace the later-revealed card of a contradictory pair by an unused card of equal value
+    (its owner keeps the slot).  Returns the number of replacements."""
+    tab, task, owner, deck = S.ds_tab, S.ds_task, S.ds_owner, S.ds_deck
+    n = S.g[G_NDS]
+    repairs = 0
+    for _ in range(8):
+        found = -1
+        for i in range(n):
+            for j in range(i + 1, n):
+                if _contradiction(tab, task[i], task[j], owner[i] == owner[j]):
+                    found = j
+                    break
+            if found >= 0:
+                break
+        if found < 0 or mp[MP_NFIXED] > 0:
+            break
+        value = tab[task[found] * N_COLS + C_VALUE]
+        start = rand_below(st, 96)
+        replaced = False
+        for d in range(96):
+            c = deck[(start + d) % 96]
+            if tab[c * N_COLS + C_VALUE] != value:
+                continue
+            used = False
+            for k in range(n):
+                if task[k] == c:
+                    used = True
+            if not used:
+                task[found] = c
+                replaced = True
+                break
+        if not replaced:
+            break
+        repairs += 1
+    S.g[G_REPAIRS] += repairs
+    return repairs
+
+
+@njit(cache=True)
+def predict(S, hands):
+    """Owners of prediction cards fix their trick count before trick 1, from hand strength."""
+    tab, task, owner = S.ds_tab, S.ds_task, S.ds_owner
+    nt = S.g[G_NT]
+    for k in range(S.g[G_NDS]):
+        if tab[task[k] * N_COLS + C_PREDICT]:
+            guess = np.int64(strength(hands[owner[k]]) * 0.6 + 0.5)
+            S.ds_pred[k] = min(max(guess, 0), nt)
