@@ -25,10 +25,12 @@ FAM_NEUTRAL, FAM_WIN, FAM_AVOID, FAM_COUNT = 0, 1, 2, 3
 # column offsets of the table, one row per card (row = card number - 1)
 C_VALUE, C_CAPTAIN_OK, C_REDEAL0, C_REDEAL1, C_SAME0, C_SAME1, C_DIFF0, C_DIFF1 = range(8)
 C_FAMILY, C_NEED, C_BAD, C_TARGET, C_TRICKS, C_LAST, C_PREDICT, C_NEVER_LEAD = range(8, 16)
-N_COLS = 16
+C_EXACT = 16  # the owner must win exactly these cards (played like Planet Nine task cards)
+N_COLS = 17
 
 _AVOID = {"win_no_rank", "win_no_submarines", "win_no_color", "win_none_of_first_n_tricks",
           "never_win_consecutive_tricks"}  # fmt: skip
+_EXACT = {"win_cards", "win_card_in_last_trick", "win_card_with_submarine"}
 _COUNT = {"win_exactly_n_tricks", "win_predicted_trick_count", "compare_tricks_vs_captain",
           "compare_tricks_vs_each_other_player"}  # fmt: skip
 
@@ -128,5 +130,6 @@ def task_table(players: int) -> np.ndarray:
                 diff |= 1 << j
         row[C_SAME0], row[C_SAME1] = _bits2(same)
         row[C_DIFF0], row[C_DIFF1] = _bits2(diff)
-        row[C_FAMILY:N_COLS] = _hints(card)
+        row[C_FAMILY:C_EXACT] = _hints(card)
+        row[C_EXACT] = int(str(card.kind) in _EXACT)
     return table

@@ -21,6 +21,7 @@ from crewsim.kernel.bits import (
     value_of,
 )
 from crewsim.kernel.conditions import CODE_SIZE, ds_judge
+from crewsim.kernel.deep_sea_tables import C_EXACT, C_NEED, N_COLS
 from crewsim.kernel.deepsea import draw, needs_redeal, predict, repair, select, terrain
 from crewsim.kernel.layout import (
     BP_DISTRESS_THRESHOLD,
@@ -61,6 +62,7 @@ from crewsim.kernel.layout import (
     G_TRICKMASK,
     G_TRUMP_WINS,
     MAX_DS,
+    MAX_TASKS,
     MP_ALLOC,
     MP_COMM,
     MP_COMM_FROM,
@@ -599,6 +601,16 @@ def play_chunk(
         for i in range(ntask):
             ct[tcard[i]], ct[40 + tcard[i]] = towner[i], i
             g[G_TASKMASK] |= np.int64(1) << tcard[i]
+        if deep:  # Deep Sea cards naming exact cards to win are played like Planet Nine tasks
+            for k in range(g[G_NDS]):
+                row = S.ds_task[k] * N_COLS
+                if S.ds_tab[row + C_EXACT]:
+                    m = S.ds_tab[row + C_NEED]
+                    while m:
+                        c = lowest(m)
+                        m &= m - 1
+                        ct[c], ct[40 + c] = S.ds_owner[k], MAX_TASKS - 1  # no order token
+                        g[G_TASKMASK] |= np.int64(1) << c
         d = _distress(mp, bp, g, hands, tcard, towner, passes, st)
         distress[gi] = d != 0
         if record:
@@ -673,6 +685,7 @@ def play_chunk(
                         legal = same
                 viewer = hands[cmd] if s == g[G_DUMMY] else np.int64(0)
                 c = choose_play(
+                    S,
                     bp,
                     mp,
                     g,

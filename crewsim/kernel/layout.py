@@ -158,7 +158,7 @@ STATE_FIELDS = (
     ("ct", "i8", 80),
     ("res", "i8", 3),
     ("won_cards", "i8", 5),  # cards won so far, per seat
-    ("ds_tab", "i8", 96 * 16),  # crewsim.kernel.deep_sea_tables, flattened
+    ("ds_tab", "i8", 96 * 17),  # crewsim.kernel.deep_sea_tables, flattened
     ("ds_code", "i8", 96 * 8),  # crewsim.kernel.conditions.encode_tasks, flattened
     ("ds_task", "i8", MAX_DS),  # rows of the task cards in play, in reveal order
     ("ds_owner", "i8", MAX_DS),

@@ -23,6 +23,21 @@ from crewsim.kernel.bits import (
     suit_of,
     value_of,
 )
+from crewsim.kernel.deep_sea_tables import (
+    C_BAD,
+    C_EXACT,
+    C_FAMILY,
+    C_LAST,
+    C_NEED,
+    C_NEVER_LEAD,
+    C_PREDICT,
+    C_TARGET,
+    C_TRICKS,
+    FAM_AVOID,
+    FAM_COUNT,
+    FAM_WIN,
+    N_COLS,
+)
 from crewsim.kernel.layout import (
     BP_COMM,
     BP_KIND,
@@ -30,7 +45,9 @@ from crewsim.kernel.layout import (
     BP_YES_THRESHOLD,
     G_CMD,
     G_DONE,
+    G_FIRST_WINNER,
     G_LEADER,
+    G_NDS,
     G_NIN,
     G_NT,
     G_ONES_WINS,
@@ -41,6 +58,7 @@ from crewsim.kernel.layout import (
     G_TASKMASK,
     G_TRICKMASK,
     G_TRUMP_WINS,
+    MP_GAME,
     MP_NOBJ,
     MP_OBJ,
 )
@@ -218,7 +236,7 @@ def choose_comm(bp, g, me, hand, towner, tcard, ntask):
 
 
 @njit(cache=True, inline="always")
-def _want(g, mp, me, won, desig, ct, want):
+def _want(S, g, mp, me, won, desig, ct, want):
     """Fill ``want[s]``: how much the crew wants seat ``s`` to win the current trick."""
     seats, t, nt = g[G_SEATS], g[G_T], g[G_NT]
     for s in range(seats):
@@ -268,6 +286,26 @@ def _want(g, mp, me, won, desig, ct, want):
                     want[s] += BIG if s == d else -BIG
                 elif s == d:
                     want[s] -= BIG
+        elif kind == 10:  # Deep Sea 8/21: wins of rank-a cards stay within b of each other
+            rank_cards = np.int64(0)
+            for q in range(4):
+                rank_cards |= np.int64(1) << (9 * q + a - 1)
+            inside = popcount(g[G_TRICKMASK] & rank_cards)
+            if inside:
+                for s in range(seats):  # the spread if seat s took this trick
+                    lo, hi = np.int64(99), np.int64(0)
+                    for q in range(seats):
+                        k = popcount(S.won_cards[q] & rank_cards) + (inside if q == s else 0)
+                        lo = min(lo, k)
+                        hi = max(hi, k)
+                    if hi - lo > b:
+                        want[s] -= BIG
+        elif kind == 12 and t > 0:  # Deep Sea 23: the first trick's winner stays ahead
+            w0 = g[G_FIRST_WINNER]
+            want[w0] += 50.0
+            for s in range(seats):
+                if s != w0 and won[s] + 1 >= won[w0]:
+                    want[s] -= BIG
         elif kind == 9:
             target = desig[0] if t < a else (desig[1] if t >= nt - b else -1)
             for s in range(seats):
@@ -275,6 +313,61 @@ def _want(g, mp, me, won, desig, ct, want):
                     want[s] += BIG if s == target else -BIG
                 elif s == desig[0] or s == desig[1]:
                     want[s] -= BIG
+
+
+@njit(cache=True)
+def _deep_sea_want(S, g, won, want):
+    """Add what the open Deep Sea task cards want from the current trick (coarse hints from
+    ``deep_sea_tables``; exact-card tasks are handled as task cards already)."""
+    tab, t, nt = S.ds_tab, g[G_T], g[G_NT]
+    inside = g[G_TRICKMASK]
+    for k in range(g[G_NDS]):
+        if S.ds_done[k]:
+            continue
+        row = S.ds_task[k] * N_COLS
+        o = S.ds_owner[k]
+        fam = tab[row + C_FAMILY]
+        need, bad = tab[row + C_NEED], tab[row + C_BAD]
+        named = tab[row + C_TRICKS] >> t & 1 or (tab[row + C_LAST] and t == nt - 1)
+        target = tab[row + C_TARGET]
+        if tab[row + C_PREDICT]:
+            target = S.ds_pred[k]
+        if inside & bad:
+            want[o] -= BIG
+        if fam == FAM_AVOID:
+            if named:  # none of the first n tricks
+                want[o] -= BIG
+            elif tab[row + C_TRICKS] == 0 and bad == 0 and t > 0 and g[G_LEADER] == o:
+                want[o] -= BIG  # never two in a row: the leader won the previous trick
+            else:
+                want[o] -= 5.0
+        elif fam == FAM_COUNT:
+            if tab[row + C_TRICKS] or tab[row + C_LAST]:  # only these tricks
+                want[o] += BIG if named else -BIG
+            elif need:  # exactly this many cards of a kind
+                have = popcount(S.won_cards[o] & need) + popcount(inside & need)
+                if inside & need:
+                    want[o] += 30.0 if have <= target else -BIG
+            elif target >= 0:  # exactly this many tricks
+                want[o] += 20.0 if won[o] < target else -BIG
+        elif fam == FAM_WIN and not tab[row + C_EXACT]:
+            if named:
+                want[o] += BIG
+            elif inside & need:
+                want[o] += 60.0
+            else:
+                want[o] += 8.0
+
+
+@njit(cache=True)
+def _deep_sea_lead(S, g, me, c):
+    """A Deep Sea card forbidding its owner to lead a colour."""
+    sc = 0.0
+    for k in range(g[G_NDS]):
+        row = S.ds_task[k] * N_COLS
+        if not S.ds_done[k] and S.ds_owner[k] == me and S.ds_tab[row + C_NEVER_LEAD] >> c & 1:
+            sc -= 2 * BIG
+    return sc
 
 
 @njit(cache=True, inline="always")
@@ -295,6 +388,8 @@ def _objective_score(g, mp, me, c, winner, wcard, desig):
                 sc -= 2 * BIG
             else:
                 sc += 40.0
+        elif kind == 13 and c == a and (g[G_T] < g[G_NT] - 1 or g[G_NIN] < g[G_SEATS] - 1):
+            sc -= 2 * BIG
         elif kind == 4:
             if wcard < 36 and value_of(wcard) == a:
                 sc -= 2 * BIG
@@ -336,7 +431,7 @@ def _card_score(g, mp, me, c, winner, wcard, want, ct, tpred, desig, risk, other
 
 @njit(cache=True)
 def choose_play(
-    bp, mp, g, me, hand, legal, viewer_hand, trick, won, desig, possible, known, ct, tpred,
+    S, bp, mp, g, me, hand, legal, viewer_hand, trick, won, desig, possible, known, ct, tpred,
     want, st,
 ):  # fmt: skip
     """The card to play now."""
@@ -348,7 +443,11 @@ def choose_play(
     nin = g[G_NIN]
     mine = hand | viewer_hand
     played = g[G_PLAYED]
-    _want(g, mp, me, won, desig, ct, want)
+    _want(S, g, mp, me, won, desig, ct, want)
+    # equal cards need scoring once, unless an objective or a Deep Sea card cares about ranks
+    cut = mp[MP_NOBJ] == 0 and mp[MP_GAME] == 0
+    if mp[MP_GAME] == 1:
+        _deep_sea_want(S, g, won, want)
     open_cards = g[G_TASKMASK] & ~played
     my_tasks = np.int64(0)
     m = open_cards
@@ -386,10 +485,10 @@ def choose_play(
         while m:
             c = lowest(m)
             m &= m - 1
-            if _same_as_previous(prev, c, mine | played, g[G_TASKMASK]):
+            if cut and _same_as_previous(prev, c, mine | played, g[G_TASKMASK]):
                 continue
             prev = c
-            sc = _lead_score(g, mp, me, c, mine, want, possible, known, ct, tpred, others_poss,
+            sc = _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_poss,
                              avg_other, guard, desig[0])  # fmt: skip
             if sc > best:
                 best, best_c = sc, c
@@ -414,7 +513,7 @@ def choose_play(
     while m:
         c = lowest(m)
         m &= m - 1
-        if _same_as_previous(prev, c, mine | (played & ~g[G_TRICKMASK]), g[G_TASKMASK]):
+        if cut and _same_as_previous(prev, c, mine | (played & ~g[G_TRICKMASK]), g[G_TASKMASK]):
             continue
         prev = c
         wseat, wcard, risk = cur_seat, cur_card, cur_risk
@@ -492,7 +591,7 @@ def _forced(poss, unseen, hi, r):
 
 
 @njit(cache=True, inline="always")
-def _lead_score(g, mp, me, c, mine, want, possible, known, ct, tpred, others_poss, avg_other,
+def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_poss, avg_other,
                 guard, d0):  # fmt: skip
     """Value of leading card ``c`` (``others_poss``: unseen cards the others may hold)."""
     done = g[G_DONE]
@@ -552,6 +651,10 @@ def _lead_score(g, mp, me, c, mine, want, possible, known, ct, tpred, others_pos
                 sc += 60.0 if others_poss & SUIT[s] == 0 else -40.0
             elif mine >> (9 * s) & 1:
                 sc += 8.0  # strip the colour of my 1 from the other hands
+        elif kind == 11 and a >> s & 1:
+            sc -= 2 * BIG
+        elif kind == 13 and c == a and g[G_T] < g[G_NT] - 1:
+            sc -= 2 * BIG
         elif kind == 1 and me == d0:
             sc += 0.6 * value_of(c)  # shed high cards while someone else can still take them
         elif kind == 3 and c >= 36:
@@ -563,6 +666,8 @@ def _lead_score(g, mp, me, c, mine, want, possible, known, ct, tpred, others_pos
             sc -= 30.0
         elif kind == 8 and c < 9:
             sc += 20.0 if me == g[G_PINK_TARGET] and top else -20.0
+    if mp[MP_GAME] == 1:
+        sc += _deep_sea_lead(S, g, me, c)
     if c >= 36:  # keep trumps, unless they guard my own low task card against ruffs
         sc += 2.0 if guard else -3.0
     sc -= 0.15 * value_of(c)

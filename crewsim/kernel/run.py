@@ -7,6 +7,8 @@ from functools import cache
 import numpy as np
 
 from crewsim.kernel import layout as L
+from crewsim.kernel.conditions import CODE_SIZE
+from crewsim.kernel.deep_sea_tables import N_COLS
 from crewsim.kernel.engine import play_chunk
 
 RESULT_COLUMNS = ("success", "fail_trick", "fail_kind", "fail_detail", "distress")
@@ -26,7 +28,7 @@ def _deep_sea_tables(players: int) -> tuple[np.ndarray, np.ndarray]:
 def _tables(mp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if mp[L.MP_GAME] == 1:
         return _deep_sea_tables(int(mp[L.MP_PLAYERS]))
-    return np.zeros(96 * 16, dtype=np.int64), np.zeros(96 * 8, dtype=np.int64)
+    return np.zeros(96 * N_COLS, dtype=np.int64), np.zeros(96 * CODE_SIZE, dtype=np.int64)
 
 
 def run_chunk(
