@@ -32,6 +32,7 @@ from crewsim.kernel.layout import (
     MAX_DS,
     MP_DIFFICULTY,
     MP_FIXED,
+    MP_FIXED_OWNER,
     MP_NFIXED,
 )
 from crewsim.kernel.policy import strength
@@ -128,8 +129,14 @@ def select(S, bp, alloc, hands, st):
     g = S.g
     seats, cap, n = g[G_SEATS], g[G_CMD], g[G_NDS]
     rnd = bp[BP_KIND] == 0
+    fixed = 0  # owners given in advance (crewsim check-tasks --owners), seats from the captain
     for k in range(n):
         owner[k] = -1
+        if S.mp[MP_NFIXED] > 0 and S.mp[MP_FIXED_OWNER + k] >= 0:
+            owner[k] = (cap + S.mp[MP_FIXED_OWNER + k]) % seats
+            fixed += 1
+    if fixed == n:
+        return False
     if alloc == 2 or alloc == 3 or alloc == 4:  # one player takes every task
         for s in range(seats):
             score[s] = 0.0
@@ -174,7 +181,7 @@ def select(S, bp, alloc, hands, st):
             best = rand_below(st, seats)
             second = (best + 1 + rand_below(st, seats - 1)) % seats
         takers = (np.int64(1) << best) | (np.int64(1) << second)
-    left = n
+    left = n - fixed
     turn = cap
     if alloc == 7:  # the captain takes the hardest task first
         hard = -1

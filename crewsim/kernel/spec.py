@@ -20,6 +20,10 @@ class KernelMission:
     mission: Mission
     players: int
     distress: str = "auto"
+    # Deep Sea: play exactly these task cards (numbers 1..96) instead of the mission's draw,
+    # optionally with their owners as seats counted clockwise from the captain (-1: selection)
+    tasks: tuple[int, ...] = ()
+    owners: tuple[int, ...] = ()
 
     def vector(self) -> np.ndarray:
         m = self.mission
@@ -44,9 +48,17 @@ class KernelMission:
             mp[L.MP_DIFFICULTY] = m.difficulty if m.draws_task_cards else 0
             mp[L.MP_TERRAIN] = m.unfamiliar_terrain
             mp[L.MP_NFIXED] = len(m.fixed_tasks)
+            mp[L.MP_FIXED_OWNER : L.MP_FIXED_OWNER + L.MAX_FIXED] = -1
             for k, number in enumerate(m.fixed_tasks):
                 mp[L.MP_FIXED + k] = number - 1
             mp[L.MP_COMM_IF_PASSED] = m.comm_before_first_trick_if_passed
+            if self.tasks:
+                if len(self.tasks) > L.MAX_FIXED:
+                    raise CrewsimError(f"at most {L.MAX_FIXED} task cards, got {len(self.tasks)}")
+                mp[L.MP_NFIXED] = len(self.tasks)
+                for k, number in enumerate(self.tasks):
+                    mp[L.MP_FIXED + k] = number - 1
+                    mp[L.MP_FIXED_OWNER + k] = self.owners[k] if k < len(self.owners) else -1
         mp[L.MP_DISTRESS] = L.DISTRESS_CODES[self.distress]
         objs = []
         for o in m.objectives:
