@@ -30,6 +30,8 @@ from typing import Any
 import numpy as np
 
 MISSION = "pn-10"  # Planet Nine 10: 4 tasks, no tokens, normal communication
+DEEP_SEA_MISSION = "ds-20"  # Deep Sea 20: task cards drawn to difficulty 10
+TARGET_DEEP_SEA_GAMES_PER_S = 100_000
 PLAYERS = 4
 DISTRESS = "never"  # a distress signal changes the deal; keep the workload identical
 SEED = 20_240
@@ -86,13 +88,13 @@ class Figure:
 # ---------------------------------------------------------------- helpers
 
 
-def _vectors(bot: str) -> tuple[np.ndarray, np.ndarray]:
+def _vectors(bot: str, mission: str = MISSION) -> tuple[np.ndarray, np.ndarray]:
     """The benchmark mission and a named crew as the kernel's vectors."""
     from crewsim.bots import get_bot
     from crewsim.kernel.spec import KernelMission
     from crewsim.missions import get_mission
 
-    mp = KernelMission(get_mission(MISSION), PLAYERS, distress=DISTRESS).vector()
+    mp = KernelMission(get_mission(mission), PLAYERS, distress=DISTRESS).vector()
     return mp, get_bot(bot).vector()
 
 
@@ -175,7 +177,9 @@ def machine() -> dict[str, Any]:
 # ---------------------------------------------------------------- 1, 2: single-core throughput
 
 
-def throughput(bot: str, games: int, repeats: int, seed: int = SEED) -> dict[str, Any]:
+def throughput(
+    bot: str, games: int, repeats: int, seed: int = SEED, mission: str = MISSION
+) -> dict[str, Any]:
     """Games/s of one crew on one core: median of ``repeats`` runs of the same deals.
 
     The same seed every run keeps the workload identical, so the spread is timer and machine
@@ -183,7 +187,7 @@ def throughput(bot: str, games: int, repeats: int, seed: int = SEED) -> dict[str
     """
     from crewsim.kernel.run import run_chunk
 
-    mp, bp = _vectors(bot)
+    mp, bp = _vectors(bot, mission)
     run_chunk(mp, bp, min(games, 1_000), seed)  # JIT warm-up
     last: dict[str, np.ndarray] = {}
 
@@ -194,6 +198,7 @@ def throughput(bot: str, games: int, repeats: int, seed: int = SEED) -> dict[str
     med = statistics.median(runs)
     return {
         "bot": bot,
+        "mission": mission,
         "games": games,
         "repeats": repeats,
         "seconds": runs,
@@ -472,6 +477,14 @@ def figures(results: dict[str, Any]) -> list[Figure]:
                 _ok(t["games_per_s"], target) if target else None,
                 f"median of {t['repeats']} x {t['games']:,}; success {t['success_rate']:.1%}",
             ))  # fmt: skip
+    d = results.get("throughput_deep_sea")
+    if d:
+        rows.append(Figure(
+            "deep_sea_games_per_s", f"heuristic crew, {d['mission']}, 1 core", d["games_per_s"],
+            "games/s", f"≥ {TARGET_DEEP_SEA_GAMES_PER_S:,.0f}",
+            _ok(d["games_per_s"], TARGET_DEEP_SEA_GAMES_PER_S),
+            f"median of {d['repeats']} x {d['games']:,}; success {d['success_rate']:.1%}",
+        ))  # fmt: skip
     for bot in ("heuristic", "random"):
         p = results.get(f"python_{bot}")
         if p:
@@ -541,6 +554,14 @@ def run_bench(
                 partial(throughput, bot, sizes.games, sizes.repeats),
             )
         )
+    steps.append(
+        (
+            "throughput",
+            "throughput_deep_sea",
+            f"throughput: heuristic crew on {DEEP_SEA_MISSION}, {sizes.repeats} x {sizes.games:,}",
+            partial(throughput, "heuristic", sizes.games, sizes.repeats, SEED, DEEP_SEA_MISSION),
+        )
+    )
     for bot in ("heuristic", "random"):
         steps.append(
             (
