@@ -41,6 +41,7 @@ def test_throughput_python_and_scaling_report(tmp_path: Path) -> None:
     assert _keys(report) == [
         "heuristic_games_per_s",
         "random_games_per_s",
+        "deep_sea_games_per_s",
         "heuristic_python_ratio",
         "random_python_ratio",
         "scaling_speedup",
@@ -109,7 +110,7 @@ def test_main_prints_table_and_writes_json(
     assert "heuristic crew" in printed and "games/s" in printed
     report = json.loads(out.read_text())
     assert report["sizes"]["games"] == 300
-    assert _keys(report) == ["heuristic_games_per_s", "random_games_per_s"]
+    assert _keys(report) == ["heuristic_games_per_s", "random_games_per_s", "deep_sea_games_per_s"]
 
 
 def test_a_failed_section_becomes_an_error_row(monkeypatch: pytest.MonkeyPatch) -> None:
