@@ -67,7 +67,11 @@ def describe_failure(kind: int, detail: int, trick: int | None, game: Game) -> s
         name = OBJ_NAMES.get(detail, f"#{detail}").replace("_", " ")
         return f"objective '{name}' failed" + where
     if kind == 5:
-        return f"task card {detail} failed" + where
+        from crewsim.missions import load_task_cards
+
+        cards = load_task_cards()
+        name = cards[detail - 1].ref_id if 1 <= detail <= len(cards) else "?"
+        return f"task card {detail} ({name}) failed" + where
     return f"{FAIL_NAMES.get(kind, f'failure kind {kind}')} (detail {detail})" + where
 
 

@@ -37,6 +37,8 @@ from crewsim.kernel.layout import (
 )
 from crewsim.kernel.policy import strength
 
+PASS_MARGIN = 1.5  # an average hand's task score above minus the card's value
+
 
 @njit(cache=True)
 def terrain(st):
@@ -195,6 +197,7 @@ def select(S, bp, alloc, hands, st):
             left -= 1
             turn = (cap + 1) % seats
     count = np.zeros(5, dtype=np.int64)
+    passes = max(popcount(takers) - left, 0) if n < seats else 0
     guard = 0
     while left > 0 and guard < 4 * MAX_DS * 5:
         guard += 1
@@ -230,10 +233,17 @@ def select(S, bp, alloc, hands, st):
                 sc = float(rand_below(st, 1000))
             if sc > best_sc:
                 best_k, best_sc = k, sc
-        if best_k >= 0:
-            owner[best_k] = s
-            count[s] += 1
-            left -= 1
+        if best_k < 0:
+            continue
+        # with fewer tasks than players a member may pass (rule 16); a bot passes on a task
+        # that suits its hand worse than an average hand, while passes are still to spare
+        value = tab[task[best_k] * N_COLS + C_VALUE]
+        if not rnd and passes > 0 and best_sc < PASS_MARGIN - value:
+            passes -= 1
+            continue
+        owner[best_k] = s
+        count[s] += 1
+        left -= 1
     return False
 
 

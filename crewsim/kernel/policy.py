@@ -360,6 +360,17 @@ def _deep_sea_want(S, g, won, want):
 
 
 @njit(cache=True)
+def _deep_sea_shed(S, g, me, c, wseat):
+    """Owners of "win no X" cards get rid of X while someone else takes the trick."""
+    sc = 0.0
+    for k in range(g[G_NDS]):
+        row = S.ds_task[k] * N_COLS
+        if not S.ds_done[k] and S.ds_owner[k] == me and S.ds_tab[row + C_BAD] >> c & 1:
+            sc += 30.0 if wseat != me else 0.0
+    return sc
+
+
+@njit(cache=True)
 def _deep_sea_lead(S, g, me, c):
     """A Deep Sea card forbidding its owner to lead a colour."""
     sc = 0.0
@@ -526,6 +537,8 @@ def choose_play(
                          mine_open)  # fmt: skip
         if want[wseat] > 0:
             sc -= risk * want[wseat]
+        if mp[MP_GAME] == 1:
+            sc += _deep_sea_shed(S, g, me, c, wseat)
         if sc > best:
             best, best_c = sc, c
     return best_c
