@@ -142,7 +142,7 @@ def _true_claim(hand, c):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _judge(
     g, mp, trick, winner, wcard, tcard, towner, tpred, ttok, won, won_cards, desig, obj_done, res
 ):
@@ -499,8 +499,15 @@ def play_chunk(
     r_ds,
     redeals,
     repairs,
+    ds_cards,
+    ds_owners,
 ):
-    """Play ``n`` games of one mission from ``seed``; fill the result (and record) arrays."""
+    """Play ``n`` games of one mission from ``seed``; fill the result (and record) arrays.
+
+    ``ds_cards``/``ds_owners`` (n x MAX_DS) are filled for every Deep Sea game, recorded or
+    not: the balance report needs the task cards in play of millions of games, and keeping
+    every move of those games just to learn their cards would cost far more than 32 bytes.
+    """
     S = state[0]
     S.mp[:] = mp_in
     S.bp[:] = bp_in
@@ -580,6 +587,9 @@ def play_chunk(
                 g[G_COMM_UNTIL] = 1
             repair(S, mp, st)
             predict(S, hands)
+            for k in range(g[G_NDS]):  # the cards in play after selection and repair
+                ds_cards[gi, k] = S.ds_task[k] + 1
+                ds_owners[gi, k] = S.ds_owner[k]
             for s in range(5):
                 S.won_cards[s] = 0
             if record:

@@ -195,7 +195,7 @@ def distress_card(bp, hand, me, to, towner, tcard, ntask, st):
     return best_c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_comm(bp, g, me, hand, towner, tcard, ntask):
     """The card to communicate now, or -1.  The claim follows from the hand."""
     if bp[BP_KIND] == 0 or bp[BP_COMM] == 0:
