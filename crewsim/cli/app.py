@@ -8,7 +8,18 @@ import typer
 from rich.console import Console
 
 from crewsim import __version__
-from crewsim.cli import deal, feasibility, missions, rank, report, simulate, solve, tasks, validate
+from crewsim.cli import (
+    check_tasks,
+    deal,
+    feasibility,
+    missions,
+    rank,
+    report,
+    simulate,
+    solve,
+    tasks,
+    validate,
+)
 from crewsim.errors import CrewsimError
 
 app = typer.Typer(
@@ -27,6 +38,7 @@ app.command("solve")(solve.solve_cmd)
 app.command("feasibility")(feasibility.feasibility)
 app.command("rank")(rank.rank)
 app.command("report")(report.report)
+app.command("check-tasks")(check_tasks.check_tasks)
 
 err_console = Console(stderr=True)
 
