@@ -225,6 +225,14 @@ def choose_comm(bp, g, me, hand, towner, tcard, ntask):
                 and not (hand >> tcard[i] & 1)
             ):
                 sc = max(sc, 5.5)  # warn: all my cards of that colour lie above the task card
+            elif (
+                towner[i] != me
+                and suit_of(tcard[i]) == suit_of(c)
+                and is_lo
+                and c < tcard[i]
+                and same & BEATS[tcard[i]] & COLOURS
+            ):
+                sc = max(sc, 5.1)  # I hold cards above the task card but can duck under it
             elif towner[i] == me and suit_of(tcard[i]) == suit_of(c) and is_hi and c > tcard[i]:
                 if not (hand >> tcard[i] & 1):
                     sc = max(sc, 5.0 + 0.2 * value_of(c))
@@ -518,7 +526,7 @@ def choose_play(
     cur_seat, cur_card = _current_winner(g, trick)
     cur_risk = 0.0
     if nin + 1 < seats:
-        cur_risk = _overtake_risk(g, cur_card, led, mine, possible, nin + 1)
+        cur_risk = _overtake_risk(g, cur_card, led, mine, possible, known, nin + 1)
     m = legal
     prev = np.int64(-1)
     while m:
@@ -532,7 +540,7 @@ def choose_play(
             wseat, wcard = me, c
             risk = 0.0
             if nin + 1 < seats:
-                risk = _overtake_risk(g, wcard, led, mine, possible, nin + 1)
+                risk = _overtake_risk(g, wcard, led, mine, possible, known, nin + 1)
         sc = _card_score(g, mp, me, c, wseat, wcard, want, ct, tpred, desig, risk, others_open,
                          mine_open)  # fmt: skip
         if want[wseat] > 0:
@@ -572,7 +580,7 @@ def _current_winner(g, trick):
 
 
 @njit(cache=True, inline="always")
-def _overtake_risk(g, wcard, led, mine, possible, first):
+def _overtake_risk(g, wcard, led, mine, possible, known, first):
     """Chance-like score that a seat playing after position ``first`` ends up beating ``wcard``.
 
     Co-operative players never overtake on purpose, but a follower whose cards of the led suit
@@ -587,16 +595,16 @@ def _overtake_risk(g, wcard, led, mine, possible, first):
     safe = 1.0
     for k in range(first, g[G_SEATS]):
         q = (g[G_LEADER] + k) % g[G_SEATS]
-        safe *= 1.0 - _forced(possible[q], unseen, hi, r)
+        safe *= 1.0 - _forced(possible[q], known[q], unseen, hi, r)
     return 1.0 - safe
 
 
 @njit(cache=True, inline="always")
-def _forced(poss, unseen, hi, r):
+def _forced(poss, kn, unseen, hi, r):
     """Chance that a follower who may hold ``poss`` must overtake: all its cards of the suit
     lie in ``hi``.  Singletons are common, so a mix of r (one card) and r**2 (two cards)."""
     mine_suit = poss & unseen
-    if mine_suit & hi == 0:
+    if mine_suit & hi == 0 or kn & unseen & ~hi:  # cannot overtake, or shown a card to duck
         return 0.0
     if mine_suit & ~hi == 0:
         return 0.9
@@ -629,7 +637,7 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
                 if blocked:
                     sc -= 2 * BIG
                 else:
-                    risk = 0.0 if top else _lead_risk(g, c, mine, possible, me)
+                    risk = 0.0 if top else _lead_risk(g, c, mine, possible, known, me)
                     urgency = 0.0 if top else 30.0 * g[G_T] / g[G_NT]
                     sc += BIG * (1.0 - risk) - 0.5 * BIG * risk + urgency
             else:
@@ -647,7 +655,7 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
             if top and c > tc and not blocked:
                 sc += 0.7 * BIG
             elif c > tc and not blocked:  # not the top card: someone may be forced above it
-                risk = _lead_risk(g, c, mine, possible, me)
+                risk = _lead_risk(g, c, mine, possible, known, me)
                 sc += 0.7 * BIG * (1.0 - risk) - 0.25 * BIG * risk
             elif c < tc:
                 sc -= 5.0
@@ -688,7 +696,7 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
 
 
 @njit(cache=True, inline="always")
-def _lead_risk(g, c, mine, possible, me):
+def _lead_risk(g, c, mine, possible, known, me):
     """Overtake risk when I lead ``c``: every other seat plays after me."""
     unseen = SUIT[suit_of(c)] & ~mine & ~g[G_PLAYED]
     hi = unseen & BEATS[c]
@@ -698,7 +706,7 @@ def _lead_risk(g, c, mine, possible, me):
     safe = 1.0
     for q in range(g[G_SEATS]):
         if q != me:
-            safe *= 1.0 - _forced(possible[q], unseen, hi, r)
+            safe *= 1.0 - _forced(possible[q], known[q], unseen, hi, r)
     return 1.0 - safe
 
 
