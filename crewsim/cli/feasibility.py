@@ -14,10 +14,10 @@ from rich.table import Table
 
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
-from crewsim.solver.api import DEFAULT_BUDGET, Unsupported, problem_from_mission
+from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_SECOND, Unsupported, problem_from_mission
 from crewsim.stats import wilson
 
-DEFAULT_N = 5000  # a 4-task mission (pn-10) at the default budget: ~30 s on 2 cores
+DEFAULT_N = 5000  # a 4-task mission (pn-10), DFS + CP-SAT defaults: ~35 s on 2 cores
 CHUNK = 25
 
 
@@ -45,6 +45,9 @@ def feasibility(
     ),
     seed: Annotated[int, typer.Option(help="Root seed.")] = 0,
     budget: Annotated[int, typer.Option(help="Card plays tried per deal.")] = DEFAULT_BUDGET,
+    second: Annotated[
+        float, typer.Option(help="CP-SAT seconds per deal the search leaves open (0: off).")
+    ] = DEFAULT_SECOND,
     jobs: Annotated[int, typer.Option(help="Worker processes (0 = all cores).")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per cell.")] = False,
 ) -> None:
@@ -57,6 +60,8 @@ def feasibility(
         raise CrewsimError(f"-n: expected a positive number, got {n}")
     if budget < 1:
         raise CrewsimError(f"--budget: expected a positive number, got {budget}")
+    if second < 0:
+        raise CrewsimError(f"--second: expected 0 or more seconds, got {second}")
     chosen = [m for spec in missions for m in resolve_missions(spec)]
     seats = _players(players)
     for m in chosen:  # refuse what the solver cannot model before spending any time
@@ -75,7 +80,7 @@ def feasibility(
         children = root.spawn(1)[0].spawn((n + CHUNK - 1) // CHUNK)
         for k, child in enumerate(children):
             size = min(CHUNK, n - k * CHUNK)
-            tasks_list.append((ci, delayed(solve_chunk)(mid, p, child, size, budget)))
+            tasks_list.append((ci, delayed(solve_chunk)(mid, p, child, size, budget, second)))
     start = time.perf_counter()
     results = Parallel(n_jobs=n_jobs, batch_size=1)(t for _, t in tasks_list)
     wall = time.perf_counter() - start

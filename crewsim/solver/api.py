@@ -24,8 +24,9 @@ from crewsim.rules.objectives import DESIGNATED
 from crewsim.rules.order import ARROWS, NUMBERED, OMEGA
 from crewsim.rules.play import n_tricks, trick_winner
 
-DEFAULT_BUDGET = 200_000  # card plays per problem before the answer is ``unknown``
-TABLE_BITS = 19  # memo rows: 2**19 x 48 bytes = 24 MiB per process
+DEFAULT_BUDGET = 200_000  # card plays per problem before the DFS gives up
+DEFAULT_SECOND = 0.5  # seconds the CP-SAT engine may then spend (0: DFS only)
+TABLE_BITS = 19  # memo rows: 2**19 x 64 bytes = 32 MiB per process
 MAX_TASKS = 36
 
 VERDICTS = ("infeasible", "feasible", "unknown")
@@ -137,7 +138,9 @@ _GEN = 1
 def _table() -> np.ndarray:
     global _TABLE
     if _TABLE is None:
-        _TABLE = np.zeros((1 << TABLE_BITS, 6), dtype=np.int64)
+        from crewsim.solver.search import KEY_W
+
+        _TABLE = np.zeros((1 << TABLE_BITS, KEY_W), dtype=np.int64)
     return _TABLE
 
 
@@ -190,8 +193,13 @@ def _arrays(problem: Problem) -> dict[str, np.ndarray]:
     return {"hands": hands, "unders": unders, "cards": cards, "owners": owners, "tokens": tokens}
 
 
-def solve(problem: Problem, budget: int = DEFAULT_BUDGET, prune: bool = True) -> Result:
-    """Is there a sequence of legal plays that wins?  ``budget`` caps card plays tried."""
+def solve(
+    problem: Problem, budget: int = DEFAULT_BUDGET, prune: bool = True,
+    second: float = DEFAULT_SECOND,
+) -> Result:
+    """Is there a sequence of legal plays that wins?  ``budget`` caps the DFS's card plays;
+    a deal it leaves open goes to the CP-SAT engine for up to ``second`` seconds (when the
+    model covers it and OR-tools is installed)."""
     from crewsim.solver.search import solve_batch
 
     global _GEN
@@ -223,11 +231,32 @@ def solve(problem: Problem, budget: int = DEFAULT_BUDGET, prune: bool = True) ->
             break
         if v == 2:
             verdict = 2
+    if best is None and verdict == 2 and second > 0:
+        best = _second_engine(problem, second)
+        if best is not None and best.verdict == "infeasible":
+            verdict, best = 0, None
     secs = time.perf_counter() - start
     if best is not None:
         best.nodes, best.seconds = total, secs
         return best
     return Result(VERDICTS[verdict], total, secs)
+
+
+def _second_engine(problem: Problem, seconds: float) -> Result | None:
+    """CP-SAT's answer for a deal the DFS left open: a Result, or None (no answer)."""
+    from crewsim.solver import cpsat
+
+    if not cpsat.supported(problem):
+        return None
+    try:
+        verdict, plays = cpsat.solve_cpsat(problem, seconds)
+    except ImportError:  # OR-tools missing: the DFS's "unknown" stands
+        return None
+    if verdict == cpsat.FEASIBLE:
+        return Result("feasible", 0, 0.0, plays, split_tricks(problem, plays), ())
+    if verdict == cpsat.INFEASIBLE:
+        return Result("infeasible", 0, 0.0)
+    return None
 
 
 def split_tricks(problem: Problem, plays: Sequence[int]) -> list[list[int]]:

@@ -1,7 +1,8 @@
-"""Solver benchmark: ``python -m crewsim.solver.bench [--deals N] [--budget B] [--quick]``.
+"""Solver benchmark: ``python -m crewsim.solver.bench [--deals N] [--budget B] [--second S]``.
 
 Four players, 1, 3, 6 and 10 random task cards (no tokens), uniformly random deals and
-owners; one core; after a JIT warm-up.  Prints deals/s, median / p99 / max seconds per deal
+owners; one core; after a JIT warm-up.  ``--second 0`` measures the DFS alone (no CP-SAT).
+Prints deals/s, median / p99 / max seconds per deal
 and the unknown share at the budget, beside the targets of the solver issue.
 """
 
@@ -14,19 +15,21 @@ import time
 import numpy as np
 
 from crewsim.rules.setup import random_setup
-from crewsim.solver.api import DEFAULT_BUDGET, Problem, solve
+from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_SECOND, Problem, solve
 
 TARGETS = {1: (5000, 0.001), 3: (1000, 0.01), 6: (200, 0.02), 10: (100, 0.05)}
 DEALS = {1: 2000, 3: 1000, 6: 400, 10: 300}
 
 
-def run(n_tasks: int, deals: int, budget: int, seed: int) -> dict[str, float]:
+def run(
+    n_tasks: int, deals: int, budget: int, seed: int, second: float = DEFAULT_SECOND
+) -> dict[str, float]:
     secs = np.empty(deals)
     verdicts: dict[str, int] = {}
     for k in range(deals):
         deal, tasks = random_setup(4, n_tasks, (), seed * 1_000_003 + k)
         t0 = time.perf_counter()
-        res = solve(Problem(deal, tuple(tasks)), budget=budget)
+        res = solve(Problem(deal, tuple(tasks)), budget=budget, second=second)
         secs[k] = time.perf_counter() - t0
         verdicts[res.verdict] = verdicts.get(res.verdict, 0) + 1
     return {
@@ -45,6 +48,8 @@ def run(n_tasks: int, deals: int, budget: int, seed: int) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
+    ap.add_argument("--second", type=float, default=DEFAULT_SECOND,
+                    help="seconds of CP-SAT per deal the DFS leaves open (0: DFS only)")
     ap.add_argument("--deals", type=int, default=0, help="deals per task count (0: defaults)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--quick", action="store_true", help="tiny sizes (smoke test)")
@@ -52,9 +57,11 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     deal, tasks = random_setup(4, 2, (), 0)
     solve(Problem(deal, tuple(tasks)))  # JIT warm-up / cache load
+    if args.second > 0:
+        solve(Problem(deal, tuple(tasks)), budget=1, second=args.second)  # loads OR-tools
     for n_tasks, default in DEALS.items():
         deals = 20 if args.quick else (args.deals or default)
-        row = run(n_tasks, deals, args.budget, args.seed)
+        row = run(n_tasks, deals, args.budget, args.seed, args.second)
         if args.json:
             print(json.dumps(row))
             continue

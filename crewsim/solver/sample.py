@@ -23,7 +23,7 @@ class ChunkResult:
 
 
 def solve_chunk(mission_id: str, players: int, seed: np.random.SeedSequence, n: int,
-                budget: int) -> ChunkResult:
+                budget: int, second: float = 0.0) -> ChunkResult:
     """Deal ``n`` hands of the mission (uniformly random draft), solve each."""
     mission = get_mission(mission_id)
     rng = np.random.default_rng(seed)
@@ -32,7 +32,7 @@ def solve_chunk(mission_id: str, players: int, seed: np.random.SeedSequence, n: 
     for _ in range(n):
         deal, tasks = random_setup(players, mission.tasks, tuple(mission.tokens),
                                    int(rng.integers(2**63)))
-        res = solve(problem_from_mission(deal, tasks, mission), budget=budget)
+        res = solve(problem_from_mission(deal, tasks, mission), budget=budget, second=second)
         counts[res.verdict] += 1
         secs.append(res.seconds)
     return ChunkResult(dict(counts), secs)

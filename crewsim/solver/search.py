@@ -8,15 +8,27 @@ What keeps it small:
 
 * **cut-offs**: a trick that would give a task card to the wrong player, break an order token
   or fail the special objective is never descended into; inside a trick, a task card whose owner
-  has already played a losing card ends the line at once; at every trick boundary, a seat that
-  still holds more task cards than there are tricks left ends it too;
-* **failure memo** at trick boundaries: an open-addressing int64 table keyed on the exact hands,
-  leader and objective state (task state is implied by the cards still held), stamped with a
-  generation number so a new problem needs no clearing;
+  has already played a losing card, or is still to play but cannot beat the trick's winner, ends
+  the line at once;
+* **bounds** at every trick boundary (``_bound_cut``): each open task gets the earliest trick
+  it can be taken in (an owner holding its own task card must win with it, so every seat with
+  no lower card of the suit must first shed the suit; an owner that cannot beat its task card
+  in suit must ruff it or have it discarded, after the seat concerned is void); tasks of one
+  owner held by one seat need distinct tricks, different owners too; Hall's condition over
+  the earliest tricks must hold for the tricks left;
+* **failure memo** at trick boundaries: an open-addressing int64 table stamped with a
+  generation number so a new problem needs no clearing, keyed on the hands in **relative
+  ranks** (a card's rank within its suit among the cards still in play), the task cards still
+  open, the tasks done, leader and objective state (exact cards when the dummy or an objective
+  that names ranks needs them);
 * **equivalent cards**: of two cards of one suit in one hand with no other card still in play
   between them (and neither a task card nor a card the objective names), only one is tried;
 * **move ordering**: a task owner tries its winning cards first, others dump the winner's task
-  cards or duck.
+  cards or duck;
+* **restarts**: runs with play limits of 1000 x the Luby sequence (1, 1, 2, 1, 1, 2, 4, ...),
+  the first in the heuristic order, later ones picking at random within each ordering group;
+  the failure memo carries over, so refutations are not lost, and the last run gets what is
+  left of the budget.  Feasible deals that one ordering misses are found by another.
 
 All masks are int64 (bit ``id`` = card); no allocation happens inside the search.
 """
@@ -24,7 +36,7 @@ All masks are int64 (bit ``id`` = card); no allocation happens inside the search
 import numpy as np
 from numba import njit
 
-from crewsim.kernel.bits import BEATS, SUIT, highest, lowest, popcount
+from crewsim.kernel.bits import BEATS, SUIT, highest, lowest, nth_bit, popcount
 
 # verdicts
 INFEASIBLE = 0
@@ -61,8 +73,12 @@ C_T2 = 12
 C_COV = 13
 C_DIR = 14
 
-KEY_W = 6  # five hand words + generation stamp
+KEY_W = 8  # five hand words, task-card word, done word + generation stamp
+SCR = 256  # int64 scratch words the search needs (``scr``)
+KEYS_AT = 128  # scr[KEYS_AT + 8 t ...]: memo key and hash of the boundary before trick t
 PROBES = 4
+
+RESTART0 = 1000  # play-limit unit of the restarts (Luby sequence)
 
 ONES = np.int64((1 << 0) | (1 << 9) | (1 << 18) | (1 << 27))
 TRUMPS = np.int64(0xF << 36)
@@ -95,6 +111,27 @@ def predecessor_masks(tokens, n, out):
 def _mix(h, w):
     h = (h ^ w) * np.int64(-7046029254386353131)
     return h ^ ((h >> 31) & np.int64(0x1FFFFFFFF))
+
+
+@njit(cache=True)
+def _luby(i):
+    """The Luby restart sequence 1, 1, 2, 1, 1, 2, 4, 1, ... (``i`` from 1)."""
+    while True:
+        k = 1
+        while (np.int64(1) << k) - 1 < i:
+            k += 1
+        if (np.int64(1) << k) - 1 == i:
+            return np.int64(1) << (k - 1)
+        i -= (np.int64(1) << (k - 1)) - 1
+
+
+@njit(cache=True)
+def _next_rand(x):
+    """xorshift64 step on an int64 (logical shifts emulated with masks)."""
+    x ^= x << 13
+    x ^= (x >> 7) & np.int64(0x01FFFFFFFFFFFFFF)
+    x ^= x << 17
+    return x
 
 
 @njit(cache=True)
@@ -220,11 +257,156 @@ def _end_trick(
 
 
 @njit(cache=True)
+def _memo_key(st, d, seats, rel, taskmask, scr, at):
+    """Write the memo key of the trick boundary at depth ``d`` to ``scr[at:at + 7]``; hash it.
+
+    With ``rel`` the hands are written in relative ranks: each card becomes its rank within its
+    suit among the cards still in play, so positions that differ only in which cards are gone
+    share an entry.  Word 5 marks the (relative) task cards still to take and word 6 the tasks
+    done: together they say which task (owner, token) each marked card is.
+    """
+    for s in range(5):
+        scr[at + s] = 0
+    if rel:
+        rest = np.int64(0)
+        for s in range(seats):
+            rest |= st[d, s]
+        rtask = np.int64(0)
+        for u in range(5):
+            m = rest & SUIT[u]
+            b = 9 * u
+            while m != 0:
+                c = lowest(m)
+                m &= m - 1
+                bit = np.int64(1) << b
+                for s in range(seats):
+                    if (st[d, s] >> c) & 1:
+                        scr[at + s] |= bit
+                        break
+                if (taskmask >> c) & 1:
+                    rtask |= bit
+                b += 1
+        scr[at + 5] = rtask
+    else:
+        for s in range(seats):
+            scr[at + s] = st[d, s]
+        scr[at + 5] = 0
+    scr[at + 6] = st[d, C_DONE]
+    scr[at] |= (st[d, C_LEAD] << 40) | (st[d, C_OST] << 43)
+    h = np.int64(seats)
+    for k in range(7):
+        h = _mix(h, scr[at + k])
+    return h
+
+
+@njit(cache=True)
+def _bound_cut(st, d, seats, dummy, left, taskmask, tof, task_owner, scr):
+    """A sound test at a trick boundary: True when no line can take every task still open.
+
+    Each open task needs a trick won by its owner; tasks of one owner held by one seat need
+    distinct tricks (a seat plays one card a trick), tasks of different owners too.  An owner
+    holding its own task card must win with that very card, so every other seat must then play
+    a card that does not beat it: a seat with no lower card of the suit must first shed all its
+    cards of the suit (which puts the task no earlier than that) and keep some card that is
+    neither of the suit nor a trump.  Tasks that cannot come before trick ``k`` of those left
+    must fit into the ``left - k + 1`` tricks from ``k`` on (Hall's condition per threshold).
+    """
+    cov = st[d, C_COV]
+    rest = cov
+    for s in range(seats):
+        rest |= st[d, s]
+    pending = taskmask & rest
+    n = 0
+    kmax = 1
+    while pending != 0:
+        x = lowest(pending)
+        pending &= pending - 1
+        o = task_owner[tof[x]]
+        h = dummy
+        for s in range(seats):
+            if (st[d, s] >> x) & 1:
+                h = s
+                break
+        e = 1
+        sx = SUIT[x // 9]
+        if h == o:
+            below = sx & ((np.int64(1) << x) - 1)
+            for p in range(seats):
+                if p == o:
+                    continue
+                hp = st[d, p]
+                if p == dummy:
+                    hp |= cov
+                if hp == 0 or (hp & below) != 0:
+                    continue
+                if (hp & ~BEATS[x]) == 0:
+                    return True
+                a = popcount(hp & sx) + 1
+                if a > e:
+                    e = a
+        else:
+            ho = st[d, o]
+            if o == dummy:
+                ho |= cov
+            if (ho & sx & BEATS[x]) == 0:
+                # the owner cannot beat it in its own suit: it ruffs it (void in the suit
+                # first) or its holder discards it on another suit, void in that one first
+                hh = st[d, h]
+                if h == dummy:
+                    hh |= cov
+                otr = ho & TRUMPS
+                e = 99
+                if otr != 0:
+                    e = popcount(ho & sx) + 1
+                for u in range(5):
+                    su = SUIT[u]
+                    if su == sx:
+                        continue
+                    if (ho & su) == 0 and otr == 0:
+                        continue
+                    a = popcount(hh & su) + 1
+                    if a < e:
+                        e = a
+        if e > left:
+            return True
+        if e > kmax:
+            kmax = e
+        scr[16 + n] = (e << 8) | (o << 4) | h
+        n += 1
+    # thresholds: 1 and every larger earliest trick that occurs
+    k = 1
+    while k <= kmax:
+        present = k == 1
+        for j in range(n):
+            if (scr[16 + j] >> 8) == k:
+                present = True
+        if present:
+            for j in range(25):
+                scr[64 + j] = 0
+            for j in range(n):
+                v = scr[16 + j]
+                if (v >> 8) >= k:
+                    scr[64 + 5 * ((v >> 4) & 15) + (v & 15)] += 1
+            tot = 0
+            for o in range(seats):
+                mx = 0
+                for h in range(seats):
+                    c = scr[64 + 5 * o + h]
+                    if c > mx:
+                        mx = c
+                tot += mx
+            if tot > left - k + 1:
+                return True
+        k += 1
+    return False
+
+
+@njit(cache=True)
 def search(
     hands0, under, seats, n_tricks, leader0, dummy,
     task_card, task_owner, task_pred, n_tasks, omega_mask, omega_last,
     obj_kind, p1, p2, d1, d2,
-    budget, tkeys, gen, st, tof, line, prune,
+    budget, tkeys, gen, st, tof, line, prune, scr,
 ):
     """Solve one problem.  Returns (verdict, nodes, plays in ``line``).
 
@@ -232,8 +414,9 @@ def search(
     dummy's face-up ``c`` or -1, ``dummy`` the dummy's seat or -1, ``tkeys`` the memo table
     (rows of KEY_W int64, a power-of-two count) and ``gen`` a stamp not used before in it,
     ``st`` scratch of shape (MAXD, NCOL), ``tof`` 40 int64 of scratch, ``line`` >= 40 int64
-    that receives the winning plays in play order.  ``prune`` = 0 turns off the memo, the
-    equivalent-card pruning and the cut-offs that are not needed for correctness (tests).
+    that receives the winning plays in play order, ``scr`` SCR int64 of scratch.  ``prune`` = 0
+    turns off the memo, the equivalent-card pruning, the cut-offs that are not needed for
+    correctness and the restarts (tests).
     """
     commander = leader0
     all_tasks = (np.int64(1) << n_tasks) - 1
@@ -266,6 +449,8 @@ def search(
                 if (taskmask >> u) & 1 and not (taskmask >> c) & 1:
                     tops_over_task |= np.int64(1) << c
     tmask = tkeys.shape[0] - 1
+    # relative-rank memo keys need every rule to depend on the order within a suit only
+    rel = dummy < 0 and obj_kind != OBJ_ONES and obj_kind != OBJ_TRUMPS and obj_kind != OBJ_NO_RANK
 
     for s in range(5):
         st[0, s] = hands0[s] if s < seats else 0
@@ -275,6 +460,19 @@ def search(
     st[0, C_COV] = cov0
 
     nodes = np.int64(0)
+    # restarts: runs with a growing play limit, the first in heuristic order, the later ones
+    # picking at random within each ordering group; the failure memo carries over
+    restart = 0
+    limit = np.int64(RESTART0) if prune else budget
+    if limit > budget:
+        limit = budget
+    rng = np.int64(0x2545F4914F6CDD1D)  # seeded by the problem: answers do not depend on
+    for s in range(5):  # which problems the process solved before
+        rng = _mix(rng, hands0[s])
+    for i in range(n_tasks):
+        rng = _mix(rng, task_card[i] + 64 * task_owner[i])
+    if rng == 0:
+        rng = np.int64(1)
     d = 0
     enter = True
     while True:
@@ -294,33 +492,23 @@ def search(
                             need += popcount(st[d, s] & tops_over_task)
                         if need > left:
                             cut = True
-                    # an owner holding its own task card must win with that very card: not
-                    # possible while another seat holds nothing but cards that beat it
-                    pending = taskmask & ~st[d, C_COV]
-                    while pending != 0 and not cut:
-                        x = lowest(pending)
-                        pending &= pending - 1
-                        o = task_owner[tof[x]]
-                        if (st[d, o] >> x) & 1:
-                            for j in range(seats):
-                                hj = st[d, j]
-                                if j == dummy:
-                                    hj |= st[d, C_COV]
-                                if j != o and hj != 0 and (hj & ~BEATS[x]) == 0:
-                                    cut = True
+                    if not cut:
+                        cut = _bound_cut(st, d, seats, dummy, left, taskmask, tof, task_owner, scr)
                     if not cut and t > 0:
-                        w0 = st[d, 0] | (lead << 40) | (st[d, C_OST] << 43)
-                        h = _mix(_mix(_mix(_mix(_mix(np.int64(seats), w0), st[d, 1]), st[d, 2]),
-                                      st[d, 3]), st[d, 4])
+                        at = KEYS_AT + 8 * t
+                        h = _memo_key(st, d, seats, rel, taskmask, scr, at)
+                        scr[at + 7] = h
                         for k in range(PROBES):
                             r = (h + k) & tmask
-                            if (
-                                tkeys[r, 5] == gen and tkeys[r, 0] == w0
-                                and tkeys[r, 1] == st[d, 1] and tkeys[r, 2] == st[d, 2]
-                                and tkeys[r, 3] == st[d, 3] and tkeys[r, 4] == st[d, 4]
-                            ):
-                                cut = True
-                                break
+                            if tkeys[r, 7] == gen:
+                                same = True
+                                for w in range(7):
+                                    if tkeys[r, w] != scr[at + w]:
+                                        same = False
+                                        break
+                                if same:
+                                    cut = True
+                                    break
             if cut:
                 d -= 1
                 if d < 0:
@@ -381,34 +569,47 @@ def search(
         # ---- next move at depth d
         m1 = st[d, C_T1]
         if m1 != 0:
-            c = highest(m1) if st[d, C_DIR] == 1 else lowest(m1)
+            if restart == 0:
+                c = highest(m1) if st[d, C_DIR] == 1 else lowest(m1)
+            else:
+                rng = _next_rand(rng)
+                c = nth_bit(m1, ((rng >> 33) & 0x3FFFFFFF) % popcount(m1))
             st[d, C_T1] = m1 & ~(np.int64(1) << c)
         else:
             m2 = st[d, C_T2]
             if m2 == 0:
                 if pos == 0 and d > 0 and prune:  # refuted: remember it
-                    w0 = st[d, 0] | (lead << 40) | (st[d, C_OST] << 43)
-                    h = _mix(_mix(_mix(_mix(_mix(np.int64(seats), w0), st[d, 1]), st[d, 2]),
-                                  st[d, 3]), st[d, 4])
+                    at = KEYS_AT + 8 * (d // seats)
+                    h = scr[at + 7]  # the key was made when the boundary was entered
                     slot = h & tmask
                     for k in range(PROBES):
                         r = (h + k) & tmask
-                        if tkeys[r, 5] != gen:
+                        if tkeys[r, 7] != gen:
                             slot = r
                             break
-                    tkeys[slot, 0] = w0
-                    for s in range(1, 5):
-                        tkeys[slot, s] = st[d, s]
-                    tkeys[slot, 5] = gen
+                    for w in range(7):
+                        tkeys[slot, w] = scr[at + w]
+                    tkeys[slot, 7] = gen
                 d -= 1
                 if d < 0:
                     return INFEASIBLE, nodes
                 continue
-            c = lowest(m2)
+            if restart == 0:
+                c = lowest(m2)
+            else:
+                rng = _next_rand(rng)
+                c = nth_bit(m2, ((rng >> 33) & 0x3FFFFFFF) % popcount(m2))
             st[d, C_T2] = m2 & ~(np.int64(1) << c)
         nodes += 1
-        if nodes > budget:
-            return UNKNOWN, nodes
+        if nodes > limit:
+            if limit >= budget:
+                return UNKNOWN, nodes
+            restart += 1
+            step = np.int64(RESTART0) * _luby(restart + 1)
+            limit = budget if budget - nodes < 2 * step else nodes + step
+            d = 0
+            enter = True
+            continue
         seat = (lead + pos) % seats
         bit = np.int64(1) << c
         for s in range(5):
@@ -458,8 +659,16 @@ def search(
                     i = tof[st[d - pos + k, C_PLAYED]]
                     if i >= 0:
                         o = task_owner[i]
-                        if o != ws and (o - lead) % seats <= pos:
-                            bad = True
+                        if o != ws:
+                            if (o - lead) % seats <= pos:
+                                bad = True  # its owner has played and is not winning
+                            else:  # its owner is still to play: it must be able to win
+                                ho = st[d + 1, o]
+                                fl = ho & SUIT[st[d - pos, C_PLAYED] // 9]
+                                if fl == 0:
+                                    fl = ho
+                                if (fl & BEATS[wc]) == 0:
+                                    bad = True
                 if bad:
                     continue
             st[d + 1, C_LEAD] = lead
@@ -486,6 +695,7 @@ def solve_batch(
     """
     st = np.zeros((MAXD, NCOL), dtype=np.int64)
     tof = np.zeros(40, dtype=np.int64)
+    scr = np.zeros(SCR, dtype=np.int64)
     pred = np.zeros(task_cards.shape[1], dtype=np.int64)
     gen = gen0
     for k in range(hands.shape[0]):
@@ -503,7 +713,7 @@ def solve_batch(
             hands[k], unders[k], seats, n_tricks, leader, dummy,
             task_cards[k], task_owners[k], pred, nt, omega_mask, omega_last,
             obj_kind, p1, p2, d1s[k], d2s[k],
-            budget, tkeys, gen, st, tof, lines[k], prune,
+            budget, tkeys, gen, st, tof, lines[k], prune, scr,
         )
         verdicts[k] = v
         nodes_out[k] = n
