@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from crewsim.cli.simulate import parse_players
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
 from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_SECOND, Unsupported, problem_from_mission
@@ -19,22 +20,6 @@ from crewsim.stats import wilson
 
 DEFAULT_N = 5000  # a 4-task mission (pn-10), DFS + CP-SAT defaults: ~35 s on 2 cores
 CHUNK = 25
-
-
-def _players(spec: str) -> list[int]:
-    out: list[int] = []
-    for item in spec.split(","):
-        try:
-            p = int(item.strip())
-        except ValueError:
-            raise CrewsimError(
-                f"--players: expected numbers 2 to 5 like 3,4, got {spec!r}"
-            ) from None
-        if p not in (2, 3, 4, 5):
-            raise CrewsimError(f"--players: expected 2 to 5, got {p}")
-        if p not in out:
-            out.append(p)
-    return out
 
 
 def feasibility(
@@ -63,7 +48,7 @@ def feasibility(
     if second < 0:
         raise CrewsimError(f"--second: expected 0 or more seconds, got {second}")
     chosen = [m for spec in missions for m in resolve_missions(spec)]
-    seats = _players(players)
+    seats = list(parse_players(players))
     for m in chosen:  # refuse what the solver cannot model before spending any time
         try:
             from crewsim.rules.setup import random_setup
