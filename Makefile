@@ -17,22 +17,38 @@ venv: $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/crewsim missions list --game planet-nine
+	rm -rf runs/demo
 	$(BIN)/crewsim simulate pn-1..10 --players 3,4,5 -n 20000 --seed 1 --out runs/demo
 	$(BIN)/crewsim simulate pn-3 --players 4 --seed 1 --trace
 	@echo "run written to runs/demo (summary.csv, summary.parquet, chunks/)"
 	$(BIN)/crewsim report runs/demo --out reports/demo
 
-# The shipped results: every Planet Nine mission at 3/4/5 players, 100,000 games each (15 M
-# games), seed 1; the report is stamped with version, seed and date.  (Deep Sea joins once the
-# kernel plays it.)
+# The shipped results, seed 1, each report stamped with version, seed and date:
+#   reports/planet-nine       every Planet Nine mission at 3/4/5 players, 100,000 games each
+#                             (15 M games, about 3 min on 2 cores)
+#   reports/deep-sea          every Deep Sea mission (ds-1..32) at 3/4/5 players, 100,000 games
+#                             each (9.6 M games, about 3-4 min on 2 cores: Deep Sea plays at
+#                             about half the Planet Nine rate)
+#   reports/deep-sea-balance  the task-card balance fit on that same run: the first 25,000 games
+#                             of each drawing mission and crew size (BALANCE_FIT_GAMES; about a
+#                             minute per crew size), so no extra simulation
+# Altogether about 10 minutes on this 2-core machine.
 REPORT_GAMES ?= 100000
 REPORT_SEED ?= 1
+BALANCE_FIT_GAMES ?= 25000
 reports: $(STAMP)
 	rm -rf runs/planet-nine
 	$(BIN)/crewsim simulate planet-nine --players 3,4,5 -n $(REPORT_GAMES) --seed $(REPORT_SEED) \
 		--out runs/planet-nine --format json > /dev/null
 	rm -rf reports/planet-nine
 	$(BIN)/crewsim report runs/planet-nine --out reports/planet-nine
+	rm -rf runs/deep-sea
+	$(BIN)/crewsim simulate deep-sea --players 3,4,5 -n $(REPORT_GAMES) --seed $(REPORT_SEED) \
+		--out runs/deep-sea --format json > /dev/null
+	rm -rf reports/deep-sea reports/deep-sea-balance
+	$(BIN)/crewsim report runs/deep-sea --out reports/deep-sea
+	$(BIN)/crewsim balance --run runs/deep-sea --players 3,4,5 --fit-games $(BALANCE_FIT_GAMES) \
+		--out reports/deep-sea-balance --format csv > /dev/null
 
 lint: $(STAMP)
 	$(BIN)/ruff check crewsim tests

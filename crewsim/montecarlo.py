@@ -48,7 +48,19 @@ DASK_CONNECT_TIMEOUT = 5.0  # seconds: an unreachable scheduler is an error, not
 DASK_RETRIES = 2  # a chunk whose task raises is re-run this many times (worker loss: see below)
 MANIFEST = "manifest.json"
 CHECKSUM_SUFFIX = ".sha256"
-RESULT_COLUMNS = ("success", "fail_trick", "fail_kind", "fail_detail", "distress")
+# Every chunk file has these columns, in this order, whatever the mission: one schema lets a
+# run that mixes both campaigns be scanned as one table.  ``ds_cards`` (Deep Sea task-card
+# numbers in reveal order) and ``ds_owners`` (their seats) are int8 lists, empty for Planet
+# Nine games, so they cost a few bytes per game where they mean nothing.
+RESULT_COLUMNS = (
+    "success", "fail_trick", "fail_kind", "fail_detail", "distress", "redeals", "repairs",
+    "ds_cards", "ds_owners",
+)  # fmt: skip
+CHUNK_SCHEMA = {
+    "success": pl.Boolean, "fail_trick": pl.Int8, "fail_kind": pl.Int8, "fail_detail": pl.Int8,
+    "distress": pl.Boolean, "redeals": pl.Int8, "repairs": pl.Int8,
+    "ds_cards": pl.List(pl.Int8), "ds_owners": pl.List(pl.Int8),
+}  # fmt: skip
 _SEED_MASK = (1 << 63) - 1
 _FAIL_SCHEMA = {"kind": pl.Int8, "detail": pl.Int8, "trick": pl.Int8, "count": pl.Int64}
 # what decides a run's numbers: a folder made with other values is another run's folder
@@ -96,6 +108,8 @@ class ChunkCounts:
     failures: pl.DataFrame  # kind, detail, trick, count
     seconds: float  # NaN for a chunk reused from an earlier session
     sha256: str = ""
+    redeal_games: int = 0  # Deep Sea: games dealt again because a drawn card said so
+    repair_games: int = 0  # Deep Sea: games whose task combination needed a repair
 
 
 @dataclass(frozen=True)
@@ -267,7 +281,27 @@ def chunk_counts(task: ChunkTask, games: pl.DataFrame, seconds: float, sha: str)
         failures,
         seconds,
         sha,
+        int((games["redeals"] > 0).sum()),
+        int((games["repairs"] > 0).sum()),
     )
+
+
+def games_frame(res: dict[str, np.ndarray]) -> pl.DataFrame:
+    """The kernel's per-game arrays as one chunk table (columns ``RESULT_COLUMNS``).
+
+    The n x 16 task-card arrays become lists holding only the cards in play (the kernel fills
+    them from the front), so a Planet Nine chunk stores empty lists and a Deep Sea chunk a
+    handful of int8 per game rather than 32 bytes.
+    """
+    cards, owners = res["ds_cards"], res["ds_owners"]
+    n_cards = pl.Series("n", (cards > 0).sum(axis=1), dtype=pl.Int32)
+
+    def lists(name: str, values: np.ndarray) -> pl.Series:
+        full = pl.Series(name, values, dtype=pl.Array(pl.Int8, values.shape[1])).arr.to_list()
+        return pl.DataFrame([full, n_cards]).select(pl.col(name).list.head("n")).to_series()
+
+    columns = {c: res[c] for c in RESULT_COLUMNS[:7]}
+    return pl.DataFrame(columns).with_columns(lists("ds_cards", cards), lists("ds_owners", owners))
 
 
 def play_chunk(task: ChunkTask, mp: np.ndarray, bp: np.ndarray) -> tuple[ChunkCounts, bytes]:
@@ -281,7 +315,7 @@ def play_chunk(task: ChunkTask, mp: np.ndarray, bp: np.ndarray) -> tuple[ChunkCo
     _warm_up(mp, bp)
     start = time.perf_counter()
     res = run_chunk(mp, bp, task.games, task.seed)
-    df = pl.DataFrame({c: res[c] for c in RESULT_COLUMNS})
+    df = games_frame(res)
     buf = io.BytesIO()
     df.write_parquet(buf)
     data = buf.getvalue()
@@ -325,7 +359,8 @@ def verify_chunk(chunks: Path, task: ChunkTask) -> tuple[ChunkCounts | None, str
     """A stored chunk's counts if it is complete and intact; else why not (None: absent).
 
     Checks, in order: checksum file present, SHA-256 of the bytes, readable Parquet, the
-    expected columns and the planned number of games.  Only then are its games counted.
+    expected columns and their types, and the planned number of games.  Only then are its
+    games counted.
     """
     path = chunks / task.file_name
     if not path.exists():
@@ -346,6 +381,8 @@ def verify_chunk(chunks: Path, task: ChunkTask) -> tuple[ChunkCounts | None, str
         return None, f"not readable as Parquet ({type(exc).__name__})"
     if tuple(df.columns) != RESULT_COLUMNS:
         return None, f"unexpected columns {df.columns}"
+    if dict(df.schema) != CHUNK_SCHEMA:
+        return None, f"unexpected column types {dict(df.schema)}"
     if df.height != task.games:
         return None, f"holds {df.height} games, the plan says {task.games}"
     return chunk_counts(task, df, math.nan, sha), None
@@ -730,8 +767,8 @@ def _finish(state: RunState, results: list[ChunkCounts], seconds: float) -> RunR
             "_cell": done.task.cell, "chunk": done.task.index,
             "mission": cell.mission.id, "players": cell.players,
             "games": done.task.games, "successes": done.successes,
-            "distress_games": done.distress_games, "seconds": done.seconds,
-            "sha256": done.sha256,
+            "distress_games": done.distress_games, "redeal_games": done.redeal_games,
+            "repair_games": done.repair_games, "seconds": done.seconds, "sha256": done.sha256,
         })  # fmt: skip
         failures.append(
             done.failures.with_columns(
@@ -749,13 +786,27 @@ def _finish(state: RunState, results: list[ChunkCounts], seconds: float) -> RunR
         else pl.DataFrame(schema={"mission": pl.String, "players": pl.Int64, **_FAIL_SCHEMA})
     )
     games_of = {m.id: m.game for m in config.missions}
-    summary = summarise(cell_counts, fail, config.bot.name, games_of)
+    summary = _with_setup_shares(summarise(cell_counts, fail, config.bot.name, games_of),
+                                 cell_counts)  # fmt: skip
     summary.write_parquet(out / "summary.parquet")
     summary.write_csv(out / "summary.csv")
     fail.write_parquet(out / "failures.parquet")
     cell_counts.drop("_cell").write_parquet(out / "chunk_counts.parquet")
     total = int(cell_counts["games"].sum())
     return RunResult(out, summary, fail, total, seconds, len(state.done), tuple(state.damaged))
+
+
+def _with_setup_shares(summary: pl.DataFrame, cell_counts: pl.DataFrame) -> pl.DataFrame:
+    """Add ``redeal_share`` and ``repair_share`` per cell (0 for Planet Nine, which has neither).
+
+    Kept out of ``crewsim.stats.summarise`` because they describe the set-up, not the play: how
+    often a Deep Sea mission's draw forced a new deal or a contradiction repair.
+    """
+    shares = cell_counts.group_by("mission", "players").agg(
+        (pl.col("redeal_games").sum() / pl.col("games").sum()).alias("redeal_share"),
+        (pl.col("repair_games").sum() / pl.col("games").sum()).alias("repair_share"),
+    )
+    return summary.join(shares, on=["mission", "players"], how="left", maintain_order="left")
 
 
 def config_from_manifest(out: Path, **overrides: Any) -> RunConfig:

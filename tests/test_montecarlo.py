@@ -69,7 +69,8 @@ def test_run_folder_contents(tmp_path: Path) -> None:
     assert files == sorted([*names, *(f"{n}.sha256" for n in names)])
     games = pl.read_parquet(tmp_path / "chunks" / "pn-5-4p-00001.parquet")
     assert games.height == 1000
-    assert games.columns == ["success", "fail_trick", "fail_kind", "fail_detail", "distress"]
+    assert games.columns == ["success", "fail_trick", "fail_kind", "fail_detail", "distress",
+                             "redeals", "repairs", "ds_cards", "ds_owners"]  # fmt: skip
     summary = pl.read_parquet(tmp_path / "summary.parquet")
     assert_frame_equal(summary, result.summary)
     assert pl.read_csv(tmp_path / "summary.csv").height == 4
@@ -118,4 +119,31 @@ def test_first_game_of_a_chunk_is_the_traced_game(tmp_path: Path) -> None:
         cell = cfg.cells()[task.cell]
         one = run_chunk(cfg.mission_vector(cell), cfg.bot.vector(), 1, task.seed, record=True)
         first = pl.read_parquet(tmp_path / "chunks" / task.file_name).row(0, named=True)
-        assert {c: one[c][0].item() for c in RESULT_COLUMNS} == first
+        assert {c: one[c][0].item() for c in RESULT_COLUMNS} == {c: first[c] for c in
+                                                                 RESULT_COLUMNS}  # fmt: skip
+        assert first["ds_cards"] == [] and first["ds_owners"] == []  # Planet Nine: no cards
+
+
+def test_deep_sea_chunks_keep_the_task_cards_in_play(tmp_path: Path) -> None:
+    """Every Deep Sea game stores its cards and seats, equal to what a recorded replay shows;
+    the summary carries the redeal and repair shares."""
+    from crewsim.kernel.layout import MAX_DS
+    from crewsim.kernel.run import run_chunk
+    from crewsim.montecarlo import CHUNK_SCHEMA
+
+    cfg = RunConfig(tuple(resolve_missions("ds-6")), (4,), 400, get_bot("heuristic"), jobs=1)
+    summary = run(cfg, tmp_path).summary
+    task = plan(cfg)[0]
+    stored = pl.read_parquet(tmp_path / "chunks" / task.file_name)
+    assert dict(stored.schema) == CHUNK_SCHEMA
+    rec = run_chunk(cfg.mission_vector(cfg.cells()[0]), cfg.bot.vector(), 400, task.seed,
+                    record=True)["rec_ds"]  # fmt: skip
+    for i in (0, 1, 57, 399):
+        n = int(rec[i, 3 * MAX_DS])
+        assert stored["ds_cards"][i].to_list() == [int(c) + 1 for c in rec[i, :n]]
+        assert stored["ds_owners"][i].to_list() == [int(s) for s in rec[i, MAX_DS : MAX_DS + n]]
+    assert (stored["ds_cards"].list.len() > 0).all()
+    row = summary.row(0, named=True)
+    assert row["repair_share"] == pytest.approx((stored["repairs"] > 0).mean())
+    assert row["redeal_share"] == pytest.approx((stored["redeals"] > 0).mean())
+    assert row["repair_share"] > 0  # ds-6 repairs contradictions in about 9 % of games

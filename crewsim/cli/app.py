@@ -9,6 +9,7 @@ from rich.console import Console
 
 from crewsim import __version__
 from crewsim.cli import (
+    balance,
     check_tasks,
     deal,
     feasibility,
@@ -38,6 +39,7 @@ app.command("solve")(solve.solve_cmd)
 app.command("feasibility")(feasibility.feasibility)
 app.command("rank")(rank.rank)
 app.command("report")(report.report)
+app.command("balance")(balance.balance)
 app.command("check-tasks")(check_tasks.check_tasks)
 
 err_console = Console(stderr=True)

@@ -28,7 +28,8 @@ from crewsim.montecarlo import ChunkCounts
 
 JSON_COLUMNS = (
     "mission", "players", "bot", "games", "successes", "success_rate", "ci_low", "ci_high",
-    "expected_attempts", "attempts_low", "attempts_high", "distress_share", "top_failures",
+    "expected_attempts", "attempts_low", "attempts_high", "distress_share", "redeal_share",
+    "repair_share", "top_failures",
 )  # fmt: skip
 
 
@@ -70,12 +71,17 @@ def _attempts(x: float) -> str:
 
 
 def summary_table(summary: pl.DataFrame, title: str) -> Table:
-    """One row per mission x players: counts, rate with Wilson 95 %, attempts, distress."""
+    """One row per mission x players: counts, rate with Wilson 95 %, attempts, distress, and
+    (Deep Sea) the share of games that needed a redeal or a contradiction repair."""
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    for name in ("mission", "players", "games", "successes", "success rate\n[95 % CI]",
-                 "attempts\n[95 % CI]", "distress"):  # fmt: skip
+    setup = {"redeal_share", "repair_share"} <= set(summary.columns)
+    extra = ("redeal", "repair") if setup else ()
+    names = ("mission", "players", "games", "successes", "success rate\n[95 % CI]",
+             "attempts\n[95 % CI]", "distress", *extra)  # fmt: skip
+    for name in names:
         table.add_column(name, justify="left" if name == "mission" else "right", no_wrap=True)
     for r in summary.iter_rows(named=True):
+        shares = (_pct(r["redeal_share"]), _pct(r["repair_share"])) if setup else ()
         table.add_row(
             r["mission"],
             str(r["players"]),
@@ -85,6 +91,7 @@ def summary_table(summary: pl.DataFrame, title: str) -> Table:
             f"{_attempts(r['expected_attempts'])}\n"
             f"[{_attempts(r['attempts_low'])}, {_attempts(r['attempts_high'])}]",
             _pct(r["distress_share"]),
+            *shares,
         )
     return table
 
@@ -118,7 +125,7 @@ def _finite(x: Any) -> Any:
 def summary_json(summary: pl.DataFrame) -> str:
     """The summary as a JSON list of rows; top_failures as a list of strings."""
     rows = []
-    for r in summary.select(JSON_COLUMNS).iter_rows(named=True):
+    for r in summary.select(c for c in JSON_COLUMNS if c in summary.columns).iter_rows(named=True):
         row = {k: _finite(v) for k, v in r.items()}
         row["top_failures"] = r["top_failures"].split("; ") if r["top_failures"] else []
         rows.append(row)

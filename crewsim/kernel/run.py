@@ -34,7 +34,12 @@ def _tables(mp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def run_chunk(
     mp: np.ndarray, bp: np.ndarray, n: int, seed: int, record: bool = False
 ) -> dict[str, np.ndarray]:
-    """Play ``n`` games from ``seed`` (an int64); with ``record`` keep every move as well."""
+    """Play ``n`` games from ``seed`` (an int64); with ``record`` keep every move as well.
+
+    Always returned besides the outcome columns: ``redeals`` and ``repairs`` per game, and
+    for Deep Sea ``ds_cards`` (n x 16 card numbers in reveal order, 0 = none) and
+    ``ds_owners`` (their seats, -1 = none); Planet Nine games leave those empty.
+    """
     out: dict[str, np.ndarray] = {
         "success": np.zeros(n, dtype=np.bool_),
         "fail_trick": np.zeros(n, dtype=np.int8),
@@ -43,6 +48,9 @@ def run_chunk(
         "distress": np.zeros(n, dtype=np.bool_),
         "redeals": np.zeros(n, dtype=np.int8),
         "repairs": np.zeros(n, dtype=np.int8),
+        # Deep Sea task cards in play (card number, 0 = none) and their seats (-1 = none)
+        "ds_cards": np.zeros((n, L.MAX_DS), dtype=np.int8),
+        "ds_owners": np.full((n, L.MAX_DS), -1, dtype=np.int8),
     }
     r = n if record else 1
     rec = {
@@ -62,7 +70,7 @@ def run_chunk(
         np.int64(seed), out["success"], out["fail_trick"], out["fail_kind"], out["fail_detail"],
         out["distress"], record, rec["hands"], rec["under"], rec["tasks"], rec["pick"],
         rec["setup"], rec["comms"], rec["draws"], rec["plays"], rec["ds"], out["redeals"],
-        out["repairs"],
+        out["repairs"], out["ds_cards"], out["ds_owners"],
     )  # fmt: skip
     if record:
         out.update({f"rec_{k}": v for k, v in rec.items()})

@@ -1,0 +1,97 @@
+"""`crewsim balance`: simulate or read a run, print/CSV/JSON, write a report folder; errors."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from crewsim.cli.app import app
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def balance_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """`crewsim balance` simulating every drawing Deep Sea mission at 4 players, small n."""
+    base = tmp_path_factory.mktemp("balance")
+    run_dir, report = base / "run", base / "report"
+    args = ["balance", "-p", "4", "-n", "1500", "--jobs", "1", "--seed", "5"]
+    result = runner.invoke(app, [*args, "--run-out", str(run_dir), "--out", str(report)])
+    assert result.exit_code == 0, result.output
+    assert "4 players: mis-rated task cards" in result.stdout
+    assert "log-odds per printed" in " ".join(result.stdout.split())
+    return run_dir, report
+
+
+def test_report_folder(balance_run: tuple[Path, Path]) -> None:
+    _, report = balance_run
+    html = (report / "index.html").read_text()
+    assert "data:image/png;base64," in html and "Deep Sea task-card balance" in html
+    for name in ("card-difficulty", "mission-success"):
+        assert (report / "charts" / f"{name}.png").exists()
+        assert (report / "charts" / f"{name}.svg").exists()
+    cards = pl.read_parquet(report / "tables" / "cards.parquet")
+    assert cards.height == 96 and set(cards["players"]) == {4}
+    assert (
+        "## Missions: simulated success against printed difficulty"
+        in (report / "report.md").read_text()
+    )
+
+
+def test_json_and_csv_from_existing_run(balance_run: tuple[Path, Path]) -> None:
+    run_dir, _ = balance_run
+    result = runner.invoke(app, ["balance", "--run", str(run_dir), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["seed"] == 5 and doc["games_per_cell"] == 1500
+    assert doc["flag_rule"]["margin_points"] == 1.0
+    assert len(doc["cards"]) == 96 and {f["players"] for f in doc["fits"]} == {4}
+    assert any(m["mission"] == "ds-1" and m["printed"] == 1 for m in doc["missions"])
+    result = runner.invoke(app, ["balance", "--run", str(run_dir), "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    csv = pl.read_csv(io.StringIO(result.stdout))
+    assert {"card", "printed", "estimated", "flagged", "proposed"} <= set(csv.columns)
+    flagged = csv.filter(pl.col("flagged"))
+    assert (flagged["off_by"].abs() >= 1).all()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["balance", "--players", "2", "--run", "x"],
+        ["balance", "--run", "/no/such/run"],
+        ["balance", "--fit-games", "-1", "--run", "x"],
+    ],
+)
+def test_bad_input_is_one_line_exit_2(args: list[str]) -> None:
+    from crewsim.cli.app import main
+
+    with pytest.raises(SystemExit) as exc:
+        import sys
+
+        old = sys.argv
+        sys.argv = ["crewsim", *args]
+        try:
+            main()
+        finally:
+            sys.argv = old
+    assert exc.value.code == 2
+
+
+def test_planet_nine_run_is_refused(tmp_path: Path) -> None:
+    """A run without Deep Sea draws has nothing to balance: one line, exit 2."""
+    from crewsim.bots import get_bot
+    from crewsim.errors import CrewsimError
+    from crewsim.missions import resolve_missions
+    from crewsim.montecarlo import RunConfig, run
+    from crewsim.report.balance import analyse
+
+    cfg = RunConfig(tuple(resolve_missions("pn-1")), (4,), 100, get_bot("heuristic"), jobs=1)
+    run(cfg, tmp_path / "pn")
+    with pytest.raises(CrewsimError, match="no Deep Sea missions that draw"):
+        analyse(tmp_path / "pn")
