@@ -30,6 +30,9 @@ JSON_COLUMNS = (
     "mission", "players", "bot", "games", "successes", "success_rate", "ci_low", "ci_high",
     "expected_attempts", "attempts_low", "attempts_high", "distress_share", "redeal_share",
     "repair_share", "top_failures",
+    # with --ceiling: the perfect-information ceiling on the first deals the bots played
+    "ceiling_games", "feasible_games", "decided_games", "feasible_share", "feasible_low",
+    "feasible_high", "unknown_share", "ceiling_success_rate", "bot_efficiency",
 )  # fmt: skip
 
 

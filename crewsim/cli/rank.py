@@ -35,6 +35,7 @@ def _simulate(
     jobs: int,
     out: Path | None,
     quiet: bool,
+    ceiling: bool = False,
 ) -> Path:
     """Run the simulation exactly as `crewsim simulate` would; return the run folder."""
     from crewsim.bots import get_bot
@@ -63,7 +64,14 @@ def _simulate(
             highlight=False,
         )
     with progress_bar(len(config.cells()) * games, stderr) as advance:
-        run(config, out, on_chunk=advance)
+        result = run(config, out, on_chunk=advance)
+    if ceiling:  # the perfect-information ceiling on the first deals of each cell
+        from crewsim.ceiling import DEFAULT_CEILING_N, ceiling_rows, with_ceiling
+
+        say = (lambda _m: None) if quiet else (lambda m: stderr.print(m, highlight=False))
+        summary = with_ceiling(result.summary, ceiling_rows(config, DEFAULT_CEILING_N, say))
+        summary.write_parquet(result.out / "summary.parquet")
+        summary.write_csv(result.out / "summary.csv")
     return out
 
 
@@ -156,25 +164,28 @@ def rank(
     ] = None,
     ceiling: Annotated[
         bool,
-        typer.Option("--ceiling", help="Also run the perfect-information solver (feasibility)."),
+        typer.Option(
+            "--ceiling", help="Also solve the first deals of each cell (perfect information)."
+        ),
     ] = False,
     fmt: Annotated[
         RankFormat, typer.Option("--format", help="table, csv or json (stdout).")
     ] = RankFormat.table,
 ) -> None:
     """Rank missions from easiest to hardest per crew size, with 95 % intervals."""
-    if ceiling:
+    if ceiling and run_dir is not None:
         raise CrewsimError(
-            "--ceiling: the perfect-information solver is not part of crewsim yet; runs that "
-            "carry its verdicts (a `feasible` column) show the ceiling columns with --run DIR"
+            "--ceiling solves the deals of a new run; without it, --run DIR shows the "
+            "ceiling a run already carries (simulate --ceiling)"
         )
     spec = ",".join(missions) if missions else None
     if run_dir is None:
         if not spec:
             raise CrewsimError("give missions to simulate (e.g. planet-nine) or --run DIR")
         folder = _simulate(
-            spec, players or "3,4,5", games, seed, bot, jobs, out, quiet=fmt is not RankFormat.table
-        )
+            spec, players or "3,4,5", games, seed, bot, jobs, out,
+            quiet=fmt is not RankFormat.table, ceiling=ceiling,
+        )  # fmt: skip
         loaded = load_run(folder)
     else:
         loaded = _filter(load_run(run_dir), spec, players)

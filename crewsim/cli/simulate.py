@@ -10,10 +10,13 @@ from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
 
+import polars as pl
 import typer
 from rich.console import Console
+from rich.table import Table
 
 from crewsim.bots import get_bot
+from crewsim.ceiling import DEFAULT_CEILING_N, ceiling_rows, with_ceiling
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
 from crewsim.montecarlo import (
@@ -218,6 +221,17 @@ def simulate(
         bool,
         typer.Option("--trace", help="Only play one game per mission and player count; print it."),
     ] = False,
+    ceiling: Annotated[
+        bool,
+        typer.Option(
+            "--ceiling",
+            help="Also solve the first deals the bots played (perfect information): feasible "
+            "share, bot success on those deals, efficiency.",
+        ),
+    ] = False,
+    ceiling_n: Annotated[
+        str, typer.Option("--ceiling-n", help="Deals solved per mission and player count.")
+    ] = str(DEFAULT_CEILING_N),
     chunk_size: Annotated[
         str | None, typer.Option("--chunk-size", hidden=True, help="Games per chunk (tests).")
     ] = None,
@@ -233,6 +247,9 @@ def simulate(
         "chunk_size": _whole("--chunk-size", chunk_size), "backend": backend,
         "scheduler": scheduler,
     }  # fmt: skip
+    n_solve = _whole("--ceiling-n", ceiling_n) or 0
+    if ceiling and n_solve <= 0:
+        raise CrewsimError(f"--ceiling-n: expected a whole number above 0, got {ceiling_n!r}")
     config, out = _build_config(missions, resume, out, opts)
     config.check()
     for cell in config.cells():
@@ -274,12 +291,38 @@ def simulate(
         highlight=False,
         soft_wrap=True,
     )
+    summary = result.summary
+    if ceiling:
+        rows = ceiling_rows(config, n_solve, lambda m: info.print(m))
+        summary = with_ceiling(summary, rows)
+        summary.write_parquet(state.out / "summary.parquet")
+        summary.write_csv(state.out / "summary.csv")
     if fmt is OutputFormat.json:
-        typer.echo(summary_json(result.summary))
+        typer.echo(summary_json(summary))
     else:
         title = f"bot {config.bot.name}, seed {config.seed}, distress {config.distress}"
-        stdout.print(summary_table(result.summary, title))
-        stdout.print(failures_table(result.summary))
+        stdout.print(summary_table(summary, title))
+        stdout.print(failures_table(summary))
+        if ceiling:
+            stdout.print(ceiling_table(summary))
+
+
+def ceiling_table(summary: pl.DataFrame) -> Table:
+    """Feasible share, bot success on the same deals, and efficiency, per cell."""
+    table = Table(title="perfect-information ceiling (the first deals the bots played)")
+    for col in ("mission", "players", "deals", "feasible", "unknown", "bot success", "efficiency"):
+        table.add_column(col, justify="left" if col == "mission" else "right")
+    for r in summary.iter_rows(named=True):
+        if not r.get("ceiling_games"):
+            table.add_row(r["mission"], str(r["players"]), "-", "not solved", "", "", "")
+            continue
+        table.add_row(
+            r["mission"], str(r["players"]), f"{r['ceiling_games']:,}",
+            f"{r['feasible_share']:.1%} [{r['feasible_low']:.1%}, {r['feasible_high']:.1%}]",
+            f"{r['unknown_share']:.1%}", f"{r['ceiling_success_rate']:.1%}",
+            f"{r['bot_efficiency']:.1%}",
+        )  # fmt: skip
+    return table
 
 
 def _report_state(state: RunState, stderr: Console) -> None:

@@ -52,7 +52,7 @@ def test_csv_with_filters(ranked_run: Path) -> None:
     ("args", "message"),
     [
         (["rank"], "give missions"),
-        (["rank", "pn-1", "--ceiling"], "solver"),
+        (["rank", "--run", "nowhere", "--ceiling"], "--ceiling"),
         (["rank", "pn-9", "--run", "RUN"], "no games of pn-9"),
         (["rank", "--run", "RUN", "-p", "5"], "no games at 5 players"),
         (["rank", "--run", "/nonexistent/run"], "not found"),
@@ -62,3 +62,13 @@ def test_user_errors(ranked_run: Path, args: list[str], message: str) -> None:
     result = runner.invoke(app, [a.replace("RUN", str(ranked_run)) for a in args])
     assert isinstance(result.exception, CrewsimError)
     assert message in str(result.exception)
+
+
+def test_rank_with_ceiling_shows_feasible_share(tmp_path: Path) -> None:
+    args = ["rank", "pn-1,pn-2", "-p", "4", "-n", "300", "--seed", "2", "--jobs", "1",
+            "--out", str(tmp_path / "run"), "--ceiling", "--format", "csv"]  # fmt: skip
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    df = pl.read_csv(io.StringIO(result.stdout))
+    assert "feasible_share" in df.columns
+    assert df["feasible_share"].min() >= 0.0

@@ -1,0 +1,143 @@
+"""The perfect-information ceiling beside the bots: the deals the bots actually played, solved.
+
+For each mission x players cell the first games of the run's first chunk are replayed with
+their moves recorded (same seed, so the same deals, task assignments, designations and distress
+passes), rebuilt as solver problems and solved.  The summary then shows, on exactly those deals,
+the share that could be won at all, the bots' success rate and their efficiency.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from crewsim.kernel import layout as L
+from crewsim.missions.schema import Mission
+from crewsim.rules.deal import Deal
+from crewsim.rules.game import TaskSpec
+from crewsim.rules.objectives import DESIGNATED
+from crewsim.solver.api import Problem, Unsupported, solve
+from crewsim.stats import wilson
+
+DEFAULT_CEILING_N = 200  # deals per cell: about a minute for a 10-mission, 3-count campaign
+
+
+def unsupported_reason(mission: Mission) -> str | None:
+    """Why the solver cannot judge this mission's deals, or None."""
+    if mission.game.value != "planet-nine":
+        return "the solver covers Planet Nine"
+    if mission.card_draw_after_trick:
+        return "a random card draw mid-hand is not known in advance"
+    if sum(1 for o in mission.objectives if str(o.kind) != "omega_last_trick") > 1:
+        return "more than one crew objective"
+    return None
+
+
+def problem_of(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int) -> Problem:
+    """Game ``i`` of a recorded chunk as the bots played it: hands after the distress pass."""
+    seats = 3 if players == 2 else players
+    hands = [int(h) for h in rec["rec_hands"][i][:seats]]
+    setup = [int(x) for x in rec["rec_setup"][i]]
+    if setup[5] != 0:  # everyone passed one card to the same neighbour
+        givers = [0, 1] if players == 2 else list(range(seats))
+        passes = setup[6 : 6 + len(givers)]
+        for g, c in zip(givers, passes, strict=True):
+            hands[g] &= ~(1 << c)
+        for k, c in enumerate(passes):
+            hands[givers[(k + setup[5]) % len(givers)]] |= 1 << c
+    under = tuple((int(a), int(b)) for a, b in rec["rec_under"][i] if a >= 0)
+    deal = Deal(players, tuple(hands), under)
+    owners = [int(o) for _, o, _ in rec["rec_tasks"][i][: mission.tasks]]
+    if setup[3] >= 0:  # the 5-player hand-over
+        owners[setup[3]] = setup[4]
+    tasks = tuple(
+        TaskSpec(int(c), L.TOKEN_NAMES[int(tok)], owners[k])
+        for k, (c, _, tok) in enumerate(rec["rec_tasks"][i][: mission.tasks])
+    )
+    objective: tuple[str, Mapping[str, Any]] | None = None
+    designated: tuple[int, ...] | None = None
+    for o in mission.objectives:
+        kind = str(o.kind)
+        if kind != "omega_last_trick":
+            objective = (kind, dict(o.params))
+            if DESIGNATED.get(kind):
+                designated = tuple(setup[: DESIGNATED[kind]])
+    omega = any(str(o.kind) == "omega_last_trick" for o in mission.objectives)
+    return Problem(deal, tasks, objective, omega, designated)
+
+
+def ceiling_cell(
+    mission: Mission,
+    players: int,
+    mp: np.ndarray,
+    bp: np.ndarray,
+    seed: int,
+    n: int,
+    solver: Callable[[Problem], Any] = solve,
+) -> dict[str, Any]:
+    """Solve the first ``n`` deals of a chunk seeded ``seed``; one summary row."""
+    from crewsim.kernel.run import run_chunk
+
+    row: dict[str, Any] = {"mission": mission.id, "players": players, "ceiling_games": 0}
+    if unsupported_reason(mission):
+        return row
+    start = time.perf_counter()
+    rec = run_chunk(mp, bp, n, seed, record=True)
+    verdicts = []
+    for i in range(n):
+        try:
+            verdicts.append(solver(problem_of(mission, players, rec, i)).verdict)
+        except Unsupported:
+            return row
+    v = np.array(verdicts)
+    won = rec["success"]
+    feasible, decided = int((v == "feasible").sum()), int((v != "unknown").sum())
+    low, high = wilson(feasible, decided)
+    share = feasible / decided if decided else float("nan")
+    success = float(won.mean())
+    row.update(
+        ceiling_games=n,
+        feasible_games=feasible,
+        decided_games=decided,
+        feasible_share=share,
+        feasible_low=low,
+        feasible_high=high,
+        unknown_share=float((v == "unknown").mean()),
+        ceiling_success_rate=success,
+        bot_efficiency=success / share if share else float("nan"),
+        won_but_infeasible=int((won & (v == "infeasible")).sum()),  # must be 0
+        ceiling_seconds=time.perf_counter() - start,
+    )
+    return row
+
+
+def with_ceiling(summary: pl.DataFrame, rows: list[dict[str, Any]]) -> pl.DataFrame:
+    """The summary with the ceiling columns joined on mission and players."""
+    extra = pl.DataFrame(rows).with_columns(pl.col("players").cast(summary["players"].dtype))
+    keep = [c for c in summary.columns if c not in extra.columns or c in ("mission", "players")]
+    return summary.select(keep).join(extra, on=["mission", "players"], how="left")
+
+
+def ceiling_rows(
+    config: Any, n: int, progress: Callable[[str], None] | None = None
+) -> list[dict[str, Any]]:
+    """One ceiling row per cell of a run configuration (``crewsim.montecarlo.RunConfig``),
+    solving the first ``n`` games of each cell's first chunk."""
+    from crewsim.montecarlo import plan_chunks
+
+    cells = config.cells()
+    tasks = plan_chunks(len(cells), config.games, config.seed, config.chunk_size)
+    first = {t.cell: t.seed for t in tasks if t.index == 0}
+    bp = config.bot.vector()
+    rows = []
+    for c, cell in enumerate(cells):
+        if progress:
+            progress(f"ceiling: {cell.mission.id} at {cell.players} players")
+        size = min(n, config.games, config.chunk_size)
+        rows.append(ceiling_cell(cell.mission, cell.players, config.mission_vector(cell), bp,
+                                 first[c], size))  # fmt: skip
+    return rows

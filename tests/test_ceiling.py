@@ -1,0 +1,47 @@
+"""The ceiling solves the very deals the bots played: a deal the bots won is never infeasible."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from crewsim.bots import get_bot
+from crewsim.ceiling import ceiling_cell, unsupported_reason
+from crewsim.cli.app import app
+from crewsim.kernel.spec import KernelMission
+from crewsim.missions import get_mission
+
+
+@pytest.mark.parametrize(
+    ("mission", "players"),
+    [("pn-1", 4), ("pn-3", 3), ("pn-5", 4), ("pn-13", 4), ("pn-29", 5), ("pn-48", 4),
+     ("pn-2", 2), ("pn-30", 5)],
+)  # fmt: skip
+def test_deals_the_bots_won_are_feasible(mission: str, players: int) -> None:
+    m = get_mission(mission)
+    row = ceiling_cell(m, players, KernelMission(m, players).vector(),
+                       get_bot("heuristic").vector(), 7, 60)  # fmt: skip
+    assert row["ceiling_games"] == 60
+    assert row["won_but_infeasible"] == 0
+    assert row["feasible_share"] >= row["ceiling_success_rate"] - 1e-9 or row["unknown_share"]
+
+
+def test_missions_the_solver_cannot_judge_are_named() -> None:
+    assert unsupported_reason(get_mission("pn-12"))  # the random draw after trick 1
+    assert unsupported_reason(get_mission("ds-1"))
+    assert unsupported_reason(get_mission("pn-10")) is None
+
+
+def test_simulate_with_ceiling_writes_the_columns(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["simulate", "pn-1,pn-12", "-p", "4", "-n", "400", "--seed", "1", "--jobs", "1",
+            "--out", str(out), "--ceiling", "--ceiling-n", "50", "--format", "json"]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    rows = {r["mission"]: r for r in json.loads(result.stdout)}
+    assert rows["pn-1"]["ceiling_games"] == 50
+    assert 0.0 <= rows["pn-1"]["feasible_share"] <= 1.0
+    assert rows["pn-12"]["ceiling_games"] == 0  # not solvable: left out, said so
