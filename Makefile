@@ -25,7 +25,8 @@ demo: $(STAMP)
 
 # The shipped results, seed 1, each report stamped with version, seed and date:
 #   reports/planet-nine       every Planet Nine mission at 3/4/5 players, 100,000 games each
-#                             (15 M games, about 3 min on 2 cores)
+#                             (15 M games, about 3 min on 2 cores), and the perfect-information
+#                             ceiling on the first CEILING_DEALS deals of each (a few minutes)
 #   reports/deep-sea          every Deep Sea mission (ds-1..32) at 3/4/5 players, 100,000 games
 #                             each (9.6 M games, about 3-4 min on 2 cores: Deep Sea plays at
 #                             about half the Planet Nine rate)
@@ -35,11 +36,12 @@ demo: $(STAMP)
 # Altogether about 10 minutes on this 2-core machine.
 REPORT_GAMES ?= 100000
 REPORT_SEED ?= 1
+CEILING_DEALS ?= 100
 BALANCE_FIT_GAMES ?= 25000
 reports: $(STAMP)
 	rm -rf runs/planet-nine
 	$(BIN)/crewsim simulate planet-nine --players 3,4,5 -n $(REPORT_GAMES) --seed $(REPORT_SEED) \
-		--out runs/planet-nine --format json > /dev/null
+		--out runs/planet-nine --ceiling --ceiling-n $(CEILING_DEALS) --format json > /dev/null
 	rm -rf reports/planet-nine
 	$(BIN)/crewsim report runs/planet-nine --out reports/planet-nine
 	rm -rf runs/deep-sea
