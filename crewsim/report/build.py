@@ -319,9 +319,8 @@ def _reading_notes(rep: Report) -> tuple[str, ...]:
         )
     if "deep-sea" not in run.games:
         notes.append(
-            "Deep Sea: not in this run. The simulation kernel plays Planet Nine only so far, "
-            "so printed-versus-simulated difficulty and the task-card balance report are not "
-            "available yet."
+            "Deep Sea: not in this run. `crewsim simulate deep-sea` runs the Deep Sea campaign "
+            "(printed against simulated difficulty), and `crewsim balance` rates the task cards."
         )
     return tuple(notes)
 

@@ -15,9 +15,9 @@ def pct(x: float | None, digits: int = 2) -> str:
     return f"{100 * x:.{digits}f} %"
 
 
-def pct_ci(rate: float, low: float, high: float) -> str:
+def pct_ci(rate: float | None, low: float, high: float) -> str:
     """``4.10 % [3.98, 4.22]``: a rate always travels with its interval."""
-    if math.isnan(rate):
+    if rate is None or math.isnan(rate):
         return "-"
     digits = 3 if rate < 0.01 else 2
     return f"{100 * rate:.{digits}f} % [{100 * low:.{digits}f}, {100 * high:.{digits}f}]"

@@ -200,8 +200,13 @@ def ceiling(run: Run) -> pl.DataFrame | None:
     if "feasible_share" in s.columns:
         rows = []
         for r in s.iter_rows(named=True):
-            decided = int(r.get("decided_games") or r["games"])
             share = r["feasible_share"]
+            if share is None:  # a cell the solver could not judge (e.g. pn-12, Deep Sea)
+                rows.append({"mission": r["mission"], "players": int(r["players"]),
+                             "feasible_games": 0, "decided_games": 0, "feasible_share": math.nan,
+                             "feasible_low": math.nan, "feasible_high": math.nan})  # fmt: skip
+                continue
+            decided = int(r.get("decided_games") or r["games"])
             feasible = r.get("feasible_games")
             if feasible is None and isinstance(r.get("feasible"), int):
                 feasible = r["feasible"]  # the solver's own summary names the count `feasible`
