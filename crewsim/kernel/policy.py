@@ -196,11 +196,16 @@ def distress_card(bp, hand, me, to, towner, tcard, ntask, st):
 
 
 @njit(cache=True, inline="always")
-def choose_comm(bp, g, me, hand, towner, tcard, ntask):
-    """The card to communicate now, or -1.  The claim follows from the hand."""
+def choose_comm(bp, g, me, hand, ct):
+    """The card to communicate now, or -1.  The claim follows from the hand.
+
+    Open task cards (``ct``: owner per card) are Planet Nine tasks and the Deep Sea cards that
+    name exact cards; only they make a communication worth a token."""
     if bp[BP_KIND] == 0 or bp[BP_COMM] == 0:
         return -1
-    done = g[G_DONE]
+    open_cards = g[G_TASKMASK] & ~g[G_PLAYED]
+    if open_cards == 0:
+        return -1
     best, best_c = 4.5, np.int64(-1)
     m = hand & COLOURS
     while m:
@@ -212,31 +217,29 @@ def choose_comm(bp, g, me, hand, towner, tcard, ntask):
         if not (is_hi or is_lo):
             continue
         sc = 0.0
-        for i in range(ntask):
-            if done >> i & 1 or g[G_PLAYED] >> tcard[i] & 1:
-                continue
-            if tcard[i] == c and towner[i] != me:
+        t_m = open_cards
+        while t_m:
+            tc = lowest(t_m)
+            t_m &= t_m - 1
+            o = ct[tc]
+            if tc == c and o != me:
                 sc = max(sc, 6.0 + (1.0 if popcount(same) == 1 else 0.0))
             elif (
-                towner[i] != me
-                and suit_of(tcard[i]) == suit_of(c)
-                and is_lo
-                and c > tcard[i]
-                and not (hand >> tcard[i] & 1)
+                o != me and suit_of(tc) == suit_of(c) and is_lo and c > tc and not (hand >> tc & 1)
             ):
                 sc = max(sc, 5.5)  # warn: all my cards of that colour lie above the task card
             elif (
-                towner[i] != me
-                and suit_of(tcard[i]) == suit_of(c)
+                o != me
+                and suit_of(tc) == suit_of(c)
                 and is_lo
-                and c < tcard[i]
-                and same & BEATS[tcard[i]] & COLOURS
+                and c < tc
+                and (same & BEATS[tc] & COLOURS)
             ):
                 sc = max(sc, 5.1)  # I hold cards above the task card but can duck under it
-            elif towner[i] == me and suit_of(tcard[i]) == suit_of(c) and is_hi and c > tcard[i]:
-                if not (hand >> tcard[i] & 1):
+            elif o == me and suit_of(tc) == suit_of(c) and is_hi and c > tc:
+                if not (hand >> tc & 1):
                     sc = max(sc, 5.0 + 0.2 * value_of(c))
-            elif tcard[i] == c and towner[i] == me and popcount(same) > 1:
+            elif tc == c and o == me and popcount(same) > 1:
                 sc = max(sc, 5.2)  # tell the crew I hold my own task card and can duck
         if sc > best:
             best, best_c = sc, c
