@@ -23,6 +23,7 @@ from crewsim.missions.schema import TaskCard, TaskKind
 from crewsim.rules import Deal, deal_cards, legal_plays, n_tricks, trick_winner
 from crewsim.rules.conditions import TaskSnapshot, judge, snapshot
 from crewsim.rules.objectives import Verdict
+from tests.rules.rules_helpers import Record
 from tests.rules.test_conditions import CASES, Case
 
 CARDS = load_task_cards()
@@ -30,21 +31,6 @@ CODE = {Verdict.PENDING: 0, Verdict.DONE: 1, Verdict.FAILED: 2}
 NAME = {0: "pending", 1: "done", 2: "failed"}
 HANDS_PER_PLAYERS = {2: 500, 3: 500, 4: 500, 5: 500}
 TASKS_PER_HAND = 24
-
-
-@dataclass
-class Record:
-    """The hand so far, shaped like the referee's ``PlayRecord``."""
-
-    deal: Deal
-    hands: list[int]
-    under: dict[int, int]
-    n_tricks: int
-    commander: int
-    tricks: list[tuple[int, ...]] = field(default_factory=list)
-    leaders: list[int] = field(default_factory=list)
-    winners: list[int] = field(default_factory=list)
-    winning_cards: list[int] = field(default_factory=list)
 
 
 @dataclass

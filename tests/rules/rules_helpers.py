@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from crewsim.cards import mask_of, parse_card
 from crewsim.rules import Deal, GameState
 
@@ -58,3 +60,18 @@ def dummy_deal() -> Deal:
     up = hand("green1 green2 green3 green4 green5 green6 green7")
     under = tuple((c(f"green{v}"), c(f"yellow{v}")) for v in range(1, 8))
     return Deal(2, (s0, s1, up), under)
+
+
+@dataclass
+class Record:
+    """A minimal PlayRecord: the hand-level judges must not need a GameState."""
+
+    deal: Deal
+    hands: list[int]
+    under: dict[int, int]
+    n_tricks: int
+    commander: int
+    tricks: list[tuple[int, ...]] = field(default_factory=list)
+    leaders: list[int] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+    winning_cards: list[int] = field(default_factory=list)

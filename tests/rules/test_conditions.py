@@ -29,6 +29,7 @@ from crewsim.rules.conditions import (
 from crewsim.rules.deal import Deal, deal_cards
 from crewsim.rules.objectives import Verdict
 from crewsim.rules.play import legal_plays, n_tricks, trick_winner
+from tests.rules.rules_helpers import Record
 
 D, F, P = Verdict.DONE, Verdict.FAILED, Verdict.PENDING
 
@@ -353,21 +354,6 @@ def test_two_player_last_trick_is_13() -> None:
 
 
 # ---------------------------------------------------------------- whole random hands
-
-
-@dataclass
-class Record:
-    """A minimal PlayRecord: the hand-level judge must not need a GameState."""
-
-    deal: Deal
-    hands: list[int]
-    under: dict[int, int]
-    n_tricks: int
-    commander: int
-    tricks: list[tuple[int, ...]] = field(default_factory=list)
-    leaders: list[int] = field(default_factory=list)
-    winners: list[int] = field(default_factory=list)
-    winning_cards: list[int] = field(default_factory=list)
 
 
 def play_random_hand(
