@@ -451,7 +451,7 @@ def _card_score(g, mp, me, c, winner, wcard, want, ct, tpred, desig, risk, other
     return sc
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_play(
     S, bp, mp, g, me, hand, legal, viewer_hand, trick, won, desig, possible, known, ct, tpred,
     want, st,
