@@ -5,7 +5,9 @@ benchmark measures the kernel against plain Python on the same deals.
 """
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic, overload
 
 from crewsim.cards import BEATS as _BEATS
 from crewsim.cards import SUIT_MASK as _SUIT_MASK
@@ -17,31 +19,63 @@ TRUMPS = np.int64(0xF << 36)
 COLOURS = np.int64((1 << 36) - 1)
 
 
-@njit(cache=True)
 def popcount(m: np.int64) -> np.int64:
-    """Set bits of a mask below 2**40 (SWAR; the product stays below 2**63)."""
-    m = m - ((m >> 1) & np.int64(0x5555555555))
-    m = (m & np.int64(0x3333333333)) + ((m >> 2) & np.int64(0x3333333333))
-    m = (m + (m >> 4)) & np.int64(0x0F0F0F0F0F)
-    return (m * np.int64(0x0101010101)) >> 32 & np.int64(0xFF)
+    """Set bits of a non-negative mask (plain Python; compiled code gets one ``popcnt``)."""
+    return np.int64(int(m).bit_count())
 
 
-@njit(cache=True)
 def lowest(m: np.int64) -> np.int64:
-    """Index of the lowest set bit of a non-zero mask: the bits below it, counted."""
-    return popcount((m & -m) - 1)
+    """Index of the lowest set bit of a non-zero mask."""
+    m = int(m)
+    return np.int64((m & -m).bit_length() - 1)
 
 
-@njit(cache=True)
 def highest(m: np.int64) -> np.int64:
-    """Index of the highest set bit of a non-zero mask below 2**40: smear right, count."""
-    m |= m >> 1
-    m |= m >> 2
-    m |= m >> 4
-    m |= m >> 8
-    m |= m >> 16
-    m |= m >> 32
-    return popcount(m) - 1
+    """Index of the highest set bit of a non-zero, non-negative mask."""
+    return np.int64(int(m).bit_length() - 1)
+
+
+# In compiled code the three above are single instructions (ctpop, cttz, ctlz); the plain
+# Python bodies stay for NUMBA_DISABLE_JIT=1, which cannot call an intrinsic directly.
+
+
+@intrinsic
+def _ctpop(typingctx, m):  # type: ignore[no-untyped-def]
+    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _cttz(typingctx, m):  # type: ignore[no-untyped-def]
+    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _ctlz(typingctx, m):  # type: ignore[no-untyped-def]
+    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return types.int64(types.int64), codegen
+
+
+@overload(popcount, inline="always")
+def _popcount_jit(m):  # type: ignore[no-untyped-def]
+    return lambda m: _ctpop(np.int64(m))
+
+
+@overload(lowest, inline="always")
+def _lowest_jit(m):  # type: ignore[no-untyped-def]
+    return lambda m: _cttz(np.int64(m))
+
+
+@overload(highest, inline="always")
+def _highest_jit(m):  # type: ignore[no-untyped-def]
+    return lambda m: 63 - _ctlz(np.int64(m))
 
 
 @njit(cache=True)
