@@ -207,43 +207,43 @@ def choose_comm(bp, g, me, hand, ct):
     if open_cards == 0:
         return -1
     best, best_c = 4.5, np.int64(-1)
-    m = hand & COLOURS
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        same = hand & SUIT[suit_of(c)]
-        is_hi = (same >> (c + 1)) == 0
-        is_lo = (same & ((np.int64(1) << c) - 1)) == 0
-        if not (is_hi or is_lo):
+    for suit in range(4):  # only a colour's lowest and highest card can be claimed
+        same = hand & SUIT[suit]
+        tasks = open_cards & SUIT[suit]  # task cards of other colours never score here
+        if same == 0 or tasks == 0:
             continue
-        sc = 0.0
-        t_m = open_cards
-        while t_m:
-            tc = lowest(t_m)
-            t_m &= t_m - 1
-            o = ct[tc]
-            if tc == c and o != me:
-                sc = max(sc, 6.0 + (1.0 if popcount(same) == 1 else 0.0))
-            elif (
-                o != me and suit_of(tc) == suit_of(c) and is_lo and c > tc and not (hand >> tc & 1)
-            ):
-                sc = max(sc, 5.5)  # warn: all my cards of that colour lie above the task card
-            elif (
-                o != me
-                and suit_of(tc) == suit_of(c)
-                and is_lo
-                and c < tc
-                and (same & BEATS[tc] & COLOURS)
-            ):
-                sc = max(sc, 5.1)  # I hold cards above the task card but can duck under it
-            elif o == me and suit_of(tc) == suit_of(c) and is_hi and c > tc:
-                if not (hand >> tc & 1):
-                    sc = max(sc, 5.0 + 0.2 * value_of(c))
-            elif tc == c and o == me and popcount(same) > 1:
-                sc = max(sc, 5.2)  # tell the crew I hold my own task card and can duck
+        lo, hi = lowest(same), highest(same)
+        sc = _comm_score(me, hand, same, lo, lo == hi, True, tasks, ct)
         if sc > best:
-            best, best_c = sc, c
+            best, best_c = sc, lo
+        if hi != lo:
+            sc = _comm_score(me, hand, same, hi, True, False, tasks, ct)
+            if sc > best:
+                best, best_c = sc, hi
     return best_c
+
+
+@njit(cache=True, inline="always")
+def _comm_score(me, hand, same, c, is_hi, is_lo, tasks, ct):
+    """Worth of communicating ``c`` (my highest and/or lowest of its colour) given the open
+    task cards ``tasks`` of that colour."""
+    sc = 0.0
+    while tasks:
+        tc = lowest(tasks)
+        tasks &= tasks - 1
+        o = ct[tc]
+        if tc == c and o != me:
+            sc = max(sc, 6.0 + (1.0 if popcount(same) == 1 else 0.0))
+        elif o != me and is_lo and c > tc and not (hand >> tc & 1):
+            sc = max(sc, 5.5)  # warn: all my cards of that colour lie above the task card
+        elif o != me and is_lo and c < tc and (same & BEATS[tc] & COLOURS):
+            sc = max(sc, 5.1)  # I hold cards above the task card but can duck under it
+        elif o == me and is_hi and c > tc:
+            if not (hand >> tc & 1):
+                sc = max(sc, 5.0 + 0.2 * value_of(c))
+        elif tc == c and o == me and popcount(same) > 1:
+            sc = max(sc, 5.2)  # tell the crew I hold my own task card and can duck
+    return sc
 
 
 @njit(cache=True, inline="always")
