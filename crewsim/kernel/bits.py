@@ -26,8 +26,8 @@ def popcount(m: np.int64) -> np.int64:
 
 def lowest(m: np.int64) -> np.int64:
     """Index of the lowest set bit of a non-zero mask."""
-    m = int(m)
-    return np.int64((m & -m).bit_length() - 1)
+    low = int(m) & -int(m)
+    return np.int64(low.bit_length() - 1)
 
 
 def highest(m: np.int64) -> np.int64:
@@ -76,6 +76,13 @@ def _lowest_jit(m):  # type: ignore[no-untyped-def]
 @overload(highest, inline="always")
 def _highest_jit(m):  # type: ignore[no-untyped-def]
     return lambda m: 63 - _ctlz(np.int64(m))
+
+
+@njit(cache=True, inline="always")
+def seat_after(s: np.int64, k: np.int64, seats: np.int64) -> np.int64:
+    """``(s + k) % seats`` for ``0 <= s + k < 2 * seats``, without a division in the hot loop."""
+    x = s + k
+    return x - seats if x >= seats else x
 
 
 @njit(cache=True)

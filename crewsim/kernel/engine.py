@@ -17,6 +17,7 @@ from crewsim.kernel.bits import (
     rand_below,
     rand_card,
     rng_next,
+    seat_after,
     suit_of,
     value_of,
 )
@@ -644,7 +645,7 @@ def play_chunk(
             open_now = g[G_COMM_UNTIL] == 0 or t < g[G_COMM_UNTIL]
             if g[G_COMM] != COMM_NONE and t + 1 >= mp[MP_COMM_FROM] and open_now:
                 for k in range(seats):
-                    s = (g[G_LEADER] + k) % seats
+                    s = seat_after(g[G_LEADER], k, seats)
                     if s == g[G_DUMMY] or s == g[G_SILENCED]:
                         continue
                     if g[G_COMM] == COMM_RAPTURE:
@@ -685,7 +686,7 @@ def play_chunk(
             led = -1
             g[G_TRICKMASK] = 0
             for k in range(seats):
-                s = (g[G_LEADER] + k) % seats
+                s = seat_after(g[G_LEADER], k, seats)
                 g[G_NIN] = k
                 hand = hands[s]
                 legal = hand
@@ -739,7 +740,7 @@ def play_chunk(
                 if BEATS[trick[wi]] >> trick[k] & 1:
                     wi = k
             leader = g[G_LEADER]
-            winner = (leader + wi) % seats
+            winner = seat_after(leader, wi, seats)
             wcard = trick[wi]
             won[winner] += 1
             S.won_cards[winner] |= g[G_TRICKMASK]

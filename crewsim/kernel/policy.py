@@ -20,6 +20,7 @@ from crewsim.kernel.bits import (
     popcount,
     rand_below,
     rand_card,
+    seat_after,
     suit_of,
     value_of,
 )
@@ -522,7 +523,7 @@ def choose_play(
         tc = lowest(m)
         m &= m - 1
         for k in range(nin + 1, seats):
-            q = (g[G_LEADER] + k) % seats
+            q = seat_after(g[G_LEADER], k, seats)
             if possible[q] >> tc & 1:
                 want[ct[tc]] += 25.0
                 break
@@ -579,7 +580,7 @@ def _current_winner(g, trick):
         if _beats(trick[k], w):
             w = trick[k]
             wi = k
-    return (g[G_LEADER] + wi) % g[G_SEATS], w
+    return seat_after(g[G_LEADER], wi, g[G_SEATS]), w
 
 
 @njit(cache=True, inline="always")
@@ -597,7 +598,7 @@ def _overtake_risk(g, wcard, led, mine, possible, known, first):
     r = popcount(hi) / popcount(unseen)
     safe = 1.0
     for k in range(first, g[G_SEATS]):
-        q = (g[G_LEADER] + k) % g[G_SEATS]
+        q = seat_after(g[G_LEADER], k, g[G_SEATS])
         safe *= 1.0 - _forced(possible[q], known[q], unseen, hi, r)
     return 1.0 - safe
 
