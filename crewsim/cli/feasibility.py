@@ -18,7 +18,7 @@ from crewsim.missions import resolve_missions
 from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_SECOND, Unsupported, problem_from_mission
 from crewsim.stats import wilson
 
-DEFAULT_N = 5000  # a 4-task mission (pn-10), DFS + CP-SAT defaults: ~35 s on 2 cores
+DEFAULT_N = 5000  # a 4-task mission (pn-10), DFS + CP-SAT defaults: about 30 s on 2 cores
 CHUNK = 25
 
 
@@ -33,13 +33,24 @@ def feasibility(
     second: Annotated[
         float, typer.Option(help="CP-SAT seconds per deal the search leaves open (0: off).")
     ] = DEFAULT_SECOND,
+    draft: Annotated[
+        str,
+        typer.Option(
+            help="Task assignments: 'random' (each task to a random seat) or 'heuristic' (the "
+            "heuristic bot crew's draft, played by the kernel on the same deal)."
+        ),
+    ] = "random",
     jobs: Annotated[int, typer.Option(help="Worker processes (0 = all cores).")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per cell.")] = False,
 ) -> None:
-    """Share of random deals (random task draw and draft) that some line of play wins."""
+    """Share of random deals (random task draw, random or bot draft) that some line of play wins.
+
+    Deals are solved in small chunks that idle workers pick up one at a time (solve times are
+    heavy-tailed), and the last line says how many deals were solved and how long it took.
+    """
     from joblib import Parallel, delayed
 
-    from crewsim.solver.sample import solve_chunk
+    from crewsim.solver.sample import DRAFTS, solve_chunk
 
     if n < 1:
         raise CrewsimError(f"-n: expected a positive number, got {n}")
@@ -47,6 +58,8 @@ def feasibility(
         raise CrewsimError(f"--budget: expected a positive number, got {budget}")
     if second < 0:
         raise CrewsimError(f"--second: expected 0 or more seconds, got {second}")
+    if draft not in DRAFTS:
+        raise CrewsimError(f"--draft: expected one of {', '.join(DRAFTS)}, got {draft!r}")
     chosen = [m for spec in missions for m in resolve_missions(spec)]
     seats = list(parse_players(players))
     for m in chosen:  # refuse what the solver cannot model before spending any time
@@ -57,6 +70,11 @@ def feasibility(
             problem_from_mission(deal, tasks, m)
         except Unsupported as exc:
             raise CrewsimError(f"unsupported: {exc}") from None
+        if draft == "heuristic":  # the kernel must be able to play it (raises CrewsimError)
+            from crewsim.kernel.spec import KernelMission
+
+            for p in seats:
+                KernelMission(m, p).vector()
     n_jobs = jobs or (os.cpu_count() or 1)
     root = np.random.SeedSequence(seed)
     cells = [(m.id, p) for m in chosen for p in seats]
@@ -65,7 +83,8 @@ def feasibility(
         children = root.spawn(1)[0].spawn((n + CHUNK - 1) // CHUNK)
         for k, child in enumerate(children):
             size = min(CHUNK, n - k * CHUNK)
-            tasks_list.append((ci, delayed(solve_chunk)(mid, p, child, size, budget, second)))
+            job = delayed(solve_chunk)(mid, p, child, size, budget, second, draft)
+            tasks_list.append((ci, job))
     start = time.perf_counter()
     results = Parallel(n_jobs=n_jobs, batch_size=1)(t for _, t in tasks_list)
     wall = time.perf_counter() - start
@@ -73,27 +92,34 @@ def feasibility(
     for ci, (mid, p) in enumerate(cells):
         counts: dict[str, int] = {}
         secs: list[float] = []
+        wins = won_infeasible = 0
         for (cj, _), r in zip(tasks_list, results, strict=True):
             if cj == ci:
                 for k, v in r.counts.items():
                     counts[k] = counts.get(k, 0) + v
                 secs.extend(r.seconds)
+                wins += r.bot_wins
+                won_infeasible += r.won_but_infeasible
         feas, unk = counts.get("feasible", 0), counts.get("unknown", 0)
         lo, hi = wilson(feas, n)
         ulo, uhi = wilson(feas + unk, n)
         rows.append({
-            "mission": mid, "players": p, "deals": n, "feasible": feas,
+            "mission": mid, "players": p, "draft": draft, "deals": n, "feasible": feas,
             "infeasible": counts.get("infeasible", 0), "unknown": unk,
             "feasible_share": feas / n, "ci_low": lo, "ci_high": hi,
             "unknown_share": unk / n, "upper_if_unknown_feasible": (feas + unk) / n,
             "upper_ci_high": uhi,
             "median_ms": float(np.median(secs) * 1000), "max_ms": float(np.max(secs) * 1000),
         })  # fmt: skip
+        if draft == "heuristic":  # the drafting crew's own result on exactly these deals
+            rows[-1].update(bot_success_share=wins / n, won_but_infeasible=won_infeasible)
     if as_json:
         for r in rows:
             typer.echo(json.dumps(r))
         return
-    table = Table(title=f"perfect-information feasibility, budget {budget} plays/deal")
+    table = Table(
+        title=f"perfect-information feasibility, {draft} draft, budget {budget} plays/deal"
+    )
     for col in ("mission", "players", "deals", "feasible", "95 % CI", "unknown", "max ms"):
         table.add_column(col, justify="left" if col == "mission" else "right")
     for r in rows:

@@ -1,38 +1,81 @@
-"""Random deals with random task assignments for feasibility estimates, solved in chunks.
+"""Random deals with their task assignments for feasibility estimates, solved in chunks.
 
 A chunk is (mission, players, seed sequence child, size); chunks are small so that joblib's
 dynamic scheduling evens out the heavy-tailed solve times across cores.
+
+Two drafts give the task assignments: ``random`` (each task to a uniformly random seat, the
+default) and ``heuristic`` (the heuristic bot crew's draft in the kernel: the chunk's games are
+played with their moves recorded and rebuilt as solver problems by ``crewsim.ceiling.problem_of``,
+the same machinery as ``simulate --ceiling``, so the hands are those after any distress pass and
+the designations those the commander made).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
 from crewsim.missions import get_mission
+from crewsim.missions.schema import Mission
 from crewsim.rules.setup import random_setup
-from crewsim.solver.api import problem_from_mission, solve
+from crewsim.solver.api import Problem, problem_from_mission, solve
+
+DRAFTS = ("random", "heuristic")
+DRAFT_BOT = "heuristic"  # the bot crew whose draft ``--draft heuristic`` uses
 
 
 @dataclass(frozen=True)
 class ChunkResult:
     counts: dict[str, int]  # verdict -> deals
     seconds: list[float]
+    bot_wins: int = 0  # games the drafting bots won (heuristic draft only)
+    won_but_infeasible: int = 0  # must stay 0: a deal the bots won is feasible
+
+
+def _random_problems(
+    mission: Mission, players: int, seed: np.random.SeedSequence, n: int
+) -> Iterator[tuple[Problem, bool]]:
+    """Uniformly random deals and owners (no bot won them: False)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        deal, tasks = random_setup(players, mission.tasks, tuple(mission.tokens),
+                                   int(rng.integers(2**63)))  # fmt: skip
+        yield problem_from_mission(deal, tasks, mission), False
+
+
+def _heuristic_problems(
+    mission: Mission, players: int, seed: np.random.SeedSequence, n: int
+) -> Iterator[tuple[Problem, bool]]:
+    """The kernel's deals with the heuristic crew's draft, and whether the crew won each."""
+    from crewsim.bots import get_bot
+    from crewsim.ceiling import problem_of
+    from crewsim.kernel.run import run_chunk
+    from crewsim.kernel.spec import KernelMission
+    from crewsim.montecarlo import chunk_seed
+
+    rec = run_chunk(KernelMission(mission, players).vector(), get_bot(DRAFT_BOT).vector(), n,
+                    chunk_seed(seed), record=True)  # fmt: skip
+    for i in range(n):
+        yield problem_of(mission, players, rec, i), bool(rec["success"][i])
 
 
 def solve_chunk(mission_id: str, players: int, seed: np.random.SeedSequence, n: int,
-                budget: int, second: float = 0.0) -> ChunkResult:
-    """Deal ``n`` hands of the mission (uniformly random draft), solve each."""
+                budget: int, second: float = 0.0, draft: str = "random") -> ChunkResult:
+    """Deal ``n`` hands of the mission, draft its tasks (``random`` or ``heuristic``), solve."""
+    if draft not in DRAFTS:
+        raise ValueError(f"draft must be one of {', '.join(DRAFTS)}, got {draft!r}")
     mission = get_mission(mission_id)
-    rng = np.random.default_rng(seed)
+    make = _random_problems if draft == "random" else _heuristic_problems
     counts: Counter[str] = Counter()
     secs: list[float] = []
-    for _ in range(n):
-        deal, tasks = random_setup(players, mission.tasks, tuple(mission.tokens),
-                                   int(rng.integers(2**63)))
-        res = solve(problem_from_mission(deal, tasks, mission), budget=budget, second=second)
+    wins = won_infeasible = 0
+    for problem, won in make(mission, players, seed, n):
+        res = solve(problem, budget=budget, second=second)
         counts[res.verdict] += 1
         secs.append(res.seconds)
-    return ChunkResult(dict(counts), secs)
+        wins += won
+        won_infeasible += won and res.verdict == "infeasible"
+    return ChunkResult(dict(counts), secs, wins, won_infeasible)

@@ -11,11 +11,17 @@ What keeps it small:
   has already played a losing card, or is still to play but cannot beat the trick's winner, ends
   the line at once;
 * **bounds** at every trick boundary (``_bound_cut``): each open task gets the earliest trick
-  it can be taken in (an owner holding its own task card must win with it, so every seat with
-  no lower card of the suit must first shed the suit; an owner that cannot beat its task card
-  in suit must ruff it or have it discarded, after the seat concerned is void); tasks of one
-  owner held by one seat need distinct tricks, different owners too; Hall's condition over
-  the earliest tricks must hold for the tricks left;
+  it can be taken in (``_earliest``: an owner holding its own task card must win with it, so
+  every seat with no lower card of the suit that is not another owner's task card must first
+  shed the suit, and then still hold a card that neither beats it nor is another owner's task
+  card; an owner that cannot beat its task card in suit must ruff it or have it discarded,
+  after the seat concerned is void).  Shedding a suit waits for the task cards in it, and an
+  order token waits for the tasks it must follow, so these bounds feed one another until they
+  settle (two owners who each must wait for the other never do: refuted at once).  Tasks of
+  one owner held by one seat need distinct tricks, different owners too; Hall's condition over
+  the earliest tricks must hold for the tricks left.  When that leaves no trick to spare, a
+  trick that can no longer take a task is cut off as soon as that shows
+  (``_trick_can_take_task``);
 * **failure memo** at trick boundaries: an open-addressing int64 table stamped with a
   generation number so a new problem needs no clearing, keyed on the hands in **relative
   ranks** (a card's rank within its suit among the cards still in play), the task cards still
@@ -72,10 +78,13 @@ C_T1 = 11
 C_T2 = 12
 C_COV = 13
 C_DIR = 14
+C_SLK = 15  # tricks to spare at the last boundary (Hall at threshold 1; 99: unknown)
 
 KEY_W = 8  # five hand words, task-card word, done word + generation stamp
-SCR = 256  # int64 scratch words the search needs (``scr``)
+SCR = 384  # int64 scratch words the search needs (``scr``)
 KEYS_AT = 128  # scr[KEYS_AT + 8 t ...]: memo key and hash of the boundary before trick t
+E_AT = 256  # scr[E_AT + task]: earliest trick of an open task (``_bound_cut``)
+P_AT = 300  # scr[P_AT + j]: card and holder of the j-th open task
 PROBES = 4
 
 RESTART0 = 1000  # play-limit unit of the restarts (Luby sequence)
@@ -300,80 +309,139 @@ def _memo_key(st, d, seats, rel, taskmask, scr, at):
 
 
 @njit(cache=True)
-def _bound_cut(st, d, seats, dummy, left, taskmask, tof, task_owner, scr):
-    """A sound test at a trick boundary: True when no line can take every task still open.
+def _void_by(hp, su, taskmask, tof, scr):
+    """The earliest trick in which a seat holding ``hp`` can be void in the suit ``su``.
 
-    Each open task needs a trick won by its owner; tasks of one owner held by one seat need
-    distinct tricks (a seat plays one card a trick), tasks of different owners too.  An owner
-    holding its own task card must win with that very card, so every other seat must then play
-    a card that does not beat it: a seat with no lower card of the suit must first shed all its
-    cards of the suit (which puts the task no earlier than that) and keep some card that is
-    neither of the suit nor a trump.  Tasks that cannot come before trick ``k`` of those left
-    must fit into the ``left - k + 1`` tricks from ``k`` on (Hall's condition per threshold).
+    Its cards of the suit go one a trick before, and each task card among them no earlier
+    than that task's own earliest trick (``scr[E_AT + task]``).
+    """
+    m = hp & su
+    e = popcount(m) + 1
+    mt = m & taskmask
+    while mt != 0:
+        y = lowest(mt)
+        mt &= mt - 1
+        v = scr[E_AT + tof[y]] + 1
+        if v > e:
+            e = v
+    return e
+
+
+@njit(cache=True)
+def _earliest(st, d, seats, dummy, x, o, h, taskmask, tof, scr):
+    """A lower bound on the trick (1 = the next) in which task card ``x`` can go to ``o``.
+
+    ``h`` holds ``x``.  When ``h`` is the owner it must win with ``x`` itself, so every other
+    seat plays a card that neither beats ``x`` nor is another owner's task card: a seat with no
+    such lower card of the suit must be void in the suit by then and still hold such a card of
+    another colour (else: 99, never).  When the owner cannot beat ``x`` in its suit it must ruff
+    (void in the suit first) or ``h`` must discard ``x`` on a suit the owner holds or can ruff
+    (``h`` void in that suit first).  Voids wait for the seat's task cards of the suit, so the
+    bounds chain through ``scr[E_AT + ...]``.
+    """
+    cov = st[d, C_COV]
+    sx = SUIT[x // 9]
+    foreign = taskmask & ~st[MAXD - 1, o]  # other owners' task cards: o must not win them
+    e = 1
+    if h == o:
+        below = sx & ((np.int64(1) << x) - 1) & ~foreign
+        for p in range(seats):
+            if p == o:
+                continue
+            hp = st[d, p]  # the cards p must play out before being void (face-up ones)
+            hx = hp | cov if p == dummy else hp  # every card p may still play
+            if hx == 0 or (hx & below) != 0:
+                continue
+            if (hx & ~sx & ~TRUMPS & ~foreign) == 0:
+                return np.int64(99)
+            a = _void_by(hp, sx, taskmask, tof, scr)
+            if a > e:
+                e = a
+    else:
+        ho = st[d, o]
+        hox = ho | cov if o == dummy else ho
+        if (hox & sx & BEATS[x]) == 0:
+            hh = st[d, h]
+            otr = hox & TRUMPS
+            e = 99
+            if otr != 0:
+                e = _void_by(ho, sx, taskmask, tof, scr)
+            for u in range(5):
+                su = SUIT[u]
+                if su == sx:
+                    continue
+                if (hox & su) == 0 and otr == 0:
+                    continue
+                a = _void_by(hh, su, taskmask, tof, scr)
+                if a < e:
+                    e = a
+    return e
+
+
+@njit(cache=True)
+def _bound_cut(st, d, seats, dummy, left, taskmask, tof, task_owner, task_pred, scr):
+    """A sound test at a trick boundary: -1 when no line can take every task still open,
+    else the tricks to spare (``left`` less the tricks the open tasks need at least).
+
+    Each open task gets a lower bound on the trick it can be taken in (``_earliest``, and a
+    task whose order token makes it wait for another comes no earlier than that one, a trick
+    later when the owners differ); the bounds feed one another until they settle.  Tasks of
+    one owner held by one seat need distinct tricks (a seat plays one card a trick), tasks of
+    different owners too: tasks that cannot come before trick ``k`` of those left must fit
+    into the ``left - k + 1`` tricks from ``k`` on (Hall's condition per threshold).
     """
     cov = st[d, C_COV]
     rest = cov
     for s in range(seats):
         rest |= st[d, s]
     pending = taskmask & rest
+    open_tasks = np.int64(0)
     n = 0
-    kmax = 1
     while pending != 0:
         x = lowest(pending)
         pending &= pending - 1
-        o = task_owner[tof[x]]
         h = dummy
         for s in range(seats):
             if (st[d, s] >> x) & 1:
                 h = s
                 break
-        e = 1
-        sx = SUIT[x // 9]
-        if h == o:
-            below = sx & ((np.int64(1) << x) - 1)
-            for p in range(seats):
-                if p == o:
-                    continue
-                hp = st[d, p]
-                if p == dummy:
-                    hp |= cov
-                if hp == 0 or (hp & below) != 0:
-                    continue
-                if (hp & ~BEATS[x]) == 0:
-                    return True
-                a = popcount(hp & sx) + 1
+        i = tof[x]
+        open_tasks |= np.int64(1) << i
+        scr[E_AT + i] = 1
+        scr[P_AT + n] = (x << 4) | h
+        n += 1
+    # the lower bounds only grow and stay below left + 1, so this settles
+    changed = True
+    while changed:
+        changed = False
+        for j in range(n):
+            x = scr[P_AT + j] >> 4
+            h = scr[P_AT + j] & 15
+            i = tof[x]
+            o = task_owner[i]
+            e = _earliest(st, d, seats, dummy, x, o, h, taskmask, tof, scr)
+            m = task_pred[i] & open_tasks
+            while m != 0:
+                k = lowest(m)
+                m &= m - 1
+                a = scr[E_AT + k] + (1 if task_owner[k] != o else 0)
                 if a > e:
                     e = a
-        else:
-            ho = st[d, o]
-            if o == dummy:
-                ho |= cov
-            if (ho & sx & BEATS[x]) == 0:
-                # the owner cannot beat it in its own suit: it ruffs it (void in the suit
-                # first) or its holder discards it on another suit, void in that one first
-                hh = st[d, h]
-                if h == dummy:
-                    hh |= cov
-                otr = ho & TRUMPS
-                e = 99
-                if otr != 0:
-                    e = popcount(ho & sx) + 1
-                for u in range(5):
-                    su = SUIT[u]
-                    if su == sx:
-                        continue
-                    if (ho & su) == 0 and otr == 0:
-                        continue
-                    a = popcount(hh & su) + 1
-                    if a < e:
-                        e = a
-        if e > left:
-            return True
+            if e > left:
+                return -1
+            if e > scr[E_AT + i]:
+                scr[E_AT + i] = e
+                changed = True
+    kmax = 1
+    for j in range(n):
+        x = scr[P_AT + j] >> 4
+        i = tof[x]
+        e = scr[E_AT + i]
         if e > kmax:
             kmax = e
-        scr[16 + n] = (e << 8) | (o << 4) | h
-        n += 1
+        scr[16 + j] = (e << 8) | (task_owner[i] << 4) | (scr[P_AT + j] & 15)
     # thresholds: 1 and every larger earliest trick that occurs
+    spare = left
     k = 1
     while k <= kmax:
         present = k == 1
@@ -396,8 +464,40 @@ def _bound_cut(st, d, seats, dummy, left, taskmask, tof, task_owner, scr):
                         mx = c
                 tot += mx
             if tot > left - k + 1:
-                return True
+                return -1
+            if k == 1:
+                spare = left - tot
         k += 1
+    return spare
+
+
+@njit(cache=True)
+def _trick_can_take_task(st, d, pos, seats, lead, ws, tof, task_owner):
+    """Whether the trick being played (``pos + 1`` cards down, the last at depth ``d``) can
+    still complete a task: one is on the table, or a seat still to play holds a task card it
+    may play now whose owner has not played yet or is winning the trick.
+
+    Used when the last boundary had no trick to spare: a trick that takes no task moves no
+    task card, so the open tasks need as many tricks after it, one fewer being left.
+    """
+    for k in range(pos + 1):
+        if tof[st[d - pos + k, C_PLAYED]] >= 0:
+            return True
+    led = SUIT[st[d - pos, C_PLAYED] // 9]
+    for q in range(pos + 1, seats):
+        s = (lead + q) % seats
+        h = st[d + 1, s]
+        legal = h & led
+        if legal == 0:
+            legal = h
+        while legal != 0:
+            x = lowest(legal)
+            legal &= legal - 1
+            i = tof[x]
+            if i >= 0:
+                o = task_owner[i]
+                if o == ws or (o - lead) % seats > pos:
+                    return True
     return False
 
 
@@ -484,6 +584,7 @@ def search(
             if pos == 0:
                 t = d // seats
                 left = n_tricks - t
+                st[d, C_SLK] = 99
                 if prune:
                     for s in range(seats):
                         need = popcount(st[d, s] & taskmask)
@@ -493,7 +594,11 @@ def search(
                         if need > left:
                             cut = True
                     if not cut:
-                        cut = _bound_cut(st, d, seats, dummy, left, taskmask, tof, task_owner, scr)
+                        spare = _bound_cut(
+                            st, d, seats, dummy, left, taskmask, tof, task_owner, task_pred, scr
+                        )
+                        cut = spare < 0
+                        st[d, C_SLK] = spare
                     if not cut and t > 0:
                         at = KEYS_AT + 8 * t
                         h = _memo_key(st, d, seats, rel, taskmask, scr, at)
@@ -669,8 +774,11 @@ def search(
                                     fl = ho
                                 if (fl & BEATS[wc]) == 0:
                                     bad = True
+                if not bad and st[d, C_SLK] == 0:
+                    bad = not _trick_can_take_task(st, d, pos, seats, lead, ws, tof, task_owner)
                 if bad:
                     continue
+            st[d + 1, C_SLK] = st[d, C_SLK]
             st[d + 1, C_LEAD] = lead
             st[d + 1, C_OST] = st[d, C_OST]
             st[d + 1, C_DONE] = st[d, C_DONE]

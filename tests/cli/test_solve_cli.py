@@ -1,4 +1,4 @@
-"""`crewsim solve` and `crewsim feasibility` from the command line."""
+"""`crewsim solve` from the command line."""
 
 from __future__ import annotations
 
@@ -71,19 +71,3 @@ def test_bad_card_names_the_field(tmp_path: Path) -> None:
     result = runner.invoke(app, ["solve", str(f)])
     assert result.exit_code != 0
     assert "hands[1][2]" in str(result.exception)
-
-
-def test_feasibility_small_run() -> None:
-    result = runner.invoke(app, ["feasibility", "pn-1", "pn-3", "-n", "30", "--seed", "2",
-                                 "--jobs", "1", "--json"])
-    assert result.exit_code == 0, result.output
-    rows = [json.loads(x) for x in result.output.splitlines()]
-    assert [r["mission"] for r in rows] == ["pn-1", "pn-3"]
-    for r in rows:
-        assert r["deals"] == 30 and r["feasible"] + r["infeasible"] + r["unknown"] == 30
-        assert 0 <= r["ci_low"] <= r["feasible_share"] <= r["ci_high"] <= 1
-
-
-def test_feasibility_refuses_unsupported() -> None:
-    with pytest.raises(CrewsimError, match="unsupported: pn-12"):
-        runner.invoke(app, ["feasibility", "pn-12", "-n", "5"], catch_exceptions=False)

@@ -1,0 +1,58 @@
+"""`crewsim feasibility` from the command line: random and heuristic-bot drafts."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from crewsim.cli.app import app
+from crewsim.errors import CrewsimError
+
+runner = CliRunner()
+
+
+def _rows(args: list[str]) -> list[dict]:
+    result = runner.invoke(app, ["feasibility", *args, "--jobs", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    return [json.loads(x) for x in result.output.splitlines()]
+
+
+def test_feasibility_small_run() -> None:
+    rows = _rows(["pn-1", "pn-3", "-n", "30", "--seed", "2"])
+    assert [r["mission"] for r in rows] == ["pn-1", "pn-3"]
+    for r in rows:
+        assert r["draft"] == "random"
+        assert r["deals"] == 30 and r["feasible"] + r["infeasible"] + r["unknown"] == 30
+        assert 0 <= r["ci_low"] <= r["feasible_share"] <= r["ci_high"] <= 1
+
+
+def test_feasibility_with_the_heuristic_draft() -> None:
+    rows = _rows(["pn-4", "-p", "3,4", "-n", "40", "--seed", "3", "--draft", "heuristic"])
+    assert [(r["mission"], r["players"]) for r in rows] == [("pn-4", 3), ("pn-4", 4)]
+    for r in rows:
+        assert r["draft"] == "heuristic"
+        assert r["feasible"] + r["infeasible"] + r["unknown"] == 40
+        # the bots played these very deals and drafts: what they won is feasible
+        assert r["won_but_infeasible"] == 0
+        assert r["feasible_share"] + r["unknown_share"] >= r["bot_success_share"] - 1e-9
+    again = _rows(["pn-4", "-p", "3,4", "-n", "40", "--seed", "3", "--draft", "heuristic"])
+    assert [r["feasible"] for r in again] == [r["feasible"] for r in rows]  # reproducible
+
+
+def test_feasibility_says_how_many_deals_it_solved() -> None:
+    result = runner.invoke(app, ["feasibility", "pn-2", "-n", "20", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert "20 deals solved in" in result.output
+
+
+def test_feasibility_refuses_unsupported() -> None:
+    with pytest.raises(CrewsimError, match="unsupported: pn-12"):
+        runner.invoke(app, ["feasibility", "pn-12", "-n", "5"], catch_exceptions=False)
+
+
+def test_feasibility_refuses_an_unknown_draft() -> None:
+    with pytest.raises(CrewsimError, match="--draft"):
+        runner.invoke(app, ["feasibility", "pn-2", "-n", "5", "--draft", "greedy"],
+                      catch_exceptions=False)  # fmt: skip
