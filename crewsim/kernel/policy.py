@@ -528,9 +528,7 @@ def choose_play(
                 want[ct[tc]] += 25.0
                 break
     cur_seat, cur_card = _current_winner(g, trick)
-    cur_risk = 0.0
-    if nin + 1 < seats:
-        cur_risk = _overtake_risk(g, cur_card, led, mine, possible, known, nin + 1)
+    cur_risk = -1.0  # computed when first needed
     m = legal
     prev = np.int64(-1)
     while m:
@@ -539,12 +537,18 @@ def choose_play(
         if cut and _same_as_previous(prev, c, mine | (played & ~g[G_TRICKMASK]), g[G_TASKMASK]):
             continue
         prev = c
-        wseat, wcard, risk = cur_seat, cur_card, cur_risk
-        if _beats(c, cur_card):
+        wseat, wcard, risk = cur_seat, cur_card, 0.0
+        beats = _beats(c, cur_card)
+        if beats:
             wseat, wcard = me, c
-            risk = 0.0
-            if nin + 1 < seats:
+        # the overtake risk only counts when the crew wants this winner or c is its task card
+        if nin + 1 < seats and (want[wseat] > 0 or (ct[c] == wseat and g[G_TASKMASK] >> c & 1)):
+            if beats:
                 risk = _overtake_risk(g, wcard, led, mine, possible, known, nin + 1)
+            else:
+                if cur_risk < 0:
+                    cur_risk = _overtake_risk(g, cur_card, led, mine, possible, known, nin + 1)
+                risk = cur_risk
         sc = _card_score(g, mp, me, c, wseat, wcard, want, ct, tpred, desig, risk, others_open,
                          mine_open)  # fmt: skip
         if want[wseat] > 0:
