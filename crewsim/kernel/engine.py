@@ -154,6 +154,8 @@ def _judge(
     t, nt = g[G_T], g[G_NT]
     last = t == nt - 1
     res[0] = 0
+    if not last and mp[MP_NOBJ] == 0 and g[G_TASKMASK] & g[G_TRICKMASK] == 0:
+        return  # nothing was won that could complete or break a task (most tricks)
     fk, fd = 0, -1
     done = g[G_DONE]
     newly = np.int64(0)
