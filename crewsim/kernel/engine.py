@@ -553,14 +553,10 @@ def play_chunk(
                 if hands[s] >> 39 & 1:
                     cmd = s
         g[G_CMD], g[G_LEADER] = cmd, cmd
-        pink9_holder = 0
+        pink9_holder = 2  # no hand holds pink 9: it lies under a face-up dummy card
         for s in range(seats):
             if hands[s] >> 8 & 1:
                 pink9_holder = s
-        if under[8] < 0:  # pink 9 under a dummy card: the dummy holds it
-            for c in range(40):
-                if under[c] == 8:
-                    pink9_holder = 2
         g[G_PINK_TARGET] = (pink9_holder + 1) % seats
         # tasks: a random draw of colour cards, tokens laid in draw order
         for c in range(36):
