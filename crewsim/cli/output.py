@@ -59,8 +59,8 @@ def progress_bar(total: int, console: Console) -> Iterator[Any]:
         yield advance
 
 
-def _pct(x: float) -> str:
-    return "-" if math.isnan(x) else f"{100 * x:.2f}%"
+def _pct(x: float, digits: int = 2) -> str:
+    return "-" if math.isnan(x) else f"{100 * x:.{digits}f}%"
 
 
 def _ci_pct(x: float) -> str:
@@ -76,15 +76,17 @@ def _attempts(x: float) -> str:
 def summary_table(summary: pl.DataFrame, title: str) -> Table:
     """One row per mission x players: counts, rate with Wilson 95 %, attempts, distress, and
     (Deep Sea) the share of games that needed a redeal or a contradiction repair."""
-    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    setup = {"redeal_share", "repair_share"} <= set(summary.columns)
-    extra = ("redeal", "repair") if setup else ()
-    names = ("mission", "players", "games", "successes", "success rate\n[95 % CI]",
-             "attempts\n[95 % CI]", "distress", *extra)  # fmt: skip
+    table = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, padding=0)
+    setup = {"redeal_share", "repair_share"} <= set(summary.columns) and any(
+        m.startswith("ds-") for m in summary["mission"]
+    )  # Planet Nine never redeals or repairs: keep the table narrow
+    extra = ("redeal", "repair") if setup else ()  # shares of games, one decimal
+    names = ("mission", "crew", "games", "wins", "success rate\n[95 % CI]",
+             "attempts\n[95 % CI]", "distr.", *extra)  # short: 80 columns must do
     for name in names:
         table.add_column(name, justify="left" if name == "mission" else "right", no_wrap=True)
     for r in summary.iter_rows(named=True):
-        shares = (_pct(r["redeal_share"]), _pct(r["repair_share"])) if setup else ()
+        shares = (_pct(r["redeal_share"], 1), _pct(r["repair_share"], 1)) if setup else ()
         table.add_row(
             r["mission"],
             str(r["players"]),
@@ -93,7 +95,7 @@ def summary_table(summary: pl.DataFrame, title: str) -> Table:
             f"{_pct(r['success_rate'])}\n[{_ci_pct(r['ci_low'])}, {_ci_pct(r['ci_high'])}]",
             f"{_attempts(r['expected_attempts'])}\n"
             f"[{_attempts(r['attempts_low'])}, {_attempts(r['attempts_high'])}]",
-            _pct(r["distress_share"]),
+            _pct(r["distress_share"], 1),
             *shares,
         )
     return table
