@@ -81,8 +81,9 @@ def summary_table(summary: pl.DataFrame, title: str) -> Table:
         m.startswith("ds-") for m in summary["mission"]
     )  # Planet Nine never redeals or repairs: keep the table narrow
     extra = ("redeal", "repair") if setup else ()  # shares of games, one decimal
+    # short headers and no cell padding: the table fits a terminal of 80 columns
     names = ("mission", "crew", "games", "wins", "success rate\n[95 % CI]",
-             "attempts\n[95 % CI]", "distr.", *extra)  # short: 80 columns must do
+             "attempts\n[95 % CI]", "distr.", *extra)  # fmt: skip
     for name in names:
         table.add_column(name, justify="left" if name == "mission" else "right", no_wrap=True)
     for r in summary.iter_rows(named=True):
