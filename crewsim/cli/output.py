@@ -73,15 +73,20 @@ def _attempts(x: float) -> str:
     return "∞" if math.isinf(x) else f"{x:.2f}"
 
 
+def compact_table(title: str) -> Table:
+    """A borderless table with one space between columns: result tables fit 80 columns."""
+    return Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, padding=0)
+
+
 def summary_table(summary: pl.DataFrame, title: str) -> Table:
     """One row per mission x players: counts, rate with Wilson 95 %, attempts, distress, and
     (Deep Sea) the share of games that needed a redeal or a contradiction repair."""
-    table = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, padding=0)
+    table = compact_table(title)
     setup = {"redeal_share", "repair_share"} <= set(summary.columns) and any(
         m.startswith("ds-") for m in summary["mission"]
     )  # Planet Nine never redeals or repairs: keep the table narrow
     extra = ("redeal", "repair") if setup else ()  # shares of games, one decimal
-    # short headers and no cell padding: the table fits a terminal of 80 columns
+    # short headers: the table fits a terminal of 80 columns
     names = ("mission", "crew", "games", "wins", "success rate\n[95 % CI]",
              "attempts\n[95 % CI]", "distr.", *extra)  # fmt: skip
     for name in names:
@@ -104,14 +109,9 @@ def summary_table(summary: pl.DataFrame, title: str) -> Table:
 
 def failures_table(summary: pl.DataFrame) -> Table:
     """The top failure reasons of each mission x players, in words, share of all games."""
-    table = Table(
-        title="top failure reasons (share of games)",
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
-        collapse_padding=True,
-    )
+    table = compact_table("top failure reasons (share of games)")
     table.add_column("mission")
-    table.add_column("players", justify="right")
+    table.add_column("crew", justify="right")
     table.add_column("reason")
     for r in summary.iter_rows(named=True):
         reasons = r["top_failures"].split("; ") if r["top_failures"] else ["-"]

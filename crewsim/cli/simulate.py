@@ -17,6 +17,7 @@ from rich.table import Table
 
 from crewsim.bots import get_bot
 from crewsim.ceiling import DEFAULT_CEILING_N, ceiling_rows, with_ceiling
+from crewsim.cli.output import compact_table
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
 from crewsim.montecarlo import (
@@ -309,16 +310,17 @@ def simulate(
 
 def ceiling_table(summary: pl.DataFrame) -> Table:
     """Feasible share, bot success on the same deals, and efficiency, per cell."""
-    table = Table(title="perfect-information ceiling (the first deals the bots played)")
-    for col in ("mission", "players", "deals", "feasible", "unknown", "bot success", "efficiency"):
-        table.add_column(col, justify="left" if col == "mission" else "right")
+    table = compact_table("perfect-information ceiling (the first deals the bots played)")
+    for col in ("mission", "crew", "deals", "feasible\n[95 % CI]", "unknown", "bot success",
+                "efficiency"):  # fmt: skip
+        table.add_column(col, justify="left" if col == "mission" else "right", no_wrap=True)
     for r in summary.iter_rows(named=True):
         if not r.get("ceiling_games"):
             table.add_row(r["mission"], str(r["players"]), "-", "not solved", "", "", "")
             continue
         table.add_row(
             r["mission"], str(r["players"]), f"{r['ceiling_games']:,}",
-            f"{r['feasible_share']:.1%} [{r['feasible_low']:.1%}, {r['feasible_high']:.1%}]",
+            f"{r['feasible_share']:.1%}\n[{r['feasible_low']:.1%}, {r['feasible_high']:.1%}]",
             f"{r['unknown_share']:.1%}", f"{r['ceiling_success_rate']:.1%}",
             f"{r['bot_efficiency']:.1%}",
         )  # fmt: skip
