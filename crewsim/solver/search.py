@@ -29,8 +29,9 @@ What keeps it small:
   that names ranks needs them);
 * **equivalent cards**: of two cards of one suit in one hand with no other card still in play
   between them (and neither a task card nor a card the objective names), only one is tried;
-* **move ordering**: a task owner tries its winning cards first, others dump the winner's task
-  cards or duck;
+* **move ordering**: the leader first tries the leads that can complete a task in this trick
+  (``_good_leads``), a task owner its winning cards, others dump the task cards of the
+  winner or of a seat still to play that can take the trick over, or duck;
 * **restarts**: runs with play limits of 1000 x the Luby sequence (1, 1, 2, 1, 1, 2, 4, ...),
   the first in the heuristic order, later ones picking at random within each ordering group;
   the failure memo carries over, so refutations are not lost, and the last run gets what is
@@ -502,6 +503,84 @@ def _trick_can_take_task(st, d, pos, seats, lead, ws, tof, task_owner):
 
 
 @njit(cache=True)
+def _safe_lead(st, d, seats, seat, x):
+    """Whether every other seat can let ``x`` (led by ``seat``) win: it holds a lower card of
+    the suit, or no card of the suit at all but a colour card to discard."""
+    sx = SUIT[x // 9]
+    below = (np.int64(1) << x) - 1
+    for p in range(seats):
+        if p == seat:
+            continue
+        hp = st[d, p]
+        if hp == 0:
+            continue
+        ins = hp & sx
+        if ins != 0:
+            if (ins & below) == 0:
+                return False
+        elif (hp & ~TRUMPS) == 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _good_leads(st, d, seats, seat, legal, tof, task_owner, taskmask):
+    """The leads (of ``legal``) that can complete a task in this trick, tried first.
+
+    The leader's own task card when every other seat can let it win (``_safe_lead``); another
+    owner's task card when that owner can beat it in suit; any other card when the owner of a
+    task card held by another seat can win the trick (the leader's card is safe, or the owner
+    beats it, and the task card too when it is of the same suit, or ruffs it) and the task card
+    can fall into it (same suit, or its holder is void in the suit led).  Only an order: every
+    legal card is still tried.
+    """
+    rest = st[d, C_COV]
+    for s in range(seats):
+        rest |= st[d, s]
+    good = np.int64(0)
+    m = legal
+    while m != 0:
+        c = lowest(m)
+        m &= m - 1
+        i = tof[c]
+        su = SUIT[c // 9]
+        if i >= 0:
+            o = task_owner[i]
+            if o == seat:
+                if _safe_lead(st, d, seats, seat, c):
+                    good |= np.int64(1) << c
+            elif (st[d, o] & su & BEATS[c]) != 0:
+                good |= np.int64(1) << c
+        else:
+            ot = rest & taskmask & ~st[d, seat]
+            while ot != 0:
+                x = lowest(ot)
+                ot &= ot - 1
+                o = task_owner[tof[x]]
+                ho = st[d, o]
+                if o == seat:
+                    win = _safe_lead(st, d, seats, seat, c) and (
+                        c >= 36 or c > x or c // 9 != x // 9
+                    )
+                elif (ho & su) != 0:
+                    win = (ho & su & BEATS[c] & BEATS[x]) != 0 or (
+                        x // 9 != c // 9 and (ho & su & BEATS[c]) != 0
+                    )
+                else:
+                    win = c < 36 and (ho & TRUMPS) != 0
+                if not win:
+                    continue
+                h = 0
+                for s in range(seats):
+                    if (st[d, s] >> x) & 1:
+                        h = s
+                if x // 9 == c // 9 or (st[d, h] & su) == 0:
+                    good |= np.int64(1) << c
+                    break
+    return good
+
+
+@njit(cache=True)
 def search(
     hands0, under, seats, n_tricks, leader0, dummy,
     task_card, task_owner, task_pred, n_tasks, omega_mask, omega_last,
@@ -646,8 +725,9 @@ def search(
                         if (legal >> nx) & 1 and not (special >> nx) & 1:
                             moves &= ~(np.int64(1) << c)
             if pos == 0:
-                st[d, C_T1] = moves
-                st[d, C_T2] = 0
+                good = _good_leads(st, d, seats, seat, moves, tof, task_owner, taskmask)
+                st[d, C_T1] = good  # leads that work towards a task first
+                st[d, C_T2] = moves & ~good
                 st[d, C_DIR] = 1
             else:
                 wc = st[d, C_WC]
@@ -663,7 +743,19 @@ def search(
                     st[d, C_T2] = moves & ~beat
                     st[d, C_DIR] = 0
                 elif owners == 0 or owners == (np.int64(1) << ws):
-                    dump = moves & ~beat & own[ws]
+                    # the winner's task cards, and those of a seat still to play that can
+                    # take the trick over
+                    dumpto = own[ws]
+                    led = SUIT[st[d - pos, C_PLAYED] // 9]
+                    for q in range(pos + 1, seats):
+                        sq = (lead + q) % seats
+                        hq = st[d, sq]
+                        fq = hq & led
+                        if fq == 0:
+                            fq = hq
+                        if (fq & BEATS[wc]) != 0:
+                            dumpto |= own[sq]
+                    dump = moves & ~beat & dumpto
                     st[d, C_T1] = dump  # the winner should keep it: give it its task cards
                     st[d, C_T2] = moves & ~dump
                     st[d, C_DIR] = 1

@@ -39,3 +39,22 @@ def test_objectives_are_left_to_the_dfs() -> None:
     assert not supported(Problem(deal, tuple(tasks), ("player_wins_no_tricks", {})))
     deal2, tasks2 = random_setup(2, 2, (), 5)
     assert not supported(Problem(deal2, tuple(tasks2)))
+
+
+def test_the_cached_model_part_is_copied_not_changed() -> None:
+    # the deal-independent part of the model is built once per card set and copied: solving
+    # deals must not add constraints to it, and a deal solved after others gets its own answer
+    from crewsim.solver import cpsat
+
+    problems = []
+    for k in range(3):
+        deal, tasks = random_setup(4, 4, (), 11 + k)
+        problems.append(Problem(deal, tuple(tasks)))
+    first = [cpsat.solve_cpsat(p, 20.0)[0] for p in problems]
+    key = (tuple(range(40)), 10)
+    size = len(cpsat._TEMPLATES[key].proto.constraints)
+    again = [cpsat.solve_cpsat(p, 20.0)[0] for p in reversed(problems)][::-1]
+    assert again == first
+    assert len(cpsat._TEMPLATES[key].proto.constraints) == size
+    for p, v in zip(problems, first, strict=True):
+        assert v == solve(p, budget=3_000_000, second=0).verdict
