@@ -98,7 +98,7 @@ from crewsim.kernel.policy import (
 OMEGA_CODE = 20
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _shuffle(a, n, st):
     """Fisher-Yates on the first ``n`` entries of ``a``."""
     for i in range(n - 1, 0, -1):
@@ -106,7 +106,7 @@ def _shuffle(a, n, st):
         a[i], a[j] = a[j], a[i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _deal(players, hands, under, deck, st):
     """Deal as the rules say; 2 players: dummy stacks (7 under, 7 up), trump 4 to a human."""
     for s in range(5):
@@ -320,7 +320,7 @@ def _objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, in_ha
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _allocate(mp, bp, g, hands, tcard, towner, pick, st):
     """Give every task an owner by the mission's allocation rule; ``pick`` keeps the order."""
     seats, cmd, n = g[G_SEATS], g[G_CMD], g[G_NTASK]
@@ -335,12 +335,12 @@ def _allocate(mp, bp, g, hands, tcard, towner, pick, st):
             free &= ~(np.int64(1) << i)
     elif alloc == 1:  # commander distributes evenly, asking yes/no per task
         cap = (n + seats - 1) // seats
-        count = np.zeros(5, dtype=np.int64)
+        counts = np.int64(0)  # tasks per seat, 8 bits each (no array: no allocation per game)
         for i in range(n):
             chosen = -1
             for k in range(seats):
                 s = (cmd + k) % seats
-                if count[s] >= cap:
+                if counts >> (8 * s) & 0xFF >= cap:
                     continue
                 yes = (
                     rand_below(st, 2) == 1 if bp[BP_KIND] == 0 else says_yes(bp, hands[s], tcard[i])
@@ -352,10 +352,10 @@ def _allocate(mp, bp, g, hands, tcard, towner, pick, st):
                 best = 99
                 for k in range(seats):
                     s = (cmd + k) % seats
-                    if count[s] < best:
-                        best, chosen = count[s], s
+                    if counts >> (8 * s) & 0xFF < best:
+                        best, chosen = counts >> (8 * s) & 0xFF, s
             towner[i] = chosen
-            count[chosen] += 1
+            counts += np.int64(1) << (8 * chosen)
             pick[i] = i
     else:  # one crew member (not the commander) takes every task
         chosen = -1
@@ -376,7 +376,7 @@ def _allocate(mp, bp, g, hands, tcard, towner, pick, st):
             pick[i] = i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _designate(mp, bp, g, hands, desig, st):
     """Crew members named by the commander for objectives that need them (and mission 11)."""
     seats, cmd = g[G_SEATS], g[G_CMD]
@@ -435,7 +435,7 @@ def _handover(bp, g, hands, tcard, towner):
     return -1, -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _distress(mp, bp, g, hands, tcard, towner, passes, st):
     """Decide and apply the distress signal; returns the direction (+1/-1) or 0."""
     mode = mp[MP_DISTRESS]
@@ -464,7 +464,7 @@ def _distress(mp, bp, g, hands, tcard, towner, passes, st):
     return d
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _reset_knowledge(g, hands, possible, known):
     """Public knowledge at the start, or after cards changed hands at random (mission 12)."""
     dummy = g[G_DUMMY]

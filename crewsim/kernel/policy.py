@@ -67,7 +67,7 @@ from crewsim.kernel.layout import (
 BIG = 100.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def task_score(hand: np.int64, tc: np.int64):
     """How well a hand can deliver task card ``tc``: high cards and length in its colour, trumps."""
     s = suit_of(tc)
@@ -84,7 +84,7 @@ def task_score(hand: np.int64, tc: np.int64):
     return 1.0 + 2.0 * trumps
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_draft(bp, hand, free_tasks, tcard, st):
     """Index of the task to take from the ``free_tasks`` mask (of task indices)."""
     if bp[BP_KIND] == 0:
