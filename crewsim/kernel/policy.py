@@ -529,14 +529,10 @@ def choose_play(
                 break
     cur_seat, cur_card = _current_winner(g, trick)
     cur_risk = -1.0  # computed when first needed
-    m = legal
-    prev = np.int64(-1)
+    m = legal  # (the equal-card cut of the lead costs more than it saves when following)
     while m:
         c = lowest(m)
         m &= m - 1
-        if cut and _same_as_previous(prev, c, mine | (played & ~g[G_TRICKMASK]), g[G_TASKMASK]):
-            continue
-        prev = c
         wseat, wcard, risk = cur_seat, cur_card, 0.0
         beats = _beats(c, cur_card)
         if beats:
