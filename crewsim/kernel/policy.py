@@ -467,8 +467,6 @@ def choose_play(
     mine = hand | viewer_hand
     played = g[G_PLAYED]
     _want(S, g, mp, me, won, desig, ct, want)
-    # equal cards need scoring once, unless an objective or a Deep Sea card cares about ranks
-    cut = mp[MP_NOBJ] == 0 and mp[MP_GAME] == 0
     if mp[MP_GAME] == 1:
         _deep_sea_want(S, g, won, want)
     open_cards = g[G_TASKMASK] & ~played
@@ -503,14 +501,10 @@ def choose_play(
                 m &= m - 1
                 if not (known[ct[c]] >> c & 1):
                     guard = False
-        m = legal
-        prev = np.int64(-1)
+        m = legal  # every legal card is scored: cutting equal cards cost more than it saved
         while m:
             c = lowest(m)
             m &= m - 1
-            if cut and _same_as_previous(prev, c, mine | played, g[G_TASKMASK]):
-                continue
-            prev = c
             sc = _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_poss,
                              avg_other, guard, desig[0])  # fmt: skip
             if sc > best:
@@ -529,7 +523,7 @@ def choose_play(
                 break
     cur_seat, cur_card = _current_winner(g, trick)
     cur_risk = -1.0  # computed when first needed
-    m = legal  # (the equal-card cut of the lead costs more than it saves when following)
+    m = legal
     while m:
         c = lowest(m)
         m &= m - 1
@@ -554,17 +548,6 @@ def choose_play(
         if sc > best:
             best, best_c = sc, c
     return best_c
-
-
-@njit(cache=True, inline="always")
-def _same_as_previous(prev, c, seen, tasks):
-    """Is ``c`` the next card up from ``prev`` in its suit with nothing unseen between them
-    and neither a task card?  Then both play alike and the lower one scores higher, so the
-    higher need not be scored (an exact cut, as in double-dummy solvers)."""
-    if prev < 0 or suit_of(prev) != suit_of(c) or (tasks >> c | tasks >> prev) & 1:
-        return False
-    between = ((np.int64(1) << c) - 1) & ~((np.int64(1) << (prev + 1)) - 1)
-    return between & ~seen == 0
 
 
 @njit(cache=True, inline="always")
