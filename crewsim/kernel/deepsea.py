@@ -196,7 +196,7 @@ def select(S, bp, alloc, hands, st):
             owner[hard] = cap
             left -= 1
             turn = (cap + 1) % seats
-    count = np.zeros(5, dtype=np.int64)
+    counts = np.int64(0)  # tasks per seat, 8 bits each (no allocation in the game loop)
     passes = max(popcount(takers) - left, 0) if n < seats else 0
     guard = 0
     while left > 0 and guard < 4 * MAX_DS * 5:
@@ -211,13 +211,13 @@ def select(S, bp, alloc, hands, st):
             for q in range(seats):
                 if not (takers >> q & 1) or not _may_take(tab, row, q, cap):
                     continue
-                b = task_score(tab, row, hands[q]) - 1.5 * count[q]
+                b = task_score(tab, row, hands[q]) - 1.5 * (counts >> (8 * q) & 0xFF)
                 if rnd:
                     b = float(rand_below(st, 1000))
                 if b > best_b:
                     best_s, best_b = q, b
             owner[k] = best_s
-            count[best_s] += 1
+            counts += np.int64(1) << (8 * best_s)
             left -= 1
             continue
         turn = (turn + 1) % seats
@@ -242,7 +242,7 @@ def select(S, bp, alloc, hands, st):
             passes -= 1
             continue
         owner[best_k] = s
-        count[s] += 1
+        counts += np.int64(1) << (8 * s)
         left -= 1
     return False
 
