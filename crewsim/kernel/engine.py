@@ -376,7 +376,7 @@ def _allocate(mp, bp, g, hands, tcard, towner, pick, st):
             pick[i] = i
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)  # not inline="always": numba 0.68 then miscompiled the random crew's draw
 def _designate(mp, bp, g, hands, desig, st):
     """Crew members named by the commander for objectives that need them (and mission 11)."""
     seats, cmd = g[G_SEATS], g[G_CMD]
