@@ -5,7 +5,7 @@ and predictions (rules 10, 15, 16).  Reads the per-crew-size card table in ``S.d
 import numpy as np
 from numba import njit
 
-from crewsim.kernel.bits import COLOURS, popcount, rand_below
+from crewsim.kernel.bits import COLOURS, popcount, rand_below, rand_card
 from crewsim.kernel.deep_sea_tables import (
     C_CAPTAIN_OK,
     C_DIFF0,
@@ -180,8 +180,11 @@ def select(S, bp, alloc, hands, st):
             elif second < 0 or score[s] > score[second]:
                 second = s
         if rnd:
-            best = rand_below(st, seats)
-            second = (best + 1 + rand_below(st, seats - 1)) % seats
+            # two distinct seats drawn from a mask: numba 0.68 miscompiled the former
+            # (best + 1 + rand_below(st, seats - 1)) % seats here (no modulo at all)
+            everyone = (np.int64(1) << seats) - 1
+            best = rand_card(st, everyone)
+            second = rand_card(st, everyone & ~(np.int64(1) << best))
         takers = (np.int64(1) << best) | (np.int64(1) << second)
     left = n - fixed
     turn = cap

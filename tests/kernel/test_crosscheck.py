@@ -125,3 +125,17 @@ def test_every_bot_meets_the_same_deals() -> None:
     b = run_chunk(mp, get_bot("random").vector(), 300, 9, record=True)
     assert np.array_equal(a["rec_hands"], b["rec_hands"])
     assert np.array_equal(a["rec_tasks"][:, :, 0], b["rec_tasks"][:, :, 0])
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "random"])
+def test_every_deep_sea_card_gets_an_owner(bot: str) -> None:
+    """Selection leaves no card unowned, for every allocation rule and crew size (the random
+    crew's two volunteers once came out of a miscompiled draw as one)."""
+    for mission in DEEP_SEA:
+        for players in PLAYERS:
+            mp = KernelMission(mission, players).vector()
+            rec = run_chunk(mp, get_bot(bot).vector(), 200, 7 * mission.number + players,
+                            record=True)  # fmt: skip
+            for i, row in enumerate(rec["rec_ds"]):
+                owners = row[16 : 16 + int(row[48])]
+                assert (owners >= 0).all(), f"{mission.id} {players}p {bot} game {i}: {owners}"
