@@ -85,6 +85,19 @@ def seat_after(s: np.int64, k: np.int64, seats: np.int64) -> np.int64:
     return x - seats if x >= seats else x
 
 
+@njit(cache=True, inline="always")
+def seat_count(counts: np.int64, s: np.int64) -> np.int64:
+    """Seat ``s``'s tally in ``counts``, 8 bits per seat: per-seat counters without an array
+    (no allocation in the game loop)."""
+    return counts >> (8 * s) & 0xFF
+
+
+@njit(cache=True, inline="always")
+def count_seat(counts: np.int64, s: np.int64) -> np.int64:
+    """``counts`` with seat ``s``'s tally one higher."""
+    return counts + (np.int64(1) << (8 * s))
+
+
 @njit(cache=True)
 def nth_bit(m: np.int64, k: np.int64) -> np.int64:
     """Index of the ``k``-th (0-based) set bit of ``m`` counted from the lowest."""

@@ -5,7 +5,7 @@ and predictions (rules 10, 15, 16).  Reads the per-crew-size card table in ``S.d
 import numpy as np
 from numba import njit
 
-from crewsim.kernel.bits import COLOURS, popcount, rand_below, rand_card
+from crewsim.kernel.bits import COLOURS, count_seat, popcount, rand_below, rand_card, seat_count
 from crewsim.kernel.deep_sea_tables import (
     C_CAPTAIN_OK,
     C_DIFF0,
@@ -199,7 +199,7 @@ def select(S, bp, alloc, hands, st):
             owner[hard] = cap
             left -= 1
             turn = (cap + 1) % seats
-    counts = np.int64(0)  # tasks per seat, 8 bits each (no allocation in the game loop)
+    counts = np.int64(0)  # tasks per seat (seat_count)
     passes = max(popcount(takers) - left, 0) if n < seats else 0
     guard = 0
     while left > 0 and guard < 4 * MAX_DS * 5:
@@ -214,13 +214,13 @@ def select(S, bp, alloc, hands, st):
             for q in range(seats):
                 if not (takers >> q & 1) or not _may_take(tab, row, q, cap):
                     continue
-                b = task_score(tab, row, hands[q]) - 1.5 * (counts >> (8 * q) & 0xFF)
+                b = task_score(tab, row, hands[q]) - 1.5 * seat_count(counts, q)
                 if rnd:
                     b = float(rand_below(st, 1000))
                 if b > best_b:
                     best_s, best_b = q, b
             owner[k] = best_s
-            counts += np.int64(1) << (8 * best_s)
+            counts = count_seat(counts, best_s)
             left -= 1
             continue
         turn = (turn + 1) % seats
@@ -245,7 +245,7 @@ def select(S, bp, alloc, hands, st):
             passes -= 1
             continue
         owner[best_k] = s
-        counts += np.int64(1) << (8 * s)
+        counts = count_seat(counts, s)
         left -= 1
     return False
 

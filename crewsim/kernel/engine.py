@@ -12,12 +12,14 @@ from crewsim.kernel.bits import (
     BEATS,
     FULL,
     SUIT,
+    count_seat,
     lowest,
     popcount,
     rand_below,
     rand_card,
     rng_next,
     seat_after,
+    seat_count,
     suit_of,
     value_of,
 )
@@ -335,12 +337,12 @@ def _allocate(mp, bp, g, hands, tcard, towner, pick, st):
             free &= ~(np.int64(1) << i)
     elif alloc == 1:  # commander distributes evenly, asking yes/no per task
         cap = (n + seats - 1) // seats
-        counts = np.int64(0)  # tasks per seat, 8 bits each (no array: no allocation per game)
+        counts = np.int64(0)  # tasks per seat (seat_count)
         for i in range(n):
             chosen = -1
             for k in range(seats):
                 s = (cmd + k) % seats
-                if counts >> (8 * s) & 0xFF >= cap:
+                if seat_count(counts, s) >= cap:
                     continue
                 yes = (
                     rand_below(st, 2) == 1 if bp[BP_KIND] == 0 else says_yes(bp, hands[s], tcard[i])
@@ -352,10 +354,10 @@ def _allocate(mp, bp, g, hands, tcard, towner, pick, st):
                 best = 99
                 for k in range(seats):
                     s = (cmd + k) % seats
-                    if counts >> (8 * s) & 0xFF < best:
-                        best, chosen = counts >> (8 * s) & 0xFF, s
+                    if seat_count(counts, s) < best:
+                        best, chosen = seat_count(counts, s), s
             towner[i] = chosen
-            counts += np.int64(1) << (8 * chosen)
+            counts = count_seat(counts, chosen)
             pick[i] = i
     else:  # one crew member (not the commander) takes every task
         chosen = -1

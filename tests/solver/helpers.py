@@ -1,15 +1,23 @@
-"""Shared helpers of the solver tests: replay a line through the referee, a plain search."""
+"""Shared helpers of the solver tests: rigged deals, replay a line through the referee, a plain
+search."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
+from crewsim.cards import mask_of, parse_card
+from crewsim.rules.deal import Deal
 from crewsim.rules.game import GameState, Rules, TaskSpec
 from crewsim.rules.objectives import JUDGES, HandSoFar, Verdict
 from crewsim.rules.order import OMEGA, predecessors
 from crewsim.rules.play import legal_plays, trick_winner
 from crewsim.solver.api import Problem, Result
+
+
+def deal4(*hands: str) -> Deal:
+    """A rigged 4-player deal, one string of card names per seat."""
+    return Deal(4, tuple(mask_of(parse_card(c) for c in h.split()) for h in hands))
 
 
 def replay(problem: Problem, res: Result) -> GameState:

@@ -5,15 +5,11 @@ exercise the same rules on thousands of random positions."""
 
 from __future__ import annotations
 
-from crewsim.cards import mask_of, parse_card
-from crewsim.rules.deal import Deal
+from crewsim.cards import parse_card
 from crewsim.rules.game import TaskSpec
 from crewsim.solver.api import Problem, solve
 from crewsim.solver.cpsat import solve_cpsat
-
-
-def _deal(*hands: str) -> Deal:
-    return Deal(4, tuple(mask_of(parse_card(c) for c in h.split()) for h in hands))
+from tests.solver.helpers import deal4
 
 
 def _refuted_at_the_root(problem: Problem) -> None:
@@ -28,7 +24,7 @@ def test_two_owners_who_each_must_wait_for_the_other() -> None:
     # in blue first: blue3 before blue2.  Seat 1 must win with its own blue3, and seat 0's
     # only lower blue is blue2, another owner's task card it may not give away: seat 0 must
     # be void in blue first, blue2 before blue3.  A cycle.
-    deal = _deal(
+    deal = deal4(
         "blue2 pink1 pink2 pink3 green1 green2 green3 yellow1 yellow2 rocket1",
         "blue3 blue4 pink4 pink5 green4 green5 yellow3 yellow4 yellow5 rocket2",
         "blue5 blue6 pink6 pink7 green6 green7 yellow6 yellow7 rocket3 rocket4",
@@ -41,7 +37,7 @@ def test_two_owners_who_each_must_wait_for_the_other() -> None:
 def test_a_void_seat_with_only_trumps_and_other_owners_task_cards() -> None:
     # seat 0 must win with its own blue5; seat 1 holds no lower blue, so once void in blue
     # it can only play a trump (beats blue5) or one of seat 2's task cards (lost to seat 0)
-    deal = _deal(
+    deal = deal4(
         "blue5 blue1 pink5 pink6 green1 green2 green3 yellow1 yellow2 yellow3",
         "blue7 blue8 blue9 rocket1 rocket2 rocket3 pink1 pink2 pink3 pink4",
         "blue2 blue3 pink7 green4 green5 green6 yellow4 yellow5 yellow6 rocket4",
@@ -56,7 +52,7 @@ def test_a_void_seat_with_only_trumps_and_other_owners_task_cards() -> None:
 def test_order_tokens_push_tasks_past_the_last_trick() -> None:
     # seat 0 must win with its own blue1 after seat 1 has shed eight blues: trick 9 at the
     # earliest; "2" and "3" (other owners) then need tricks 10 and 11 of 10.
-    deal = _deal(
+    deal = deal4(
         "blue1 pink1 pink2 pink3 green1 green2 yellow1 yellow2 yellow3 rocket1",
         "blue2 blue3 blue4 blue5 blue6 blue7 blue8 blue9 pink4 green3",
         "pink5 pink6 pink7 green4 green5 green6 yellow4 yellow5 rocket2 rocket4",
