@@ -16,7 +16,9 @@ import numpy as np
 import polars as pl
 
 from crewsim.kernel import layout as L
+from crewsim.missions import load_task_cards
 from crewsim.missions.schema import Mission
+from crewsim.rules.conditions import HeldTask
 from crewsim.rules.deal import Deal
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.objectives import DESIGNATED
@@ -28,8 +30,6 @@ DEFAULT_CEILING_N = 200  # deals per cell: about a minute for a 10-mission, 3-co
 
 def unsupported_reason(mission: Mission) -> str | None:
     """Why the solver cannot judge this mission's deals, or None."""
-    if mission.game.value != "planet-nine":
-        return "the solver covers Planet Nine"
     if mission.card_draw_after_trick:
         return "a random card draw mid-hand is not known in advance"
     if sum(1 for o in mission.objectives if str(o.kind) != "omega_last_trick") > 1:
@@ -67,7 +67,15 @@ def problem_of(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i:
             if DESIGNATED.get(kind):
                 designated = tuple(setup[: DESIGNATED[kind]])
     omega = any(str(o.kind) == "omega_last_trick" for o in mission.objectives)
-    return Problem(deal, tasks, objective, omega, designated)
+    deep_sea = mission.game.value == "deep-sea"
+    deep: tuple[HeldTask, ...] = ()
+    if deep_sea:  # the task cards in play after selection, with their owners
+        ds = [int(x) for x in rec["rec_ds"][i]]
+        cards = load_task_cards()
+        deep = tuple(
+            HeldTask(cards[ds[k]], ds[L.MAX_DS + k]) for k in range(ds[3 * L.MAX_DS])
+        )
+    return Problem(deal, tasks, objective, omega, designated, deep_sea, deep)
 
 
 def ceiling_cell(

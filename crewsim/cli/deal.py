@@ -6,13 +6,16 @@ import json
 from enum import Enum
 from typing import Annotated, Any
 
+import numpy as np
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from crewsim.cards import Game, card_name, cards_of
 from crewsim.errors import CrewsimError
+from crewsim.rules.conditions import HeldTask
 from crewsim.rules.setup import random_setup
+from crewsim.solver.sample import random_deep_setup
 
 
 class DealFormat(str, Enum):
@@ -32,6 +35,9 @@ def deal_record(
         mission = get_mission(mission_id)
         game, n_tasks, tokens = mission.game, mission.tasks, mission.tokens
     deal, tasks = random_setup(players, n_tasks, tuple(tokens), seed)
+    deep: list[HeldTask] = []
+    if mission_id is not None and game is Game.DEEP_SEA:
+        deal, deep = random_deep_setup(mission, players, np.random.default_rng(seed))
     record: dict[str, Any] = {
         "game": game.value,
         "players": players,
@@ -41,6 +47,8 @@ def deal_record(
             {"card": card_name(t.card, game), "player": t.owner, "token": t.token} for t in tasks
         ],
     }
+    if deep:
+        record["deep_tasks"] = [{"task": t.card.number, "player": t.owner} for t in deep]
     if deal.dummy_under:
         record["dummy_under"] = [
             [card_name(a, game), card_name(b, game)] for a, b in deal.dummy_under
@@ -81,7 +89,7 @@ def deal(
             t["card"] + (f" [{t['token']}]" if t["token"] else "")
             for t in rec["tasks"]
             if t["player"] == s
-        ]
+        ] + [f"#{t['task']}" for t in rec.get("deep_tasks", []) if t["player"] == s]
         table.add_row(name, " ".join(hand), " ".join(mine))
     Console().print(table)
     if "dummy_under" in rec:

@@ -23,7 +23,8 @@ def result_record(problem: Problem | None, res: Result, line: int) -> dict[str, 
         "seconds": round(res.seconds, 6),
     }
     if res.verdict == "feasible" and problem is not None:
-        rec["tricks"] = [[card_name(c, Game.PLANET_NINE) for c in t] for t in res.tricks]
+        game = Game.DEEP_SEA if problem.deep_sea else Game.PLANET_NINE
+        rec["tricks"] = [[card_name(c, game) for c in t] for t in res.tricks]
         if res.designated:
             rec["designated"] = list(res.designated)
     if res.reason:

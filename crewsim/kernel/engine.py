@@ -200,7 +200,8 @@ def _judge(
         if obj_done[k]:
             continue
         kind, a, b = mp[MP_OBJ + 3 * k], mp[MP_OBJ + 3 * k + 1], mp[MP_OBJ + 3 * k + 2]
-        v = _objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, in_hands, last)
+        v = judge_objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, in_hands,
+                            last)  # fmt: skip
         if v == 2 and fk == 0:
             fk, fd = FAIL_OBJECTIVE, kind
         elif v == 1:
@@ -221,7 +222,7 @@ def _at_end(ok, last):
 
 
 @njit(cache=True)
-def _objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, in_hands, last):
+def judge_objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, in_hands, last):
     """One special objective after a trick: 0 pending, 1 done, 2 failed (see rules.objectives)."""
     seats, t, nt = g[G_SEATS], g[G_T], g[G_NT]
     d = desig[0]

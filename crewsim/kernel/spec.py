@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -68,12 +69,11 @@ class KernelMission:
                 continue
             if kind not in L.OBJ_CODES:
                 raise CrewsimError(f"mission '{m.id}': objective {kind!r} is not Planet Nine's")
-            vals = [_param_int(o.params.get(p, 0)) for p in L.OBJ_PARAMS.get(kind, ())]  # type: ignore[arg-type]
-            objs.append((L.OBJ_CODES[kind], *vals, 0, 0))
+            objs.append(encode_objective(kind, o.params))
         if len(objs) > L.MAX_OBJ:
             raise CrewsimError(f"mission '{m.id}': at most {L.MAX_OBJ} objectives")
         mp[L.MP_NOBJ] = len(objs)
-        for k, (code, a, b, *_) in enumerate(objs):
+        for k, (code, a, b) in enumerate(objs):
             mp[L.MP_OBJ + 3 * k : L.MP_OBJ + 3 * k + 3] = (code, a, b)
         if m.tasks > L.MAX_TASKS:
             raise CrewsimError(f"mission '{m.id}': at most {L.MAX_TASKS} tasks")
@@ -82,6 +82,12 @@ class KernelMission:
             mp[L.MP_TOKENS + i] = L.TOKEN_CODES[tok]
             mp[L.MP_PRED + i] = pred
         return mp
+
+
+def encode_objective(kind: str, params: Mapping[str, object]) -> tuple[int, int, int]:
+    """(code, a, b): an objective kind and its parameters as the kernel's integers."""
+    vals = [_param_int(params.get(p, 0)) for p in L.OBJ_PARAMS.get(kind, ())] + [0, 0]
+    return L.OBJ_CODES[kind], vals[0], vals[1]
 
 
 def _param_int(value: object) -> int:

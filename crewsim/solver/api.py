@@ -3,7 +3,8 @@
 ``solve(problem)`` answers one deal; ``solve_deals(...)`` many deals given as arrays (the shape
 the Monte Carlo driver has, for ``simulate --ceiling``).  Verdicts: ``feasible`` (with the
 winning line), ``infeasible``, ``unknown`` (node budget spent) and ``unsupported`` (a mission
-rule the solver does not model: the Planet Nine 12 card draw, Deep Sea missions).
+rule the solver does not model: a random card draw mid-hand, two crew objectives).  Deep Sea
+problems (task cards with conditions) go to ``crewsim.solver.deep_sea``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 
 from crewsim.cards import N_CARDS, card_id
 from crewsim.kernel.layout import OBJ_CODES
+from crewsim.rules.conditions import HeldTask
 from crewsim.rules.deal import Deal
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.objectives import DESIGNATED
@@ -36,6 +38,9 @@ TOKEN_CODES.update({t: i + 1 for i, t in enumerate(NUMBERED)})
 TOKEN_CODES.update({t: 6 + i for i, t in enumerate(ARROWS)})
 
 OBJECTIVE_CODES = OBJ_CODES  # the kernel's codes: one numbering of the objective kinds
+DEEP_OBJECTIVES = frozenset(
+    ("balance_rank_wins", "no_lead_suits", "first_trick_winner_most", "card_last_in_final_trick")
+)
 DESIGNATES = DESIGNATED  # crew members the commander names, per objective kind
 
 
@@ -52,8 +57,13 @@ class Problem:
     objective: tuple[str, Mapping[str, Any]] | None = None
     omega_last_trick: bool = False
     designated: tuple[int, ...] | None = None  # None: the solver may pick (the commander does)
+    deep_sea: bool = False  # a Deep Sea hand: ``deep`` holds its task cards, ``tasks`` is empty
+    deep: tuple[HeldTask, ...] = ()
 
     def __post_init__(self) -> None:
+        if self.deep_sea:
+            self._verify_deep()
+            return
         if len(self.tasks) > MAX_TASKS:
             raise ValueError(f"at most {MAX_TASKS} tasks")
         seen: set[int] = set()
@@ -67,8 +77,27 @@ class Problem:
                 raise ValueError("every task needs an owner seat")
             if t.token not in TOKEN_CODES:
                 raise ValueError(f"unknown order token {t.token!r}")
-        if self.objective is not None and self.objective[0] not in OBJECTIVE_CODES:
-            raise Unsupported(f"objective {self.objective[0]!r} is not supported by the solver")
+        if self.deep:
+            raise ValueError("Deep Sea task cards need deep_sea=True")
+        if self.objective is not None and (
+            self.objective[0] not in OBJECTIVE_CODES or self.objective[0] in DEEP_OBJECTIVES
+        ):
+            raise Unsupported(f"objective {self.objective[0]!r} is not a Planet Nine objective")
+
+    def _verify_deep(self) -> None:
+        from crewsim.solver.deep_sea import MAX_DS
+
+        if self.tasks:
+            raise ValueError("a Deep Sea hand has task cards with conditions, not card tasks")
+        if len(self.deep) > MAX_DS:
+            raise ValueError(f"at most {MAX_DS} Deep Sea task cards")
+        for t in self.deep:
+            if not 0 <= t.owner < self.deal.seats:
+                raise ValueError(f"task card {t.card.number}: no seat {t.owner} at the table")
+        if self.objective is not None and self.objective[0] not in DEEP_OBJECTIVES:
+            raise Unsupported(f"objective {self.objective[0]!r} is not a Deep Sea objective")
+        if self.omega_last_trick:
+            raise ValueError("omega tokens belong to Planet Nine")
 
     @property
     def seats(self) -> int:
@@ -103,14 +132,15 @@ def problem_from_mission(
     tasks: Sequence[TaskSpec],
     mission: Any | None,
     designated: tuple[int, ...] | None = None,
+    deep: Sequence[HeldTask] = (),
 ) -> Problem:
-    """A Problem carrying a ``crewsim.missions.Mission``'s objective; Unsupported if it cannot."""
+    """A Problem carrying a ``crewsim.missions.Mission``'s objective (and, for Deep Sea, the
+    task cards ``deep`` in play); Unsupported if the solver cannot take it."""
     objective: tuple[str, Mapping[str, Any]] | None = None
     omega_last = False
+    deep_sea = bool(deep)
     if mission is not None:
-        game = str(getattr(mission.game, "value", mission.game))
-        if game != "planet-nine":
-            raise Unsupported(f"{mission.id}: Deep Sea missions are not supported by the solver")
+        deep_sea = str(getattr(mission.game, "value", mission.game)) == "deep-sea"
         if mission.card_draw_after_trick:
             raise Unsupported(
                 f"{mission.id}: the random card draw after trick "
@@ -126,7 +156,7 @@ def problem_from_mission(
                 raise Unsupported(f"{mission.id}: two crew objectives are not supported")
             else:
                 objective = (kind, dict(o.params))
-    return Problem(deal, tuple(tasks), objective, omega_last, designated)
+    return Problem(deal, tuple(tasks), objective, omega_last, designated, deep_sea, tuple(deep))
 
 
 # ---- the memo table: one per process, reused across problems thanks to generation stamps
@@ -204,6 +234,8 @@ def solve(
 
     global _GEN
     start = time.perf_counter()
+    if problem.deep_sea:
+        return _solve_deep(problem, budget, prune)
     a = _arrays(problem)
     code, p1, p2 = _objective_args(problem.objective, problem.deal)
     seats, nt = problem.seats, n_tricks(problem.deal.players)
@@ -240,6 +272,26 @@ def solve(
         best.nodes, best.seconds = total, secs
         return best
     return Result(VERDICTS[verdict], total, secs)
+
+
+def _solve_deep(problem: Problem, budget: int, memo: bool) -> Result:
+    """A Deep Sea problem: the task cards' conditions, judged by the kernel's judges."""
+    from crewsim.kernel.conditions import encode_task
+    from crewsim.kernel.spec import encode_objective
+    from crewsim.solver.deep_sea import solve_deep_arrays
+
+    start = time.perf_counter()
+    d = problem.deal
+    codes = np.array([encode_task(t.card, d.players) for t in problem.deep], dtype=np.int64)
+    objective = (0, 0, 0)
+    if problem.objective is not None:
+        objective = encode_objective(*problem.objective)
+    v, nodes, plays = solve_deep_arrays(
+        d.hands, d.dummy_under, d.players, n_tricks(d.players), codes.reshape(-1, 8),
+        [t.owner for t in problem.deep], objective, budget, memo,
+    )  # fmt: skip
+    tricks = split_tricks(problem, plays) if v == 1 else []
+    return Result(VERDICTS[v], nodes, time.perf_counter() - start, plays, tricks)
 
 
 def _second_engine(problem: Problem, seconds: float) -> Result | None:

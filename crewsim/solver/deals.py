@@ -3,7 +3,9 @@
 ``{"game": "planet-nine", "players": 4, "hands": [["pink6", ...], ...],
 "tasks": [{"card": "pink1", "player": 2, "token": null}], "mission": "pn-10"}``; for two
 players also ``"dummy_under": [[face-up, face-down], ...]``; optional ``"designated": [seat]``
-for objectives where the commander names crew members (omitted: the solver may choose).
+for objectives where the commander names crew members (omitted: the solver may choose).  A
+Deep Sea deal (``"game": "deep-sea"``) lists its task cards by number with their owners:
+``"deep_tasks": [{"task": 17, "player": 2}]``; its ``mission`` brings the crew objective.
 Every problem is reported as one line naming the file, the line and the field; exit status 2.
 """
 
@@ -17,6 +19,8 @@ from typing import Any
 
 from crewsim.cards import mask_of, parse_card
 from crewsim.errors import CrewsimError
+from crewsim.missions import load_task_cards
+from crewsim.rules.conditions import HeldTask
 from crewsim.rules.deal import Deal
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.order import TOKENS
@@ -148,14 +152,35 @@ def parse_record(rec: Any) -> tuple[Problem | None, str]:
             mission = get_mission(str(rec["mission"]))
         except CrewsimError as exc:
             raise _Bad("mission", str(exc)) from None
-    if game == "deep-sea" and mission is None:
-        return None, "Deep Sea deals are not supported by the solver"
+    deep = _deep_tasks(rec, seats) if game == "deep-sea" else []
+    if deep and tasks:
+        raise _Bad("tasks", "a Deep Sea deal has task cards ('deep_tasks'), not card tasks")
+    if mission is not None and mission.game.value != game:
+        raise _Bad("mission", f"{mission.id} is a {mission.game.value} mission, the deal {game}")
     try:
-        return problem_from_mission(deal, tasks, mission, designated), ""
+        return problem_from_mission(deal, tasks, mission, designated, deep), ""
     except Unsupported as exc:
         return None, str(exc)
     except ValueError as exc:
         raise _Bad("designated" if designated else "tasks", str(exc)) from None
+
+
+def _deep_tasks(rec: dict[str, Any], seats: int) -> list[HeldTask]:
+    """Deep Sea task cards: ``"deep_tasks": [{"task": 17, "player": 2}, ...]`` (numbers 1-96)."""
+    raw = rec.get("deep_tasks", [])
+    if not isinstance(raw, list):
+        raise _Bad("deep_tasks", "expected a list of {task, player}")
+    cards = load_task_cards()
+    out: list[HeldTask] = []
+    for k, t in enumerate(raw):
+        f = f"deep_tasks[{k}]"
+        if not isinstance(t, dict):
+            raise _Bad(f, "expected an object {task, player}")
+        number = _int(t.get("task"), f + ".task", 1, len(cards))
+        if any(h.card.number == number for h in out):
+            raise _Bad(f + ".task", f"task card {number} twice")
+        out.append(HeldTask(cards[number - 1], _int(t.get("player"), f + ".player", 0, seats - 1)))
+    return out
 
 
 def read_deals(path: str | Path) -> Iterator[DealRecord]:

@@ -4,10 +4,11 @@ A chunk is (mission, players, seed sequence child, size); chunks are small so th
 dynamic scheduling evens out the heavy-tailed solve times across cores.
 
 Two drafts give the task assignments: ``random`` (each task to a uniformly random seat, the
-default) and ``heuristic`` (the heuristic bot crew's draft in the kernel: the chunk's games are
-played with their moves recorded and rebuilt as solver problems by ``crewsim.ceiling.problem_of``,
-the same machinery as ``simulate --ceiling``, so the hands are those after any distress pass and
-the designations those the commander made).
+default; Deep Sea cards are drawn up to the mission's difficulty first) and ``heuristic`` (the
+heuristic bot crew's draft in the kernel: the chunk's games are played with their moves recorded
+and rebuilt as solver problems by ``crewsim.ceiling.problem_of``, the same machinery as
+``simulate --ceiling``, so the hands are those after any distress pass and the designations
+those the commander made).
 """
 
 from __future__ import annotations
@@ -18,8 +19,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from crewsim.missions import get_mission
+from crewsim.cards import Game
+from crewsim.missions import get_mission, load_task_cards
 from crewsim.missions.schema import Mission
+from crewsim.rules.conditions import HeldTask
+from crewsim.rules.deal import Deal, deal_cards
+from crewsim.rules.deep_sea_setup import draw_tasks, needs_redeal
 from crewsim.rules.setup import random_setup
 from crewsim.solver.api import Problem, problem_from_mission, solve
 
@@ -41,9 +46,30 @@ def _random_problems(
     """Uniformly random deals and owners (no bot won them: False)."""
     rng = np.random.default_rng(seed)
     for _ in range(n):
+        if mission.game is Game.DEEP_SEA:
+            deal, deep = random_deep_setup(mission, players, rng)
+            yield problem_from_mission(deal, (), mission, deep=deep), False
+            continue
         deal, tasks = random_setup(players, mission.tasks, tuple(mission.tokens),
                                    int(rng.integers(2**63)))  # fmt: skip
         yield problem_from_mission(deal, tasks, mission), False
+
+
+def random_deep_setup(
+    mission: Mission, players: int, rng: np.random.Generator
+) -> tuple[Deal, list[HeldTask]]:
+    """A Deep Sea hand: the mission's fixed cards or a draw up to its difficulty, dealt again
+    while a drawn card says so, each card to a uniformly random seat."""
+    cards = load_task_cards()
+    drawn = [cards[k - 1] for k in mission.fixed_tasks]  # card k is row k - 1
+    if mission.uses_task_draw:
+        drawn = draw_tasks(cards, mission.difficulty, players, rng)
+    deal = deal_cards(players, rng)
+    for _ in range(100):  # the kernel's limit on redeals
+        if not needs_redeal(drawn, deal.hands):
+            break
+        deal = deal_cards(players, rng)
+    return deal, [HeldTask(c, int(rng.integers(deal.seats))) for c in drawn]
 
 
 def _heuristic_problems(

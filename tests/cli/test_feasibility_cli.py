@@ -41,6 +41,15 @@ def test_feasibility_with_the_heuristic_draft() -> None:
     assert [r["feasible"] for r in again] == [r["feasible"] for r in rows]  # reproducible
 
 
+def test_feasibility_of_deep_sea_missions() -> None:
+    for draft in ("random", "heuristic"):
+        rows = _rows(["ds-3", "ds-27", "-n", "30", "--seed", "4", "--draft", draft])
+        assert [r["mission"] for r in rows] == ["ds-3", "ds-27"]
+        for r in rows:
+            assert r["feasible"] + r["infeasible"] + r["unknown"] == 30
+            assert r.get("won_but_infeasible", 0) == 0
+
+
 def test_feasibility_says_how_many_deals_it_solved() -> None:
     result = runner.invoke(app, ["feasibility", "pn-2", "-n", "20", "--jobs", "1"])
     assert result.exit_code == 0, result.output

@@ -42,6 +42,18 @@ def test_solve_jsonl_one_line_per_deal(tmp_path: Path) -> None:
     assert rows[3]["verdict"] == "unsupported" and "card draw" in rows[3]["reason"]
 
 
+def test_solve_a_deep_sea_deal(tmp_path: Path) -> None:
+    rec = deal_record(4, Game.DEEP_SEA, 3, "ds-2")
+    assert rec["deep_tasks"] and all(1 <= t["task"] <= 96 for t in rec["deep_tasks"])
+    f = tmp_path / "d.json"
+    f.write_text(json.dumps(rec))
+    out = json.loads(runner.invoke(app, ["solve", str(f), "--json"]).output)
+    assert out["verdict"] in ("feasible", "infeasible", "unknown")
+    if out["verdict"] == "feasible":
+        assert all(len(t) == 4 for t in out["tricks"])
+        assert "sub4" in {c for t in out["tricks"] for c in t} or len(out["tricks"]) < 10
+
+
 @pytest.mark.parametrize(
     ("patch", "message"),
     [
@@ -51,6 +63,9 @@ def test_solve_jsonl_one_line_per_deal(tmp_path: Path) -> None:
         ({"tasks": [{"card": "pink1", "player": 9, "token": None}]}, "tasks[0].player"),
         ({"tasks": [{"card": "pink1", "player": 0, "token": "6"}]}, "tasks[0].token"),
         ({"mission": "pn-99"}, "field 'mission'"),
+        ({"game": "deep-sea", "deep_tasks": [{"task": 97, "player": 0}]}, "deep_tasks[0].task"),
+        ({"game": "deep-sea", "deep_tasks": [{"task": 5, "player": 4}]}, "deep_tasks[0].player"),
+        ({"game": "deep-sea", "deep_tasks": "x"}, "field 'deep_tasks'"),
     ],
 )
 def test_bad_deal_is_one_line_exit_2(tmp_path: Path, patch: dict, message: str) -> None:
