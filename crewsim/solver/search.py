@@ -21,7 +21,10 @@ What keeps it small:
   one owner held by one seat need distinct tricks, different owners too; Hall's condition over
   the earliest tricks must hold for the tricks left.  When that leaves no trick to spare, a
   trick that can no longer take a task is cut off as soon as that shows
-  (``_trick_can_take_task``);
+  (``_trick_can_take_task``).  First of all, the tasks won with the owner's own card
+  (``_suit_orders``): those of one suit take tricks of that suit led one after another, and in
+  each a seat still to win such a task must follow with a lower card that is no task card it
+  may not give away; some order of them must leave every such seat enough of those cards;
 * **failure memo** at trick boundaries: an open-addressing int64 table stamped with a
   generation number so a new problem needs no clearing, keyed on the hands in **relative
   ranks** (a card's rank within its suit among the cards still in play), the task cards still
@@ -30,10 +33,13 @@ What keeps it small:
 * **equivalent cards**: of two cards of one suit in one hand with no other card still in play
   between them (and neither a task card nor a card the objective names), only one is tried;
 * **move ordering**: the leader first tries the leads that can complete a task in this trick
-  (``_good_leads``), a task owner its winning cards, others dump the task cards of the
-  winner or of a seat still to play that can take the trick over, or duck;
+  (``_good_leads``), then those that help a seat shed a suit it must get void in
+  (``_must_void``, ``_shedding_leads``); a task owner its winning cards; others dump the task
+  cards of the winner or of a seat still to play that can take the trick over, a seat void in
+  the suit led first discards the suits it must shed, else the lowest card goes (duck);
 * **restarts**: runs with play limits of 1000 x the Luby sequence (1, 1, 2, 1, 1, 2, 4, ...),
-  the first in the heuristic order, later ones picking at random within each ordering group;
+  the first in the heuristic order, later ones picking at random within each ordering group
+  (the preferred moves of a group first);
   the failure memo carries over, so refutations are not lost, and the last run gets what is
   left of the budget.  Feasible deals that one ordering misses are found by another.
 
@@ -67,7 +73,7 @@ OBJ_PINK = 8  # left_of_pink9_wins_pink (p1 = the seat that must win every pink)
 OBJ_ROLES = 9  # role_split (d1 = A, d2 = B, p1 = first, p2 = last)
 
 MAXD = 48  # depth rows: at most 40 plays, plus one
-NCOL = 16
+NCOL = 18
 # scratch columns
 C_LEAD = 5
 C_OST = 6
@@ -80,12 +86,16 @@ C_T2 = 12
 C_COV = 13
 C_DIR = 14
 C_SLK = 15  # tricks to spare at the last boundary (Hall at threshold 1; 99: unknown)
+C_PREF = 16  # the moves of C_T2 to try before the others
+C_MV = 17  # suits each seat must get void in (bit 5 seat + suit, ``_must_void``)
 
 KEY_W = 8  # five hand words, task-card word, done word + generation stamp
-SCR = 384  # int64 scratch words the search needs (``scr``)
+SCR = 512  # int64 scratch words the search needs (``scr``)
 KEYS_AT = 128  # scr[KEYS_AT + 8 t ...]: memo key and hash of the boundary before trick t
 E_AT = 256  # scr[E_AT + task]: earliest trick of an open task (``_bound_cut``)
 P_AT = 300  # scr[P_AT + j]: card and holder of the j-th open task
+O_AT = 384  # scr[O_AT ...]: the order search of ``_suit_orders``
+MAX_ORDER = 6  # own-card tasks of one suit beyond which ``_suit_orders`` does not look
 PROBES = 4
 
 RESTART0 = 1000  # play-limit unit of the restarts (Luby sequence)
@@ -380,6 +390,105 @@ def _earliest(st, d, seats, dummy, x, o, h, taskmask, tof, scr):
 
 
 @njit(cache=True)
+def _suit_orders(st, d, seats, taskmask, scr):
+    """Whether the own-card tasks of some suit admit no order: True refutes the position.
+
+    A task whose owner holds its card is won with that very card, in a trick of its suit led.
+    Such tricks of one suit come one after another; a seat with an own-card task of the suit
+    still to come is not void in the suit, so in each earlier one won by another seat it must
+    follow with a card of the suit lower than the winning card that is neither one of its own
+    task cards nor a task card of a seat other than the winners (Hall's condition on those
+    cards, per seat).  Tried over every order of the suit's own-card tasks (at most
+    ``MAX_ORDER`` of them, of two owners or more).
+    """
+    own = st[MAXD - 1]
+    for u in range(4):
+        su = SUIT[u]
+        a = np.int64(0)
+        owners = 0
+        for q in range(seats):
+            m = st[d, q] & own[q] & su
+            scr[O_AT + 72 + q] = m
+            if m != 0:
+                owners |= 1 << q
+                a |= m
+        if owners & (owners - 1) == 0 or popcount(a) > MAX_ORDER:
+            continue
+        for q in range(seats):
+            wown = np.int64(0)
+            for p in range(seats):
+                if p != q and (owners >> p) & 1:
+                    wown |= own[p]
+            scr[O_AT + 64 + q] = st[d, q] & su & ~own[q] & (~taskmask | wown)
+        # depth-first over the orders: level j holds the tasks placed, each seat's followers
+        # owed (as the winning cards they must go under) and the tasks still to try there
+        for w in range(7):
+            scr[O_AT + w] = 0
+        scr[O_AT + 6] = a
+        j = 0
+        found = False
+        while j >= 0:
+            base = O_AT + 8 * j
+            cand = scr[base + 6]
+            if cand == 0:
+                j -= 1
+                continue
+            y = lowest(cand)
+            yb = np.int64(1) << y
+            scr[base + 6] = cand & ~yb
+            placed = scr[base] | yb
+            if placed == a:
+                found = True
+                break
+            rem = a & ~placed
+            ok = True
+            for q in range(seats):
+                r = scr[base + 1 + q]
+                if (rem & scr[O_AT + 72 + q]) != 0 and ((scr[O_AT + 72 + q] >> y) & 1) == 0:
+                    r |= yb
+                    fq = scr[O_AT + 64 + q]
+                    m = r & ~(yb - 1)
+                    while m != 0:
+                        y2 = lowest(m)
+                        m &= m - 1
+                        if popcount(r & ((np.int64(2) << y2) - 1)) > popcount(
+                            fq & ((np.int64(1) << y2) - 1)
+                        ):
+                            ok = False
+                            break
+                    if not ok:
+                        break
+                scr[base + 9 + q] = r
+            if ok:
+                scr[base + 8] = placed
+                scr[base + 14] = rem
+                j += 1
+        if not found:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _must_void(st, d, seats, taskmask):
+    """Suits each seat must get void in (bit ``5 seat + suit``): an owner holding its own task
+    card wins with it, so a seat holding cards of that suit but none lower that is not another
+    owner's task card must shed the suit first.  Only guides the move order."""
+    own = st[MAXD - 1]
+    mv = np.int64(0)
+    for o in range(seats):
+        m = st[d, o] & own[o]
+        while m != 0:
+            x = lowest(m)
+            m &= m - 1
+            sx = SUIT[x // 9]
+            below = sx & ((np.int64(1) << x) - 1) & ~(taskmask & ~own[o])
+            for p in range(seats):
+                if p != o and (st[d, p] & sx) != 0 and (st[d, p] & below) == 0:
+                    mv |= np.int64(1) << (5 * p + x // 9)
+    return mv
+
+
+@njit(cache=True)
 def _bound_cut(st, d, seats, dummy, left, taskmask, tof, task_owner, task_pred, scr):
     """A sound test at a trick boundary: -1 when no line can take every task still open,
     else the tricks to spare (``left`` less the tricks the open tasks need at least).
@@ -389,8 +498,12 @@ def _bound_cut(st, d, seats, dummy, left, taskmask, tof, task_owner, task_pred, 
     later when the owners differ); the bounds feed one another until they settle.  Tasks of
     one owner held by one seat need distinct tricks (a seat plays one card a trick), tasks of
     different owners too: tasks that cannot come before trick ``k`` of those left must fit
-    into the ``left - k + 1`` tricks from ``k`` on (Hall's condition per threshold).
+    into the ``left - k + 1`` tricks from ``k`` on (Hall's condition per threshold).  Without
+    a dummy (whose hidden cards would let it discard while holding a task card), the own-card
+    tasks of each suit must first admit an order (``_suit_orders``).
     """
+    if dummy < 0 and _suit_orders(st, d, seats, taskmask, scr):
+        return -1
     cov = st[d, C_COV]
     rest = cov
     for s in range(seats):
@@ -521,6 +634,31 @@ def _safe_lead(st, d, seats, seat, x):
         elif (hp & ~TRUMPS) == 0:
             return False
     return True
+
+
+@njit(cache=True)
+def _shedding_leads(st, d, seats, seat, legal):
+    """The leads (of ``legal``) of a suit another seat must shed (``_must_void``), or of a suit
+    a seat with a suit to shed is void in (it can discard): tried before the other leads."""
+    mv = st[d, C_MV]
+    out = np.int64(0)
+    for u in range(5):
+        lu = legal & SUIT[u]
+        if lu == 0:
+            continue
+        for p in range(seats):
+            if p == seat:
+                continue
+            hp = st[d, p]
+            mp = (mv >> (5 * p)) & 31
+            if (hp & SUIT[u]) != 0:
+                if (mp >> u) & 1:
+                    out |= lu
+                    break
+            elif mp != 0:
+                out |= lu
+                break
+    return out
 
 
 @njit(cache=True)
@@ -678,6 +816,7 @@ def search(
                         )
                         cut = spare < 0
                         st[d, C_SLK] = spare
+                        st[d, C_MV] = _must_void(st, d, seats, taskmask)
                     if not cut and t > 0:
                         at = KEYS_AT + 8 * t
                         h = _memo_key(st, d, seats, rel, taskmask, scr, at)
@@ -728,6 +867,7 @@ def search(
                 good = _good_leads(st, d, seats, seat, moves, tof, task_owner, taskmask)
                 st[d, C_T1] = good  # leads that work towards a task first
                 st[d, C_T2] = moves & ~good
+                st[d, C_PREF] = _shedding_leads(st, d, seats, seat, moves & ~good)
                 st[d, C_DIR] = 1
             else:
                 wc = st[d, C_WC]
@@ -741,6 +881,7 @@ def search(
                 if (owners >> seat) & 1:
                     st[d, C_T1] = beat  # my task is on the table: win it, cheapest first
                     st[d, C_T2] = moves & ~beat
+                    st[d, C_PREF] = 0
                     st[d, C_DIR] = 0
                 elif owners == 0 or owners == (np.int64(1) << ws):
                     # the winner's task cards, and those of a seat still to play that can
@@ -758,10 +899,18 @@ def search(
                     dump = moves & ~beat & dumpto
                     st[d, C_T1] = dump  # the winner should keep it: give it its task cards
                     st[d, C_T2] = moves & ~dump
+                    pref = np.int64(0)
+                    if (hand & led) == 0:  # discarding: first the suits this seat must shed
+                        mv = st[d, C_MV] >> (5 * seat)
+                        for u in range(5):
+                            if (mv >> u) & 1:
+                                pref |= SUIT[u]
+                    st[d, C_PREF] = pref
                     st[d, C_DIR] = 1
                 else:
                     st[d, C_T1] = moves
                     st[d, C_T2] = 0
+                    st[d, C_PREF] = 0
                     st[d, C_DIR] = 0
         # ---- next move at depth d
         m1 = st[d, C_T1]
@@ -791,11 +940,14 @@ def search(
                 if d < 0:
                     return INFEASIBLE, nodes
                 continue
+            mp = m2 & st[d, C_PREF]
+            if mp == 0:
+                mp = m2
             if restart == 0:
-                c = lowest(m2)
+                c = lowest(mp)
             else:
                 rng = _next_rand(rng)
-                c = nth_bit(m2, ((rng >> 33) & 0x3FFFFFFF) % popcount(m2))
+                c = nth_bit(mp, ((rng >> 33) & 0x3FFFFFFF) % popcount(mp))
             st[d, C_T2] = m2 & ~(np.int64(1) << c)
         nodes += 1
         if nodes > limit:
@@ -871,6 +1023,7 @@ def search(
                 if bad:
                     continue
             st[d + 1, C_SLK] = st[d, C_SLK]
+            st[d + 1, C_MV] = st[d, C_MV]
             st[d + 1, C_LEAD] = lead
             st[d + 1, C_OST] = st[d, C_OST]
             st[d + 1, C_DONE] = st[d, C_DONE]

@@ -64,3 +64,40 @@ def test_order_tokens_push_tasks_past_the_last_trick() -> None:
         TaskSpec(parse_card("green9"), "3", 2),
     )
     _refuted_at_the_root(Problem(deal, tasks))
+
+
+def test_an_owner_with_too_few_cards_to_follow_the_tricks_it_must_wait_for() -> None:
+    # seat 0 must win with its own pink2, so seat 1 (pink8 pink9, nothing lower) must be void
+    # in pink first; seat 1 must win with its own pink8 and pink9, two pink tricks, and in each
+    # seat 0, still holding pink2, must follow with a lower pink that is not its task card:
+    # it has only pink3 (``_suit_orders``)
+    deal = deal4(
+        "pink2 pink3 blue1 blue2 blue3 green1 green2 green3 yellow1 rocket1",
+        "pink8 pink9 blue4 blue5 blue6 green4 green5 green6 yellow2 yellow3",
+        "pink1 pink4 pink5 blue7 blue8 green7 green8 yellow4 yellow5 rocket2",
+        "pink6 pink7 blue9 green9 yellow6 yellow7 yellow8 yellow9 rocket3 rocket4",
+    )
+    tasks = (
+        TaskSpec(parse_card("pink2"), None, 0),
+        TaskSpec(parse_card("pink8"), None, 1),
+        TaskSpec(parse_card("pink9"), None, 1),
+    )
+    _refuted_at_the_root(Problem(deal, tasks))
+
+
+def test_no_order_of_three_own_card_tasks_of_one_suit() -> None:
+    # seats 1, 2, 3 must win with their own green6, green4, green5, three green tricks.
+    # Seat 1 can follow with nothing lower than green4 or green5 (green7, green8): green6
+    # comes first.  Seat 2 (green3 green9 besides green4) then has one card to follow with,
+    # green3, and seat 3 (green1 besides green5) too: after green6's trick neither can follow
+    # in the other's (``_suit_orders`` over every order)
+    deal = deal4(
+        "pink3 pink4 pink5 blue4 blue9 green2 yellow5 yellow7 yellow8 yellow9",
+        "pink7 blue3 blue6 blue8 green6 green7 green8 yellow2 yellow6 rocket1",
+        "pink6 pink9 blue1 blue2 blue7 green3 green4 green9 yellow1 rocket4",
+        "pink1 pink2 pink8 blue5 green1 green5 yellow3 yellow4 rocket2 rocket3",
+    )
+    tasks = tuple(
+        TaskSpec(parse_card(c), None, o) for c, o in (("green6", 1), ("green4", 2), ("green5", 3))
+    )
+    _refuted_at_the_root(Problem(deal, tasks))
