@@ -27,7 +27,9 @@ from crewsim.rules.order import ARROWS, NUMBERED, OMEGA
 from crewsim.rules.play import n_tricks, trick_winner
 
 DEFAULT_BUDGET = 200_000  # card plays per problem before the DFS gives up
-DEFAULT_SECOND = 0.3  # seconds of CP-SAT per open deal (0: DFS only); 0.5 s settled few more
+DEFAULT_SECOND = 0.3  # seconds of the second engine per open deal (0: DFS only)
+HANDOFF = 20_000  # DFS plays before an open deal goes to the second engine: 5k-100k measured,
+# 20k best (MiniSat settles in ~40 ms what the DFS would spend ~30 ms more on, mostly in vain)
 TABLE_BITS = 19  # memo rows: 2**19 x 64 bytes = 32 MiB per process
 MAX_TASKS = 36
 
@@ -227,22 +229,43 @@ def solve(
     problem: Problem, budget: int = DEFAULT_BUDGET, prune: bool = True,
     second: float = DEFAULT_SECOND,
 ) -> Result:
-    """Is there a sequence of legal plays that wins?  ``budget`` caps the DFS's card plays;
-    a deal it leaves open goes to the CP-SAT engine for up to ``second`` seconds (when the
-    model covers it and OR-tools is installed)."""
-    from crewsim.solver.search import solve_batch
-
-    global _GEN
+    """Is there a sequence of legal plays that wins?  ``budget`` caps the DFS's card plays.
+    When the second engine models the deal, the DFS hands it over after ``HANDOFF`` plays
+    for up to ``second`` seconds, and takes the rest of its budget only if that settles
+    nothing."""
     start = time.perf_counter()
     if problem.deep_sea:
         return _solve_deep(problem, budget, prune)
+    from crewsim.solver import cpsat
+
+    handoff = second > 0 and cpsat.supported(problem)
+    first = min(budget, HANDOFF) if handoff else budget
+    verdict, total, best = _dfs(problem, first, prune)
+    if best is None and verdict == 2 and handoff:
+        best = _second_engine(problem, second)
+        if best is not None and best.verdict == "infeasible":
+            verdict, best = 0, None
+        elif best is None and first < budget:
+            verdict, more, best = _dfs(problem, budget, prune)
+            total += more
+    secs = time.perf_counter() - start
+    if best is not None:
+        best.nodes, best.seconds = total, secs
+        return best
+    return Result(VERDICTS[verdict], total, secs)
+
+
+def _dfs(problem: Problem, budget: int, prune: bool) -> tuple[int, int, Result | None]:
+    """The numba search over every designation choice: (verdict code, plays, feasible line)."""
+    from crewsim.solver.search import solve_batch
+
+    global _GEN
     a = _arrays(problem)
     code, p1, p2 = _objective_args(problem.objective, problem.deal)
     seats, nt = problem.seats, n_tricks(problem.deal.players)
     dummy = 2 if problem.deal.players == 2 else -1
     total = 0
     verdict = 0
-    best: Result | None = None
     for choice in problem.designation_choices():
         d1 = np.array([choice[0] if choice else -1], dtype=np.int64)
         d2 = np.array([choice[1] if len(choice) > 1 else -1], dtype=np.int64)
@@ -259,19 +282,10 @@ def solve(
         v = int(verdicts[0])
         if v == 1:
             plays = [int(c) for c in lines[0] if c >= 0]
-            best = Result("feasible", 0, 0.0, plays, split_tricks(problem, plays), choice)
-            break
+            return 1, total, Result("feasible", 0, 0.0, plays, split_tricks(problem, plays), choice)
         if v == 2:
             verdict = 2
-    if best is None and verdict == 2 and second > 0:
-        best = _second_engine(problem, second)
-        if best is not None and best.verdict == "infeasible":
-            verdict, best = 0, None
-    secs = time.perf_counter() - start
-    if best is not None:
-        best.nodes, best.seconds = total, secs
-        return best
-    return Result(VERDICTS[verdict], total, secs)
+    return verdict, total, None
 
 
 def _solve_deep(problem: Problem, budget: int, memo: bool) -> Result:
