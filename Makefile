@@ -29,7 +29,7 @@ demo: $(STAMP)
 #                             ceiling on the first CEILING_DEALS deals of each (a few minutes)
 #   reports/deep-sea          every Deep Sea mission (ds-1..32) at 3/4/5 players, 100,000 games
 #                             each (9.6 M games, about 3-4 min on 2 cores: Deep Sea plays at
-#                             about half the Planet Nine rate)
+#                             about half the Planet Nine rate), and its ceiling the same way
 #   reports/deep-sea-balance  the task-card balance fit on that same run: the first 25,000 games
 #                             of each drawing mission and crew size (BALANCE_FIT_GAMES; about a
 #                             minute per crew size), so no extra simulation
@@ -46,7 +46,7 @@ reports: $(STAMP)
 	$(BIN)/crewsim report runs/planet-nine --out reports/planet-nine
 	rm -rf runs/deep-sea
 	$(BIN)/crewsim simulate deep-sea --players 3,4,5 -n $(REPORT_GAMES) --seed $(REPORT_SEED) \
-		--out runs/deep-sea --format json > /dev/null
+		--out runs/deep-sea --ceiling --ceiling-n $(CEILING_DEALS) --format json > /dev/null
 	rm -rf reports/deep-sea reports/deep-sea-balance
 	$(BIN)/crewsim report runs/deep-sea --out reports/deep-sea
 	$(BIN)/crewsim balance --run runs/deep-sea --players 3,4,5 --fit-games $(BALANCE_FIT_GAMES) \

@@ -1,7 +1,8 @@
 """Solver benchmark: ``python -m crewsim.solver.bench [--deals N] [--budget B] [--second S]``.
 
 Four players, 1, 3, 6 and 10 random task cards (no tokens), uniformly random deals and
-owners; one core; after a JIT warm-up.  ``--second 0`` measures the DFS alone (no CP-SAT).
+owners; then three Deep Sea missions, their task cards drawn and given to random seats; one
+core; after a JIT warm-up.  ``--second 0`` measures the DFS alone (no CP-SAT).
 Prints deals/s, median / p99 / max seconds per deal
 and the unknown share at the budget, beside the targets of the solver issue.
 """
@@ -12,29 +13,52 @@ import argparse
 import gc
 import json
 import time
+from typing import Any
 
 import numpy as np
 
+from crewsim.missions import get_mission
 from crewsim.rules.setup import random_setup
-from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_SECOND, Problem, solve
+from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_SECOND, Problem, problem_from_mission, solve
+from crewsim.solver.sample import random_deep_setup
 
 TARGETS = {1: (5000, 0.001), 3: (1000, 0.01), 6: (200, 0.02), 10: (100, 0.05)}
 DEALS = {1: 2000, 3: 1000, 6: 400, 10: 300}
+DEEP = ("ds-5", "ds-20", "ds-29")  # Deep Sea difficulty 5 / 10 / 15 at 4 players (no targets)
+DEEP_DEALS = 200
 
 
 def run(
     n_tasks: int, deals: int, budget: int, seed: int, second: float = DEFAULT_SECOND
 ) -> dict[str, float]:
-    secs = np.empty(deals)
-    verdicts: dict[str, int] = {}
+    problems = []
     for k in range(deals):
         deal, tasks = random_setup(4, n_tasks, (), seed * 1_000_003 + k)
+        problems.append(Problem(deal, tuple(tasks)))
+    return {"tasks": n_tasks, **_timed(problems, budget, second)}
+
+
+def run_deep(mission_id: str, deals: int, budget: int, seed: int) -> dict[str, Any]:
+    """Deep Sea: the mission's task cards drawn and given to random seats, 4 players."""
+    mission = get_mission(mission_id)
+    rng = np.random.default_rng(seed)
+    problems = []
+    for _ in range(deals):
+        deal, deep = random_deep_setup(mission, 4, rng)
+        problems.append(problem_from_mission(deal, (), mission, deep=deep))
+    return {"mission": mission_id, **_timed(problems, budget, 0.0)}
+
+
+def _timed(problems: list[Problem], budget: int, second: float) -> dict[str, float]:
+    deals = len(problems)
+    secs = np.empty(deals)
+    verdicts: dict[str, int] = {}
+    for k, problem in enumerate(problems):
         t0 = time.perf_counter()
-        res = solve(Problem(deal, tuple(tasks)), budget=budget, second=second)
+        res = solve(problem, budget=budget, second=second)
         secs[k] = time.perf_counter() - t0
         verdicts[res.verdict] = verdicts.get(res.verdict, 0) + 1
     return {
-        "tasks": n_tasks,
         "deals": deals,
         "deals_per_s": deals / secs.sum(),
         "median_ms": float(np.median(secs) * 1e3),
@@ -73,6 +97,17 @@ def main(argv: list[str] | None = None) -> None:
             f"median {row['median_ms']:.3f} ms  p99 {row['p99_ms']:.1f} ms  "
             f"max {row['max_ms']:.0f} ms  unknown {100 * row['unknown']:.1f} % "
             f"(target <= {100 * tgt_unknown:g} %)  infeasible {100 * row['infeasible']:.1f} %"
+        )
+    for mission_id in DEEP:
+        deals = 10 if args.quick else (args.deals or DEEP_DEALS)
+        row = run_deep(mission_id, deals, args.budget, args.seed)
+        if args.json:
+            print(json.dumps(row))
+            continue
+        print(
+            f"{mission_id:>8s}: {row['deals_per_s']:8.0f} deals/s  median {row['median_ms']:.3f} ms"
+            f"  p99 {row['p99_ms']:.1f} ms  max {row['max_ms']:.0f} ms  "
+            f"unknown {100 * row['unknown']:.1f} %  infeasible {100 * row['infeasible']:.1f} %"
         )
 
 

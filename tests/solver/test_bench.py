@@ -1,0 +1,19 @@
+"""`python -m crewsim.solver.bench --quick`: one row per task count and Deep Sea mission."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from crewsim.solver import bench
+
+
+def test_quick_bench_rows(capsys: pytest.CaptureFixture[str]) -> None:
+    bench.main(["--quick", "--json"])
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r.get("tasks") for r in rows[:4]] == [1, 3, 6, 10]
+    assert [r["mission"] for r in rows[4:]] == list(bench.DEEP)
+    for r in rows:
+        assert r["deals_per_s"] > 0 and r["median_ms"] <= r["p99_ms"] <= r["max_ms"]
+        assert abs(r["feasible"] + r["infeasible"] + r["unknown"] - 1) < 1e-9
