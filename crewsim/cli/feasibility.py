@@ -18,7 +18,7 @@ from crewsim.missions import resolve_missions
 from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_SECOND, Unsupported, problem_from_mission
 from crewsim.stats import wilson
 
-DEFAULT_N = 5000  # a 4-task mission (pn-10), DFS + CP-SAT defaults: about 30 s on 2 cores
+DEFAULT_N = 5000  # a 4-task mission (pn-10), DFS + SAT defaults: about 30 s on 2 cores
 CHUNK = 25
 
 
@@ -31,7 +31,7 @@ def feasibility(
     seed: Annotated[int, typer.Option(help="Root seed.")] = 0,
     budget: Annotated[int, typer.Option(help="Card plays tried per deal.")] = DEFAULT_BUDGET,
     second: Annotated[
-        float, typer.Option(help="CP-SAT seconds per deal the search leaves open (0: off).")
+        float, typer.Option(help="SAT engine seconds per deal the search leaves open (0: off).")
     ] = DEFAULT_SECOND,
     draft: Annotated[
         str,

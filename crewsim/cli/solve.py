@@ -40,7 +40,7 @@ def solve_cmd(
     ] = DEFAULT_BUDGET,
     second: Annotated[
         float,
-        typer.Option(help="Seconds of the CP-SAT engine per deal the search leaves open (0: off)."),
+        typer.Option(help="Seconds of the SAT engine per deal the search leaves open (0: off)."),
     ] = DEFAULT_SECOND,
 ) -> None:
     """Solve deals: feasible (with a winning line), infeasible, unknown or unsupported."""

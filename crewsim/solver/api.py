@@ -236,9 +236,9 @@ def solve(
     start = time.perf_counter()
     if problem.deep_sea:
         return _solve_deep(problem, budget, prune)
-    from crewsim.solver import cpsat
+    from crewsim.solver import sat
 
-    handoff = second > 0 and cpsat.supported(problem)
+    handoff = second > 0 and sat.supported(problem)
     first = min(budget, HANDOFF) if handoff else budget
     verdict, total, best = _dfs(problem, first, prune)
     if best is None and verdict == 2 and handoff:
@@ -309,18 +309,18 @@ def _solve_deep(problem: Problem, budget: int, memo: bool) -> Result:
 
 
 def _second_engine(problem: Problem, seconds: float) -> Result | None:
-    """CP-SAT's answer for a deal the DFS left open: a Result, or None (no answer)."""
-    from crewsim.solver import cpsat
+    """The SAT engine's answer for a deal the DFS left open: a Result, or None (no answer)."""
+    from crewsim.solver import sat
 
-    if not cpsat.supported(problem):
+    if not sat.supported(problem):
         return None
     try:
-        verdict, plays = cpsat.solve_cpsat(problem, seconds)
-    except ImportError:  # OR-tools missing: the DFS's "unknown" stands
+        verdict, plays = sat.solve_sat(problem, seconds)
+    except ImportError:  # python-sat missing: the DFS's "unknown" stands
         return None
-    if verdict == cpsat.FEASIBLE:
+    if verdict == sat.FEASIBLE:
         return Result("feasible", 0, 0.0, plays, split_tricks(problem, plays), ())
-    if verdict == cpsat.INFEASIBLE:
+    if verdict == sat.INFEASIBLE:
         return Result("infeasible", 0, 0.0)
     return None
 

@@ -2,7 +2,7 @@
 
 Four players, 1, 3, 6 and 10 random task cards (no tokens), uniformly random deals and
 owners; then three Deep Sea missions, their task cards drawn and given to random seats; one
-core; after a JIT warm-up.  ``--second 0`` measures the DFS alone (no CP-SAT).
+core; after a JIT warm-up.  ``--second 0`` measures the DFS alone (no SAT engine).
 Prints deals/s, median / p99 / max seconds per deal
 and the unknown share at the budget, beside the targets of the solver issue.
 """
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
     ap.add_argument("--second", type=float, default=DEFAULT_SECOND,
-                    help="seconds of CP-SAT per deal the DFS leaves open (0: DFS only)")
+                    help="seconds of the SAT engine per deal the DFS leaves open (0: DFS only)")
     ap.add_argument("--deals", type=int, default=0, help="deals per task count (0: defaults)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--quick", action="store_true", help="tiny sizes (smoke test)")
@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> None:
     deal, tasks = random_setup(4, 2, (), 0)
     solve(Problem(deal, tuple(tasks)))  # JIT warm-up / cache load
     if args.second > 0:
-        solve(Problem(deal, tuple(tasks)), budget=1, second=args.second)  # loads OR-tools
+        solve(Problem(deal, tuple(tasks)), budget=1, second=args.second)  # loads python-sat
     gc.collect()  # the warm-up's garbage, collected here rather than inside a timed deal
     for n_tasks, default in DEALS.items():
         deals = 20 if args.quick else (args.deals or default)

@@ -1,5 +1,5 @@
 """The trick-boundary bound refutes rigged deals before any card is played (0 nodes), and the
-CP-SAT engine agrees that they are lost.  Each deal is built so that only one rule of
+SAT engine agrees that they are lost.  Each deal is built so that only one rule of
 ``_earliest`` / ``_bound_cut`` can see it; the small-deck and prunes-on/off agreement tests
 exercise the same rules on thousands of random positions."""
 
@@ -8,14 +8,14 @@ from __future__ import annotations
 from crewsim.cards import parse_card
 from crewsim.rules.game import TaskSpec
 from crewsim.solver.api import Problem, solve
-from crewsim.solver.cpsat import solve_cpsat
+from crewsim.solver.sat import solve_sat
 from tests.solver.helpers import deal4
 
 
 def _refuted_at_the_root(problem: Problem) -> None:
     res = solve(problem, budget=1, second=0)
     assert res.verdict == "infeasible" and res.nodes == 0
-    verdict, _ = solve_cpsat(problem, 60.0)  # an independent engine agrees
+    verdict, _ = solve_sat(problem, 60.0)  # an independent engine agrees
     assert verdict == "infeasible"
 
 

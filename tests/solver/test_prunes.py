@@ -1,6 +1,6 @@
 """The search's prunings (failure memo with relative-rank keys, trick-count and earliest-trick
 bounds, in-trick cut-offs, equivalent cards, restarts) never change a verdict: on random small
-decks the search with prunes agrees with the search without them, and the CP-SAT engine agrees
+decks the search with prunes agrees with the search without them, and the SAT engine agrees
 with both.  Larger than test_small_deck's deck, so that several tricks follow the first
 (the memo and the bounds only act at later trick boundaries)."""
 
@@ -15,7 +15,7 @@ import pytest
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.order import TOKENS
 from crewsim.solver.api import TOKEN_CODES, _objective_args, _table
-from crewsim.solver.cpsat import solve_hands
+from crewsim.solver.sat import solve_hands
 from crewsim.solver.search import solve_batch
 
 COLOURS = [9 * u + v for u in range(4) for v in range(3)]  # four colours 1-3
@@ -73,7 +73,7 @@ def _search(
 
 
 @pytest.mark.parametrize(("seats", "seed"), [(4, 0), (4, 1), (3, 2)])
-def test_prunes_on_and_off_agree_and_cpsat_too(seats: int, seed: int) -> None:
+def test_prunes_on_and_off_agree_and_sat_too(seats: int, seed: int) -> None:
     rng = random.Random(seed)
     tricks = 4 if seats == 4 else 5
     seen = {0: 0, 1: 0}

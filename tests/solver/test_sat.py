@@ -1,12 +1,11 @@
 """The SAT engine on full deals: it agrees with the DFS wherever the DFS settles a deal, its
 feasible lines replay through the referee as wins, ``solve`` hands it what the DFS leaves open,
-and both backends (python-sat's MiniSat, CP-SAT) answer alike, also against a plain exhaustive
-search on small decks (which checks the symmetry clauses)."""
+and it agrees with a plain exhaustive search on small decks (which checks the symmetry
+clauses)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 
@@ -14,25 +13,14 @@ from crewsim.rules.game import TaskSpec
 from crewsim.rules.order import TOKENS
 from crewsim.rules.play import legal_plays, trick_winner
 from crewsim.rules.setup import random_setup
-from crewsim.solver import cpsat
+from crewsim.solver import sat
 from crewsim.solver.api import Problem, solve
-from crewsim.solver.cpsat import supported
+from crewsim.solver.sat import supported
 from tests.solver.helpers import exhaustive, replay
-
-BACKENDS = ["cpsat", pytest.param("pysat", marks=pytest.mark.skipif(
-    not cpsat._has_pysat(), reason="python-sat is not installed"))]  # fmt: skip
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest) -> Iterator[str]:
-    old = cpsat.BACKEND
-    cpsat.BACKEND = request.param
-    yield request.param
-    cpsat.BACKEND = old
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
-def test_cpsat_agrees_with_dfs_and_replays(players: int) -> None:
+def test_sat_agrees_with_dfs_and_replays(players: int) -> None:
     for k in range(6):
         deal, tasks = random_setup(players, 3 + k % 4, ("1", "2", ">", "omega")[: k % 3], 77 + k)
         problem = Problem(deal, tuple(tasks))
@@ -60,20 +48,20 @@ def test_objectives_are_left_to_the_dfs() -> None:
     assert not supported(Problem(deal2, tuple(tasks2)))
 
 
-def test_backends_agree_on_full_deals(backend: str) -> None:
+def test_agrees_with_the_dfs_on_full_deals() -> None:
     for k in range(4):
         deal, tasks = random_setup(4, 4 + 2 * k, ("1", ">")[: k % 3], 11 + k)
         problem = Problem(deal, tuple(tasks))
-        verdict, plays = cpsat.solve_cpsat(problem, 20.0)
-        assert verdict == solve(problem, budget=3_000_000, second=0).verdict, (backend, k)
+        verdict, plays = sat.solve_sat(problem, 20.0)
+        assert verdict == solve(problem, budget=3_000_000, second=0).verdict, k
         if verdict == "feasible":
             g = replay(problem, solve(problem, budget=1, second=20.0))
             assert g.outcome is not None and g.outcome.success
 
 
-def test_out_of_time_is_unknown(backend: str) -> None:
+def test_out_of_time_is_unknown() -> None:
     deal, tasks = random_setup(4, 3, (), 1_000_003 + 534)  # 0.1-0.5 s of search
-    assert cpsat.solve_cpsat(Problem(deal, tuple(tasks)), 0.01)[0] == "unknown"
+    assert sat.solve_sat(Problem(deal, tuple(tasks)), 0.01)[0] == "unknown"
 
 
 def _line_wins(hands: list[int], tasks: list[TaskSpec], plays: list[int]) -> bool:
@@ -103,7 +91,7 @@ def _line_wins(hands: list[int], tasks: list[TaskSpec], plays: list[int]) -> boo
     )
 
 
-def test_small_decks_agree_with_exhaustive_search(backend: str) -> None:
+def test_small_decks_agree_with_exhaustive_search() -> None:
     # pink and blue 1-5 with rockets 3-4 over 3 seats, and 4 seats with a card kept back;
     # equal runs of cards in one hand exercise the symmetry clauses
     deck = [0, 1, 2, 3, 4, 9, 10, 11, 12, 13, 38, 39]
@@ -128,7 +116,7 @@ def test_small_decks_agree_with_exhaustive_search(backend: str) -> None:
         tasks = [TaskSpec(c, tokens[i], rng.randrange(seats)) for i, c in enumerate(task_cards)]
         tricks = 4 if seats == 3 else 3
         commander = next(s for s, h in enumerate(hands) if h >> 39 & 1)
-        verdict, plays = cpsat.solve_hands(hands, tricks, commander, tasks, 20.0)
+        verdict, plays = sat.solve_hands(hands, tricks, commander, tasks, 20.0)
         assert verdict == ("feasible" if exhaustive(hands, tasks, tricks) else "infeasible"), (
             hands, tasks)  # fmt: skip
         if verdict == "feasible":

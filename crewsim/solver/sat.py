@@ -25,11 +25,10 @@ A clause-learning SAT solver proves most of those in 5-100 ms from a plain 0/1 m
 * symmetry: two non-task cards of one seat and suit with no other seat's card between them
   are interchangeable in any line, so the lower one is played first (``p[hi, t] -> p[lo, t]``).
 
-Solvers: MiniSat 2.2 from python-sat when it is installed; OR-tools' CP-SAT on the same
-clauses otherwise (``BACKEND``), about half as fast (~30 ms of Python to build its model, and
-more time per conflict).  Measured on the deals the DFS leaves open at 3-10 tasks, both beat the
-earlier CP-SAT model (a variable per leading and per winning card, follow suit as sums over the
-earlier tricks): MiniSat by 3-4x in mean time, and at 0.3 s it leaves almost none ``unknown``.
+Solver: MiniSat 2.2 from python-sat.  On the deals the DFS leaves open at 3-10 tasks it takes
+3-4x less time than an earlier CP-SAT model (a variable per leading and per winning card,
+follow suit as sums over the earlier tricks), and at 0.3 s it leaves almost none ``unknown``;
+CP-SAT on these same clauses was about half as fast as MiniSat.
 
 The game ends as soon as every task is done, but any position has a legal continuation, so
 "some complete hand takes every task" is the same question.  Supported: 3-5 players, tasks and
@@ -50,18 +49,7 @@ from crewsim.rules.order import predecessors
 from crewsim.rules.play import n_tricks
 
 FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
-# "pysat": python-sat's MiniSat (faster on these models than its Glucose and CaDiCaL), "cpsat":
-# OR-tools; None: pysat when it imports, else CP-SAT
-BACKEND: str | None = None
-PYSAT_SOLVER = "minisat22"
-# CP-SAT settings: one worker; no presolve, probing or LP (the model is plain clauses: presolve
-# cost ~20 ms a call and saved nothing)
-PARAMS: dict[str, Any] = {
-    "num_workers": 1,
-    "cp_model_presolve": False,
-    "cp_model_probing_level": 0,
-    "linearization_level": 0,
-}
+PYSAT_SOLVER = "minisat22"  # faster on these models than Glucose, CaDiCaL, Lingeling, MapleCM
 
 
 def supported(problem: Any) -> bool:
@@ -74,7 +62,7 @@ def supported(problem: Any) -> bool:
     )
 
 
-def solve_cpsat(problem: Any, seconds: float = 2.0) -> tuple[str, list[int]]:
+def solve_sat(problem: Any, seconds: float = 2.0) -> tuple[str, list[int]]:
     """(verdict, plays in order) for a supported problem; ``unknown`` when out of time."""
     deal = problem.deal
     return solve_hands(deal.hands, n_tricks(deal.players), deal.commander, problem.tasks, seconds)
@@ -89,8 +77,7 @@ def solve_hands(
 ) -> tuple[str, list[int]]:
     """The same on bare hands (any deck: the tests use small ones)."""
     cnf = encode(hands, tricks, commander, tasks)
-    backend = BACKEND or ("pysat" if _has_pysat() else "cpsat")
-    model = (_solve_pysat if backend == "pysat" else _solve_cpsat)(cnf, seconds)
+    model = _solve_pysat(cnf, seconds)
     if model is None:
         return UNKNOWN, []
     if not model:
@@ -209,14 +196,6 @@ def _line(cnf: Cnf, tasks: Sequence[TaskSpec], true: set[int]) -> list[int]:
     return plays
 
 
-def _has_pysat() -> bool:
-    try:
-        import pysat.solvers  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def _solve_pysat(cnf: Cnf, seconds: float) -> set[int] | None:
     """True variables of a model, an empty set when unsatisfiable, None when out of time."""
     from pysat.solvers import Solver
@@ -238,26 +217,3 @@ def _solve_pysat(cnf: Cnf, seconds: float) -> set[int] | None:
         if not status:
             return set()
         return {v for v in solver.get_model() or () if v > 0}
-
-
-def _solve_cpsat(cnf: Cnf, seconds: float) -> set[int] | None:
-    """The same with CP-SAT."""
-    from ortools.sat.python import cp_model
-
-    m = cp_model.CpModel()
-    var = [m.new_bool_var(f"v{i}") for i in range(cnf.top + 1)]
-    neg = [v.Not() for v in var]
-    for clause in cnf.clauses:
-        m.add_bool_or([var[v] if v > 0 else neg[-v] for v in clause])
-    for group in cnf.exactly_one:
-        m.add_exactly_one(var[v] for v in group)
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = seconds
-    for key, value in PARAMS.items():
-        setattr(solver.parameters, key, value)
-    status = solver.solve(m)
-    if status == cp_model.INFEASIBLE:
-        return set()
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None
-    return {i for i in range(1, cnf.top + 1) if solver.value(var[i])}
