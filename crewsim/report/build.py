@@ -54,6 +54,20 @@ class Report:
         return f"{camp} mission difficulty: {self.run.bot} bot crew"
 
 
+def _undecided_note(ranking: pl.DataFrame) -> str:
+    """What the feasible shares leave out: the deals the solver could not settle."""
+    unknown = ranking["unknown_share"].drop_nulls().drop_nans()
+    if unknown.is_empty() or float(unknown.max()) == 0:  # type: ignore[arg-type]
+        return ""
+    worst = ranking.filter(pl.col("unknown_share") == unknown.max()).row(0, named=True)
+    return (
+        f" The solver left {100 * float(unknown.mean()):.0f} % of the deals undecided on "  # type: ignore[arg-type]
+        f"average, at most {100 * worst['unknown_share']:.0f} % ({worst['mission']}, "
+        f"{worst['players']} players); each feasible share counts the decided deals only, so "
+        "where many are undecided it is less certain than its interval says."
+    )
+
+
 def _first_failure(text: str | None) -> str:
     return text.split("; ")[0] if text else "-"
 
@@ -200,7 +214,7 @@ def content(rep: Report) -> list[Block]:
             Para(
                 "For each deal the solver decides whether any sequence of legal plays wins it. "
                 "Points far above the diagonal are missions where the bots leave the most "
-                "winnable deals unwon."
+                "winnable deals unwon." + _undecided_note(rep.ranking)
             ),
             rep.images["ceiling"],
         ]

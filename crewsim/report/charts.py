@@ -182,8 +182,9 @@ def attempts_ranking(run: Run, rank: pl.DataFrame, players: int) -> Figure:
     ax.set_yticks(y, [f"{m}" for m in part["mission"]], fontsize=7.5)
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}"))
-    top = float(np.nanmax(np.where(np.isfinite(hi), hi, att))) if n else 10.0
-    ax.set_xlim(0.9, max(10.0, top * 3 if math.isfinite(top) else 10.0))
+    ends = np.concatenate([hi[np.isfinite(hi)], att[finite]])  # a mission no crew won is inf
+    top = float(ends.max()) if ends.size else 10.0
+    ax.set_xlim(0.9, max(10.0, top * 3))
     ax.set_ylim(-0.7, n - 0.3)
     ax.grid(axis="x", color="#dddddd", linewidth=0.8)
     ax.set_axisbelow(True)

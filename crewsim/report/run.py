@@ -183,6 +183,7 @@ CEILING_COLUMNS = (
     "feasible_share",
     "feasible_low",
     "feasible_high",
+    "unknown_share",
 )
 
 
@@ -193,8 +194,9 @@ def ceiling(run: Run) -> pl.DataFrame | None:
     in the chunk files (true / false / null = unknown past the node budget; integers 1 / 0 / -1
     or the solver's verdict names "feasible" / "infeasible" / "unknown" work too), or summary
     columns ``feasible_share`` (optionally with counts ``feasible_games`` or ``feasible`` and
-    ``decided_games``).  Unknown deals are left out of the share's
-    denominator and counted, so the share never pretends to more than the solver decided.
+    ``decided_games`` and ``ceiling_games``).  Unknown deals are left out of the share's
+    denominator and counted (``unknown_share``), so the share never pretends to more than the
+    solver decided.
     """
     s = run.summary
     if "feasible_share" in s.columns:
@@ -204,7 +206,8 @@ def ceiling(run: Run) -> pl.DataFrame | None:
             if share is None:  # a cell the solver could not judge (e.g. pn-12, Deep Sea)
                 rows.append({"mission": r["mission"], "players": int(r["players"]),
                              "feasible_games": 0, "decided_games": 0, "feasible_share": math.nan,
-                             "feasible_low": math.nan, "feasible_high": math.nan})  # fmt: skip
+                             "feasible_low": math.nan, "feasible_high": math.nan,
+                             "unknown_share": math.nan})  # fmt: skip
                 continue
             decided = int(r.get("decided_games") or r["games"])
             feasible = r.get("feasible_games")
@@ -213,6 +216,7 @@ def ceiling(run: Run) -> pl.DataFrame | None:
             if feasible is None:
                 feasible = round(share * decided) if share is not None else 0
             low, high = wilson(int(feasible), decided)
+            solved = int(r.get("ceiling_games") or decided)
             rows.append(
                 {
                     "mission": r["mission"],
@@ -222,6 +226,7 @@ def ceiling(run: Run) -> pl.DataFrame | None:
                     "feasible_share": int(feasible) / decided if decided else math.nan,
                     "feasible_low": low,
                     "feasible_high": high,
+                    "unknown_share": 1 - decided / solved if solved else math.nan,
                 }
             )
         return _ceiling_frame(rows)
@@ -240,6 +245,7 @@ def ceiling(run: Run) -> pl.DataFrame | None:
         .agg(
             (flag == 1).sum().alias("feasible_games"),
             (flag.is_in([0, 1])).sum().alias("decided_games"),
+            pl.len().alias("solved_games"),
         )
         .collect()
     )
@@ -256,6 +262,7 @@ def ceiling(run: Run) -> pl.DataFrame | None:
                 "feasible_share": f / d if d else math.nan,
                 "feasible_low": low,
                 "feasible_high": high,
+                "unknown_share": 1 - d / r["solved_games"],
             }
         )
     return _ceiling_frame(rows)
@@ -270,5 +277,6 @@ def _ceiling_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
         "feasible_share": pl.Float64,
         "feasible_low": pl.Float64,
         "feasible_high": pl.Float64,
+        "unknown_share": pl.Float64,
     }
     return pl.DataFrame(rows, schema=schema)

@@ -30,7 +30,9 @@ RANKING_COLUMNS = (
     "attempts_high",
     "distress_share",
 )
-CEILING_RANK_COLUMNS = ("feasible_share", "feasible_low", "feasible_high", "bot_efficiency")
+CEILING_RANK_COLUMNS = (
+    "feasible_share", "feasible_low", "feasible_high", "unknown_share", "bot_efficiency"
+)
 FAIL_KIND_LABELS = {k: v for k, v in FAIL_NAMES.items() if k}
 
 

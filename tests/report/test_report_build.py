@@ -63,6 +63,19 @@ def test_ceiling_section_appears_when_the_run_has_verdicts(run_copy: Path, tmp_p
     md = (rep.out / "report.md").read_text()
     assert "feasible [95 % CI]" in md and "bot efficiency" in md
     assert "perfect-information ceiling" in md
+    assert "undecided" not in md  # every deal decided: nothing to qualify
+
+
+def test_ceiling_says_how_many_deals_were_left_undecided(run_copy: Path, tmp_path: Path) -> None:
+    s = pl.read_parquet(run_copy / "summary.parquet")
+    s = s.with_columns(
+        pl.lit(0.9).alias("feasible_share"),
+        pl.lit(100).alias("ceiling_games"),
+        pl.Series("decided_games", [100] * (s.height - 1) + [40]),
+    )
+    s.write_parquet(run_copy / "summary.parquet")
+    md = (build(run_copy, tmp_path / "rep").out / "report.md").read_text()
+    assert "at most 60 % (" in md and "undecided" in md
 
 
 def test_formatting() -> None:
