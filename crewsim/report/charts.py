@@ -176,7 +176,7 @@ def attempts_ranking(run: Run, rank: pl.DataFrame, players: int) -> Figure:
         capsize=2,
     )
     for yi, a, h in zip(y, att, hi, strict=True):
-        label = "no win seen" if not math.isfinite(a) else f"{a:.3g}"
+        label = "no win seen" if not math.isfinite(a) else f"{a:.3g}" if a < 1000 else f"{a:,.0f}"
         at = h if math.isfinite(h) else (a if math.isfinite(a) else 1.0)
         ax.text(at, float(yi), f" {label}", va="center", fontsize=7)
     ax.set_yticks(y, [f"{m}" for m in part["mission"]], fontsize=7.5)
