@@ -39,7 +39,15 @@ from crewsim.kernel import layout as L
 from crewsim.kernel.bits import BEATS, SUIT, TRUMPS, highest, lowest, nth_bit, popcount
 from crewsim.kernel.conditions import CODE_SIZE, DONE, FAILED, K_PREDICTED, ds_judge
 from crewsim.kernel.engine import judge_objective
-from crewsim.solver.search import FEASIBLE, INFEASIBLE, RESTART0, UNKNOWN, _luby, _mix, _next_rand
+from crewsim.solver.search import (
+    FEASIBLE,
+    INFEASIBLE,
+    RESTART0,
+    UNKNOWN,
+    _mix,
+    _next_rand,
+    restart_limit,
+)
 
 MAX_DS = L.MAX_DS
 MAXT = 14  # trick boundaries: at most 13 tricks, plus one
@@ -253,8 +261,7 @@ def search_deep(
             if limit >= budget:
                 return UNKNOWN, nodes
             restart += 1
-            step = np.int64(RESTART0) * _luby(restart + 1)
-            limit = budget if budget - nodes < 2 * step else nodes + step
+            limit = restart_limit(restart, nodes, budget)
             d = 0
             enter = True
             continue

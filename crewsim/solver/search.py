@@ -146,6 +146,13 @@ def _luby(i):
 
 
 @njit(cache=True)
+def restart_limit(restart, nodes, budget):
+    """The play limit of run ``restart`` (1000 x Luby plays more); the last gets the rest."""
+    step = np.int64(RESTART0) * _luby(restart + 1)
+    return budget if budget - nodes < 2 * step else nodes + step
+
+
+@njit(cache=True)
 def _next_rand(x):
     """xorshift64 step on an int64 (logical shifts emulated with masks)."""
     x ^= x << 13
@@ -954,8 +961,7 @@ def search(
             if limit >= budget:
                 return UNKNOWN, nodes
             restart += 1
-            step = np.int64(RESTART0) * _luby(restart + 1)
-            limit = budget if budget - nodes < 2 * step else nodes + step
+            limit = restart_limit(restart, nodes, budget)
             d = 0
             enter = True
             continue
