@@ -315,13 +315,41 @@ def _second_engine(problem: Problem, seconds: float) -> Result | None:
     if not sat.supported(problem):
         return None
     try:
-        verdict, plays = sat.solve_sat(problem, seconds)
+        verdict, plays, chosen = sat.solve_sat(problem, seconds)
     except ImportError:  # python-sat missing: the DFS's "unknown" stands
         return None
     if verdict == sat.FEASIBLE:
-        return Result("feasible", 0, 0.0, plays, split_tricks(problem, plays), ())
+        line = until_won(problem, plays, chosen)
+        if line is None:  # the referee disagrees with the model: no answer rather than a wrong one
+            return None
+        return Result("feasible", 0, 0.0, line, split_tricks(problem, line), chosen)
     if verdict == sat.INFEASIBLE:
         return Result("infeasible", 0, 0.0)
+    return None
+
+
+def until_won(
+    problem: Problem, plays: Sequence[int], designated: tuple[int, ...]
+) -> list[int] | None:
+    """The line cut after the trick in which the referee declares the mission won; None when
+    it never does."""
+    from crewsim.rules.game import GameState, IllegalMove, Rules
+
+    objectives: tuple[tuple[str, Any], ...] = ()
+    if problem.objective is not None:
+        objectives += ((problem.objective[0], problem.objective[1]),)
+    if problem.omega_last_trick:
+        objectives += (("omega_last_trick", {}),)
+    g = GameState(problem.deal, list(problem.tasks), Rules(objectives=objectives))
+    try:
+        if g.rules.n_designated:
+            g.designate(designated)
+        for k, c in enumerate(plays):
+            g.play(g.to_play, c)
+            if g.outcome is not None:
+                return list(plays[: k + 1]) if g.outcome.success else None
+    except IllegalMove:
+        return None
     return None
 
 

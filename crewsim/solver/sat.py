@@ -31,9 +31,12 @@ follow suit as sums over the earlier tricks), and at 0.3 s it leaves almost none
 CP-SAT on these same clauses was about half as fast as MiniSat.
 
 The game ends as soon as every task is done, but any position has a legal continuation, so
-"some complete hand takes every task" is the same question.  Supported: 3-5 players, tasks and
-order tokens, no special objective (the two-player dummy and the crew objectives stay with the
-DFS).  A feasible answer comes with its line, cut after the trick that completes the last task.
+"some complete hand takes every task" is the same question; the crew objectives it covers are
+judged over the whole hand too, which is the same once nothing left can break them.
+Supported: 3-5 players, tasks, order tokens and every Planet Nine objective but
+balanced_tricks (the two-player dummy and that objective stay with the DFS); the commander's
+designation is one more choice for the solver.  A feasible answer comes with its line of the
+whole hand, which ``api`` cuts where the referee says the mission is won.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 from crewsim.cards import BEATS
@@ -52,20 +56,45 @@ FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
 PYSAT_SOLVER = "minisat22"  # faster on these models than Glucose, CaDiCaL, Lingeling, MapleCM
 
 
+# objective kinds the model covers (the kernel's codes, ``crewsim.kernel.layout.OBJ_CODES``);
+# balanced_tricks (a running spread of every seat's count) and Deep Sea's stay with the DFS
+OBJ_NO_TRICKS, OBJ_ONES, OBJ_TRUMPS, OBJ_NO_RANK = 1, 2, 3, 4
+OBJ_ONE_TRICK, OBJ_FIRST_LAST, OBJ_PINK, OBJ_ROLES = 6, 7, 8, 9
+COVERED = frozenset((0, OBJ_NO_TRICKS, OBJ_ONES, OBJ_TRUMPS, OBJ_NO_RANK, OBJ_ONE_TRICK,
+                     OBJ_FIRST_LAST, OBJ_PINK, OBJ_ROLES))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Objective:
+    """A crew objective as the DFS codes it (``api._objective_args``), the commander's
+    possible designations, and whether the omega task must fall in the last trick."""
+
+    code: int = 0
+    p1: int = 0
+    p2: int = 0
+    choices: tuple[tuple[int, ...], ...] = ((),)
+    omega_last: bool = False
+
+
 def supported(problem: Any) -> bool:
-    """Whether the model covers the problem (players 3-5, no objective)."""
-    return (
-        problem.deal.players >= 3
-        and problem.objective is None
-        and not problem.omega_last_trick
-        and not problem.deal.dummy_under
-    )
+    """Whether the model covers the problem (players 3-5, no dummy, a covered objective)."""
+    from crewsim.solver.api import OBJECTIVE_CODES
+
+    code = 0 if problem.objective is None else OBJECTIVE_CODES[problem.objective[0]]
+    return problem.deal.players >= 3 and not problem.deal.dummy_under and code in COVERED
 
 
-def solve_sat(problem: Any, seconds: float = 2.0) -> tuple[str, list[int]]:
-    """(verdict, plays in order) for a supported problem; ``unknown`` when out of time."""
+def solve_sat(problem: Any, seconds: float = 2.0) -> tuple[str, list[int], tuple[int, ...]]:
+    """(verdict, plays in order, the designation it took) for a supported problem;
+    ``unknown`` when out of time.  The line runs to the end of the hand."""
+    from crewsim.solver.api import _objective_args
+
     deal = problem.deal
-    return solve_hands(deal.hands, n_tricks(deal.players), deal.commander, problem.tasks, seconds)
+    code, p1, p2 = _objective_args(problem.objective, deal)
+    choices = tuple(problem.designation_choices())
+    obj = Objective(code, p1, p2, choices, problem.omega_last_trick)
+    return solve_hands(deal.hands, n_tricks(deal.players), deal.commander, problem.tasks,
+                       seconds, obj)  # fmt: skip
 
 
 def solve_hands(
@@ -74,15 +103,19 @@ def solve_hands(
     commander: int,
     tasks: Sequence[TaskSpec],
     seconds: float = 2.0,
-) -> tuple[str, list[int]]:
+    objective: Objective = Objective(),
+) -> tuple[str, list[int], tuple[int, ...]]:
     """The same on bare hands (any deck: the tests use small ones)."""
-    cnf = encode(hands, tricks, commander, tasks)
+    cnf = encode(hands, tricks, commander, tasks, objective)
     model = _solve_pysat(cnf, seconds)
     if model is None:
-        return UNKNOWN, []
+        return UNKNOWN, [], ()
     if not model:
-        return INFEASIBLE, []
-    return FEASIBLE, _line(cnf, tasks, model)
+        return INFEASIBLE, [], ()
+    chosen = next(
+        (ch for ch, v in zip(objective.choices, cnf.choice, strict=False) if v in model), ()
+    )
+    return FEASIBLE, _line(cnf, model), chosen
 
 
 @dataclass
@@ -96,6 +129,11 @@ class Cnf:
     seats: int = 0
     by_seat: list[list[int]] = field(default_factory=list)
     index: dict[int, int] = field(default_factory=dict)  # card -> its row of x and p
+    choice: list[int] = field(default_factory=list)  # one variable per designation choice
+
+    def new_var(self) -> int:
+        self.top += 1
+        return self.top
 
     def x(self, c: int, t: int) -> int:
         return 1 + self.index[c] * self.tricks + t
@@ -110,7 +148,13 @@ class Cnf:
         return 1 + (2 * len(self.index) + 5) * self.tricks + s * (self.tricks + 1) + t
 
 
-def encode(hands: Sequence[int], tricks: int, commander: int, tasks: Sequence[TaskSpec]) -> Cnf:
+def encode(
+    hands: Sequence[int],
+    tricks: int,
+    commander: int,
+    tasks: Sequence[TaskSpec],
+    objective: Objective = Objective(),
+) -> Cnf:
     """The model of the module docstring as clauses over positive/negative variable ids."""
     seats = len(hands)
     holder = {c: s for s, h in enumerate(hands) for c in range(40) if h >> c & 1}
@@ -174,8 +218,9 @@ def encode(hands: Sequence[int], tricks: int, commander: int, tasks: Sequence[Ta
             if pred[i] >> j & 1:
                 for t in rt:
                     add([-p(ti.card, t), p(tj.card, t)])
+    special = _objective_clauses(cnf, holder, tasks, objective)
     for s in range(seats):  # symmetry: interchangeable cards are played low first
-        free = [c for c in by_seat[s] if c not in task_cards]
+        free = [c for c in by_seat[s] if c not in task_cards and c not in special]
         for a, b in zip(free, free[1:], strict=False):
             if a // 9 == b // 9 and all(holder.get(c, s) == s for c in range(a + 1, b)):
                 for t in rt:
@@ -183,12 +228,105 @@ def encode(hands: Sequence[int], tricks: int, commander: int, tasks: Sequence[Ta
     return cnf
 
 
-def _line(cnf: Cnf, tasks: Sequence[TaskSpec], true: set[int]) -> list[int]:
-    """The plays of a model (its true variables), up to the trick of the last task."""
-    last = max((t for tk in tasks for t in range(cnf.tricks) if cnf.x(tk.card, t) in true),
-               default=0)  # fmt: skip
+def _objective_clauses(
+    cnf: Cnf, holder: dict[int, int], tasks: Sequence[TaskSpec], obj: Objective
+) -> set[int]:
+    """The objective's clauses; returns the cards it tells apart (no symmetry on them).
+
+    ``won(s, t)`` is ``lead[s, t + 1]``, and a seat plays one card a trick, so "``c`` wins
+    trick ``t``" is ``x[c, t]`` and ``won(holder(c), t)``.  Each objective below is judged over
+    the whole hand; the DFS's early "done" only comes once nothing left can break it.
+    """
+    add = cnf.clauses.append
+    rt = range(cnf.tricks)
+    last = cnf.tricks - 1
+    x, won = cnf.x, lambda s, t: cnf.lead(s, t + 1)
+    if obj.omega_last:
+        for tk in tasks:
+            if tk.token == "omega":
+                add([x(tk.card, last)])
+    if obj.code == 0:
+        return set()
+    cards = set(holder)
+    cnf.choice = [cnf.new_var() for _ in obj.choices]
+    cnf.exactly_one.append(list(cnf.choice))
+    trumps = sorted(c for c in cards if c >= 36)
+    if obj.code == OBJ_NO_RANK:
+        for c in cards:
+            if c < 36 and c % 9 + 1 == obj.p1:
+                for t in rt:
+                    add([-x(c, t), -won(holder[c], t)])
+        return {c for c in cards if c < 36 and c % 9 + 1 == obj.p1}
+    if obj.code == OBJ_PINK:
+        for c in cards:
+            if c < 9:
+                add([cnf.p(c, last)])  # a pink card kept back is never done (the referee)
+                for t in rt:
+                    add([-x(c, t), won(obj.p1, t)])
+        return set()
+    if obj.code in (OBJ_ONES, OBJ_TRUMPS):
+        group = [c for c in cards if c < 36 and c % 9 == 0] if obj.code == OBJ_ONES else trumps
+        wins = []
+        for c in group:  # wins[c]: c takes the trick it is played in
+            w = cnf.new_var()
+            ys = []
+            for t in rt:
+                y = cnf.new_var()
+                add([-y, x(c, t)])
+                add([-y, won(holder[c], t)])
+                ys.append(y)
+            add([-w, *ys])
+            wins.append(w)
+        need = obj.p1 if obj.code == OBJ_ONES else 4
+        for drop in combinations(wins, len(wins) - need + 1):  # at least `need` of them
+            add(list(drop))
+        if obj.code == OBJ_TRUMPS:
+            for t in rt:  # never two trumps in one trick
+                for i, a in enumerate(trumps):
+                    for b in trumps[:i]:
+                        add([-x(a, t), -x(b, t)])
+            if obj.p1:  # in rank order: trump k no later than trump k + 1
+                for a, b in zip(trumps, trumps[1:], strict=False):
+                    for t in rt:
+                        add([-cnf.p(b, t), cnf.p(a, t)])
+        return set(group)
+    for v, ch in zip(cnf.choice, obj.choices, strict=True):
+        if obj.code == OBJ_ROLES:
+            a, b = ch
+            for t in rt:
+                if t < obj.p1:
+                    add([-v, won(a, t)])
+                elif t >= cnf.tricks - obj.p2:
+                    add([-v, won(b, t)])
+                else:
+                    add([-v, -won(a, t)])
+                    add([-v, -won(b, t)])
+            continue
+        d = ch[0]
+        if obj.code == OBJ_NO_TRICKS:
+            for t in rt:
+                add([-v, -won(d, t)])
+            continue
+        if obj.code == OBJ_ONE_TRICK:
+            add([-v] + [won(d, t) for t in rt])
+            for t in rt:
+                for t2 in range(t):
+                    add([-v, -won(d, t), -won(d, t2)])
+        else:  # OBJ_FIRST_LAST
+            for t in rt:
+                add([-v, won(d, t) if t in (0, last) else -won(d, t)])
+        if obj.p1:  # and never with a trump
+            for c in trumps:
+                if holder[c] == d:
+                    for t in rt:
+                        add([-v, -x(c, t), -won(d, t)])
+    return set(trumps) if obj.p1 and obj.code in (OBJ_ONE_TRICK, OBJ_FIRST_LAST) else set()
+
+
+def _line(cnf: Cnf, true: set[int]) -> list[int]:
+    """The plays of a model (its true variables), every trick of the hand."""
     plays: list[int] = []
-    for t in range(last + 1):
+    for t in range(cnf.tricks):
         first = next(s for s in range(cnf.seats) if cnf.lead(s, t) in true)
         for k in range(cnf.seats):
             s = (first + k) % cnf.seats
