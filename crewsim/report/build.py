@@ -61,7 +61,7 @@ def _undecided_note(ranking: pl.DataFrame) -> str:
         return ""
     worst = ranking.filter(pl.col("unknown_share") == unknown.max()).row(0, named=True)
     return (
-        f" The solver left {100 * float(unknown.mean()):.0f} % of the deals undecided on "  # type: ignore[arg-type]
+        f" The solver left {100 * float(unknown.mean()):.1f} % of the deals undecided on "  # type: ignore[arg-type]
         f"average, at most {100 * worst['unknown_share']:.0f} % ({worst['mission']}, "
         f"{worst['players']} players); each feasible share counts the decided deals only, so "
         "where many are undecided it is less certain than its interval says."
