@@ -18,7 +18,7 @@ from crewsim.missions import resolve_missions
 from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_SECOND, Unsupported, problem_from_mission
 from crewsim.stats import wilson
 
-DEFAULT_N = 5000  # a 4-task mission (pn-10), DFS + SAT defaults: about 30 s on 2 cores
+DEFAULT_N = 5000  # a 4-task mission (pn-10), DFS + SAT defaults: about 5 s on 2 cores
 CHUNK = 25
 
 
