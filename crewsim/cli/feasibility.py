@@ -10,6 +10,14 @@ from typing import Annotated, Any
 import numpy as np
 import typer
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from crewsim.cli.simulate import parse_players
@@ -86,7 +94,17 @@ def feasibility(
             job = delayed(solve_chunk)(mid, p, child, size, budget, second, draft)
             tasks_list.append((ci, job))
     start = time.perf_counter()
-    results = Parallel(n_jobs=n_jobs, batch_size=1)(t for _, t in tasks_list)
+    results = []
+    with Progress(
+        TextColumn("[bold]solving"), BarColumn(), MofNCompleteColumn(), TextColumn("deals ETA"),
+        TimeRemainingColumn(), TimeElapsedColumn(), console=Console(stderr=True),
+    ) as bar:  # fmt: skip
+        task = bar.add_task("deals", total=n * len(cells))
+        for r in Parallel(n_jobs=n_jobs, batch_size=1, return_as="generator")(
+            t for _, t in tasks_list
+        ):
+            results.append(r)
+            bar.advance(task, sum(r.counts.values()))
     wall = time.perf_counter() - start
     rows: list[dict[str, Any]] = []
     for ci, (mid, p) in enumerate(cells):

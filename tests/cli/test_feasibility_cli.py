@@ -16,7 +16,7 @@ runner = CliRunner()
 def _rows(args: list[str]) -> list[dict]:
     result = runner.invoke(app, ["feasibility", *args, "--jobs", "1", "--json"])
     assert result.exit_code == 0, result.output
-    return [json.loads(x) for x in result.output.splitlines()]
+    return [json.loads(x) for x in result.stdout.splitlines()]  # the progress bar: stderr
 
 
 def test_feasibility_small_run() -> None:
