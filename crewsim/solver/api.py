@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import permutations
 from typing import Any
 
@@ -34,6 +34,7 @@ TABLE_BITS = 19  # memo rows: 2**19 x 64 bytes = 32 MiB per process
 MAX_TASKS = 36
 
 VERDICTS = ("infeasible", "feasible", "unknown")
+PREDICTION = "win_predicted_trick_count"  # the Deep Sea card whose number the crew chooses
 
 TOKEN_CODES: dict[str | None, int] = {None: 0, OMEGA: 10}
 TOKEN_CODES.update({t: i + 1 for i, t in enumerate(NUMBERED)})
@@ -234,19 +235,16 @@ def solve(
     for up to ``second`` seconds, and takes the rest of its budget only if that settles
     nothing."""
     start = time.perf_counter()
-    if problem.deep_sea:
-        return _solve_deep(problem, budget, prune)
-    from crewsim.solver import sat
-
-    handoff = second > 0 and sat.supported(problem)
+    search = _deep_dfs if problem.deep_sea else _dfs
+    handoff = second > 0 and _engine_covers(problem)
     first = min(budget, HANDOFF) if handoff else budget
-    verdict, total, best = _dfs(problem, first, prune)
+    verdict, total, best = search(problem, first, prune)
     if best is None and verdict == 2 and handoff:
         best = _second_engine(problem, second)
         if best is not None and best.verdict == "infeasible":
             verdict, best = 0, None
         elif best is None and first < budget:
-            verdict, more, best = _dfs(problem, budget, prune)
+            verdict, more, best = search(problem, budget, prune)
             total += more
     secs = time.perf_counter() - start
     if best is not None:
@@ -288,13 +286,12 @@ def _dfs(problem: Problem, budget: int, prune: bool) -> tuple[int, int, Result |
     return verdict, total, None
 
 
-def _solve_deep(problem: Problem, budget: int, memo: bool) -> Result:
-    """A Deep Sea problem: the task cards' conditions, judged by the kernel's judges."""
+def _deep_dfs(problem: Problem, budget: int, memo: bool) -> tuple[int, int, Result | None]:
+    """The Deep Sea search: the task cards' conditions, judged by the kernel's judges."""
     from crewsim.kernel.conditions import encode_task
     from crewsim.kernel.spec import encode_objective
     from crewsim.solver.deep_sea import solve_deep_arrays
 
-    start = time.perf_counter()
     d = problem.deal
     codes = np.array([encode_task(t.card, d.players) for t in problem.deep], dtype=np.int64)
     objective = (0, 0, 0)
@@ -304,18 +301,29 @@ def _solve_deep(problem: Problem, budget: int, memo: bool) -> Result:
         d.hands, d.dummy_under, d.players, n_tricks(d.players), codes.reshape(-1, 8),
         [t.owner for t in problem.deep], objective, budget, memo,
     )  # fmt: skip
-    tricks = split_tricks(problem, plays) if v == 1 else []
-    return Result(VERDICTS[v], nodes, time.perf_counter() - start, plays, tricks)
+    if v == 1:
+        return v, nodes, Result("feasible", 0, 0.0, plays, split_tricks(problem, plays))
+    return v, nodes, None
+
+
+def _engine_covers(problem: Problem) -> bool:
+    """Whether the SAT engine models the problem (3-5 players; for Planet Nine, the
+    objectives of ``sat.COVERED``)."""
+    from crewsim.solver import sat
+
+    return problem.deal.players >= 3 if problem.deep_sea else sat.supported(problem)
 
 
 def _second_engine(problem: Problem, seconds: float) -> Result | None:
     """The SAT engine's answer for a deal the DFS left open: a Result, or None (no answer)."""
-    from crewsim.solver import sat
+    from crewsim.solver import sat, sat_deep
 
-    if not sat.supported(problem):
-        return None
+    chosen: tuple[int, ...] = ()
     try:
-        verdict, plays, chosen = sat.solve_sat(problem, seconds)
+        if problem.deep_sea:
+            verdict, plays = sat_deep.solve_deep_sat(problem, seconds)
+        else:
+            verdict, plays, chosen = sat.solve_sat(problem, seconds)
     except ImportError:  # python-sat missing: the DFS's "unknown" stands
         return None
     if verdict == sat.FEASIBLE:
@@ -332,7 +340,8 @@ def until_won(
     problem: Problem, plays: Sequence[int], designated: tuple[int, ...]
 ) -> list[int] | None:
     """The line cut after the trick in which the referee declares the mission won; None when
-    it never does."""
+    it never does.  A Deep Sea prediction card announces what the whole line gives its owner."""
+    from crewsim.cards import Game
     from crewsim.rules.game import GameState, IllegalMove, Rules
 
     objectives: tuple[tuple[str, Any], ...] = ()
@@ -340,7 +349,16 @@ def until_won(
         objectives += ((problem.objective[0], problem.objective[1]),)
     if problem.omega_last_trick:
         objectives += (("omega_last_trick", {}),)
-    g = GameState(problem.deal, list(problem.tasks), Rules(objectives=objectives))
+    rules = Rules(objectives=objectives)
+    if problem.deep_sea:
+        wins = _wins(problem, plays)
+        deep = [
+            replace(t, predicted=wins[t.owner]) if t.card.kind.value == PREDICTION else t
+            for t in problem.deep
+        ]
+        g = GameState(problem.deal, [], rules, Game.DEEP_SEA, deep)
+    else:
+        g = GameState(problem.deal, list(problem.tasks), rules)
     try:
         if g.rules.n_designated:
             g.designate(designated)
@@ -351,6 +369,16 @@ def until_won(
     except IllegalMove:
         return None
     return None
+
+
+def _wins(problem: Problem, plays: Sequence[int]) -> list[int]:
+    """Tricks each seat wins in a line."""
+    wins = [0] * problem.seats
+    leader, n = problem.deal.commander, problem.seats
+    for k in range(0, len(plays) - len(plays) % n, n):
+        leader, _ = trick_winner(list(plays[k : k + n]), leader, n)
+        wins[leader] += 1
+    return wins
 
 
 def split_tricks(problem: Problem, plays: Sequence[int]) -> list[list[int]]:

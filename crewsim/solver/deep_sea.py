@@ -107,9 +107,10 @@ def _key(st, d, bst, t, seats, n_ds, done, owners, wread, oread, keys):
 
 
 @njit(cache=True)
-def _too_many_wins(st, d, bst, t, codes, owners, n_ds):
+def _too_many_wins(st, d, bst, t, n_tricks, codes, owners, n_ds):
     """Whether an open "exactly n tricks" card's owner already must win more than n: each of
-    its trumps above every trump of the other seats takes a trick of its own."""
+    its trumps above every trump of the other seats takes a trick of its own, but one it may
+    keep back (the 14-card seat of three players never plays one card)."""
     for j in range(n_ds):
         if codes[j, 0] != C.K_EXACTLY_TRICKS or (bst[t, B_DONE] >> j) & 1:
             continue
@@ -118,7 +119,8 @@ def _too_many_wins(st, d, bst, t, codes, owners, n_ds):
         mine = st[d, o] & TRUMPS
         if top != 0:
             mine &= ~((np.int64(2) << highest(top)) - 1)
-        if bst[t, o] + popcount(mine) > codes[j, 1]:
+        kept = popcount(st[d, o]) - (n_tricks - t)  # cards it will never play
+        if bst[t, o] + popcount(mine) - max(kept, 0) > codes[j, 1]:
             return True
     return False
 
@@ -211,7 +213,7 @@ def search_deep(
         lead = st[d, D_LEAD]
         if enter:
             enter = False
-            if pos == 0 and memo and _too_many_wins(st, d, bst, t, codes, owners, n_ds):
+            if pos == 0 and memo and _too_many_wins(st, d, bst, t, n_tricks, codes, owners, n_ds):
                 d -= 1
                 if d < 0:
                     return INFEASIBLE, nodes

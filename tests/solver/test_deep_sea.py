@@ -10,12 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crewsim.cards import Game, cards_of, suit_of
+from crewsim.cards import Game, cards_of, mask_of, parse_card, suit_of
 from crewsim.kernel.conditions import DONE, FAILED, K_PREDICTED, ds_judge, encode_task
 from crewsim.kernel.engine import judge_objective
 from crewsim.kernel.layout import G_CMD, G_FIRST_WINNER, G_NT, G_PLAYERS, G_SEATS, G_SIZE, G_T
 from crewsim.missions import get_mission, load_task_cards
 from crewsim.rules.conditions import HeldTask
+from crewsim.rules.deal import Deal
 from crewsim.rules.game import GameState, Rules
 from crewsim.rules.play import legal_plays, trick_winner
 from crewsim.solver.api import Problem, Result, problem_from_mission, solve
@@ -177,3 +178,21 @@ def test_a_forbidden_lead_is_never_tried() -> None:
     m = get_mission("ds-12")
     res = solve(problem_from_mission(deal, (), m))
     assert res.verdict == "infeasible" and res.nodes == 0
+
+
+def test_a_trump_kept_back_wins_nothing() -> None:
+    """Three players: the captain's 14th card is never played, so keeping submarine 4 back
+    lets it win no trick; the master-trump cut must allow for that (it once refuted this)."""
+    hands = (
+        "pink1 pink2 pink3 pink4 pink5 blue1 blue2 blue3 blue4 green1 green2 green3 green4 rocket4",
+        "pink6 pink7 pink8 pink9 blue5 blue6 blue7 blue8 blue9 green5 green6 green7 rocket3",
+        "green8 green9 yellow1 yellow2 yellow3 yellow4 yellow5 yellow6 yellow7 yellow8 yellow9 "
+        "rocket1 rocket2",
+    )
+    deal = Deal(3, tuple(mask_of(parse_card(c) for c in h.split()) for h in hands))
+    problem = Problem(deal, (), deep_sea=True, deep=(_held(4, 0),))
+    assert solve(problem, budget=2_000_000, second=0).verdict != "infeasible"
+    res = solve(problem)
+    assert res.verdict == "feasible" and 39 not in res.plays
+    g = _replay(problem, res, "ds-1")
+    assert g.outcome is not None and g.outcome.success, g.trace()
