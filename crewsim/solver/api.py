@@ -4,7 +4,8 @@
 the Monte Carlo driver has, for ``simulate --ceiling``).  Verdicts: ``feasible`` (with the
 winning line), ``infeasible``, ``unknown`` (node budget spent) and ``unsupported`` (a mission
 rule the solver does not model: a random card draw mid-hand, two crew objectives).  Deep Sea
-problems (task cards with conditions) go to ``crewsim.solver.deep_sea``.
+problems (task cards with conditions) go to ``crewsim.solver.deep_sea``; what a search leaves
+open goes to the SAT engine (``sat`` for Planet Nine, ``sat_deep`` for Deep Sea).
 """
 
 from __future__ import annotations

@@ -23,8 +23,9 @@ but without its Planet Nine bounds (the 37 condition kinds share no simple one):
 * a **prediction** card's number is the crew's choice before the first trick: seeing every
   card, the owner announces what the line will give it, so the card is done at the hand's end.
 
-Feasible lines are replayed through the referee in the tests; with no bound, a deal whose
-refutation needs more than the budget is answered ``unknown``.
+Feasible lines are replayed through the referee in the tests.  With so few bounds, refuting a
+deal often needs more than the budget: ``api.solve`` then hands it to the SAT model of
+``crewsim.solver.sat_deep``.
 """
 
 from __future__ import annotations

@@ -154,8 +154,10 @@ def encode(
     commander: int,
     tasks: Sequence[TaskSpec],
     objective: Objective = Objective(),
+    distinct: int = 0,
 ) -> Cnf:
-    """The model of the module docstring as clauses over positive/negative variable ids."""
+    """The model of the module docstring as clauses over positive/negative variable ids;
+    ``distinct`` masks cards the caller's conditions tell apart (no symmetry on them)."""
     seats = len(hands)
     holder = {c: s for s, h in enumerate(hands) for c in range(40) if h >> c & 1}
     cards = sorted(holder)
@@ -220,7 +222,8 @@ def encode(
                     add([-p(ti.card, t), p(tj.card, t)])
     special = _objective_clauses(cnf, holder, tasks, objective)
     for s in range(seats):  # symmetry: interchangeable cards are played low first
-        free = [c for c in by_seat[s] if c not in task_cards and c not in special]
+        free = [c for c in by_seat[s]
+                if c not in task_cards and c not in special and not distinct >> c & 1]  # fmt: skip
         for a, b in zip(free, free[1:], strict=False):
             if a // 9 == b // 9 and all(holder.get(c, s) == s for c in range(a + 1, b)):
                 for t in rt:

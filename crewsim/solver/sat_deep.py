@@ -27,8 +27,8 @@ rank's wins and 12 the first trick's winner strictly ahead are checked after eve
 prefix counters per trick).  The prediction card is vacuous: the crew announces what the line
 will give its owner.
 
-Symmetry: ``sat.encode`` plays two interchangeable cards of a seat low first; that is kept
-only for cards no condition tells apart (``deep_sea.special_cards``).
+Symmetry: ``sat.encode`` plays two interchangeable cards of a seat low first, only for cards
+no condition tells apart (``deep_sea.special_cards``, passed as ``distinct``).
 """
 
 from __future__ import annotations
@@ -68,45 +68,18 @@ class _Model:
     """The clauses of one deal (``sat.encode``'s trick mechanics) and the helpers the
     conditions are written with."""
 
-    def __init__(self, hands: Sequence[int], tricks: int, players: int) -> None:
+    def __init__(self, hands: Sequence[int], tricks: int, players: int, distinct: int) -> None:
         self.hands = list(hands)
         self.seats = len(hands)
         self.tricks = tricks
         self.players = players
         self.holder = {c: s for s, h in enumerate(hands) for c in range(40) if h >> c & 1}
         self.captain = self.holder.get(39, 0)
-        self.cnf: Cnf = encode(hands, tricks, self.captain, [])
-        self._strip_symmetry()
+        self.cnf: Cnf = encode(hands, tricks, self.captain, [], distinct=distinct)
         self.true = self.cnf.new_var()
         self.cnf.clauses.append([self.true])
         self._wins: dict[tuple[int, int], int] = {}
         self._seat_rows: dict[int, list[list[int]]] = {}
-
-    def _strip_symmetry(self) -> None:
-        """Take ``encode``'s low-first symmetry clauses off the end of the list (they are its
-        last clauses with no tasks and no objective); ``keep_symmetry`` puts back the sound
-        ones."""
-        cnf, holder = self.cnf, self.holder
-        pairs: list[tuple[int, int]] = []
-        for s in range(self.seats):
-            mine = cnf.by_seat[s]
-            for a, b in zip(mine, mine[1:], strict=False):
-                if a // 9 == b // 9 and all(holder.get(c, s) == s for c in range(a + 1, b)):
-                    pairs.append((a, b))
-        n = len(pairs) * self.tricks
-        tail = cnf.clauses[len(cnf.clauses) - n :] if n else []
-        expect = [[-cnf.p(b, t), cnf.p(a, t)] for a, b in pairs for t in range(self.tricks)]
-        if tail != expect:
-            raise RuntimeError("sat.encode's symmetry clauses are not where expected")
-        if n:
-            del cnf.clauses[len(cnf.clauses) - n :]
-        self.pairs = pairs
-
-    def keep_symmetry(self, special: int) -> None:
-        for a, b in self.pairs:
-            if not (special >> a & 1 or special >> b & 1):
-                for t in range(self.tricks):
-                    self.add([-self.cnf.p(b, t), self.cnf.p(a, t)])
 
     # ---- basic literals
     def add(self, clause: list[int]) -> None:
@@ -240,13 +213,12 @@ def encode_deep(
     same ``tricks``)."""
     from crewsim.solver.deep_sea import special_cards
 
-    m = _Model(hands, tricks, players)
     rows = np.asarray(codes, dtype=np.int64).reshape(-1, C.CODE_SIZE)
+    m = _Model(hands, tricks, players, special_cards(rows, objective))
     exact = True
     for row, owner in zip(rows, owners, strict=True):
         exact &= _condition(m, [int(v) for v in row], int(owner))
     exact &= _objective(m, *objective)
-    m.keep_symmetry(special_cards(rows, objective))
     return m.cnf, exact
 
 
