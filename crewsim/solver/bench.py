@@ -38,7 +38,9 @@ def run(
     return {"tasks": n_tasks, **_timed(problems, budget, second)}
 
 
-def run_deep(mission_id: str, deals: int, budget: int, seed: int) -> dict[str, Any]:
+def run_deep(
+    mission_id: str, deals: int, budget: int, seed: int, second: float = DEFAULT_SECOND
+) -> dict[str, Any]:
     """Deep Sea: the mission's task cards drawn and given to random seats, 4 players."""
     mission = get_mission(mission_id)
     rng = np.random.default_rng(seed)
@@ -46,7 +48,7 @@ def run_deep(mission_id: str, deals: int, budget: int, seed: int) -> dict[str, A
     for _ in range(deals):
         deal, deep = random_deep_setup(mission, 4, rng)
         problems.append(problem_from_mission(deal, (), mission, deep=deep))
-    return {"mission": mission_id, **_timed(problems, budget, 0.0)}
+    return {"mission": mission_id, **_timed(problems, budget, second)}
 
 
 def _timed(problems: list[Problem], budget: int, second: float) -> dict[str, float]:
@@ -100,7 +102,7 @@ def main(argv: list[str] | None = None) -> None:
         )
     for mission_id in DEEP:
         deals = 10 if args.quick else (args.deals or DEEP_DEALS)
-        row = run_deep(mission_id, deals, args.budget, args.seed)
+        row = run_deep(mission_id, deals, args.budget, args.seed, args.second)
         if args.json:
             print(json.dumps(row))
             continue
