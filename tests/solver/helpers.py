@@ -1,12 +1,18 @@
 """Shared helpers of the solver tests: rigged deals, replay a line through the referee, a plain
-search."""
+search, the Deep Sea judges trick by trick."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from crewsim.cards import mask_of, parse_card
+from crewsim.kernel.conditions import DONE, FAILED, K_PREDICTED, ds_judge
+from crewsim.kernel.engine import judge_objective
+from crewsim.kernel.layout import G_CMD, G_FIRST_WINNER, G_NT, G_PLAYERS, G_SEATS, G_SIZE, G_T
 from crewsim.rules.deal import Deal
 from crewsim.rules.game import GameState, Rules, TaskSpec
 from crewsim.rules.objectives import JUDGES, HandSoFar, Verdict
@@ -109,3 +115,81 @@ def exhaustive(
 
 
 __all__ = ["OMEGA", "exhaustive", "replay"]
+
+
+# ---- Deep Sea: the kernel's judges after each trick, in plain Python
+
+
+@dataclass(frozen=True)
+class DeepHand:
+    """What the Deep Sea judges know between tricks (arrays are never changed in place)."""
+
+    won: np.ndarray  # tricks per seat
+    cards: np.ndarray  # cards won per seat
+    scratch: np.ndarray  # the judges' scratch, one row per task card
+    done: int = 0
+    obj_done: bool = False
+    first: int = -1  # the first trick's winner
+
+
+class DeepJudge:
+    """``ds_judge`` and ``judge_objective`` called after each trick as the kernel calls them
+    (a prediction card is the crew's choice: done at the hand's end)."""
+
+    def __init__(self, hands: Sequence[int], codes: np.ndarray, owners: Sequence[int],
+                 players: int, nt: int, objective: tuple[int, int, int]) -> None:  # fmt: skip
+        self.seats, self.players, self.nt = len(hands), players, nt
+        self.codes, self.owners, self.objective = codes, list(owners), objective
+        self.captain = next((s for s, h in enumerate(hands) if h >> 39 & 1), 0)
+        self.g = np.zeros(G_SIZE, dtype=np.int64)
+        self.g[G_SEATS], self.g[G_PLAYERS], self.g[G_NT] = self.seats, players, nt
+        self.g[G_CMD] = self.captain
+        self.desig = np.full(2, -1, dtype=np.int64)
+
+    def start(self) -> DeepHand:
+        return DeepHand(np.zeros(5, dtype=np.int64), np.zeros(5, dtype=np.int64),
+                        np.zeros((max(len(self.owners), 1), 4), dtype=np.int64),
+                        obj_done=self.objective[0] == 0)  # fmt: skip
+
+    def after(self, h: DeepHand, t: int, trick: list[int], leader: int,
+              hs: list[int]) -> tuple[str, DeepHand, int]:  # fmt: skip
+        """("win" | "fail" | "on", the hand after trick ``t``, its winner); ``hs`` the hands
+        after it."""
+        winner, wcard = trick_winner(trick, leader, self.seats)
+        won, cards, sc = h.won.copy(), h.cards.copy(), h.scratch.copy()
+        won[winner] += 1
+        for c in trick:
+            cards[winner] |= 1 << c
+        live = np.int64(0)
+        for x in hs:
+            live |= x
+        tr = np.array(trick + [0] * (5 - self.seats), dtype=np.int64)
+        h5 = np.array(hs + [0] * (5 - self.seats), dtype=np.int64)
+        last = t == self.nt - 1
+        done = h.done
+        for j, o in enumerate(self.owners):
+            if done >> j & 1:
+                continue
+            if self.codes[j, 0] == K_PREDICTED:
+                v = DONE if last else 0
+            else:
+                v = ds_judge(self.codes[j], o, -1, sc[j], t, self.nt, self.seats, self.players,
+                             self.captain, tr, leader, winner, wcard, won, cards, live,
+                             h5)  # fmt: skip
+            if v == FAILED:
+                return "fail", h, winner
+            if v == DONE:
+                done |= 1 << j
+        first = winner if t == 0 else h.first
+        obj_done = h.obj_done
+        if not obj_done:
+            self.g[G_T], self.g[G_FIRST_WINNER] = t, first
+            v = judge_objective(self.g, *self.objective, tr, winner, wcard, won, cards,
+                                self.desig, live, last)  # fmt: skip
+            if v == 2:
+                return "fail", h, winner
+            obj_done = v == 1
+        nxt = DeepHand(won, cards, sc, done, obj_done, first)
+        if done == (1 << len(self.owners)) - 1 and obj_done:
+            return "win", nxt, winner
+        return ("fail" if last else "on"), nxt, winner

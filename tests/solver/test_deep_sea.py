@@ -3,47 +3,24 @@ search on short hands (memo and equivalent cards on or off), and rigged hands.""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crewsim.cards import Game, cards_of, mask_of, parse_card, suit_of
-from crewsim.kernel.conditions import DONE, FAILED, K_PREDICTED, ds_judge, encode_task
-from crewsim.kernel.engine import judge_objective
-from crewsim.kernel.layout import G_CMD, G_FIRST_WINNER, G_NT, G_PLAYERS, G_SEATS, G_SIZE, G_T
+from crewsim.cards import cards_of, mask_of, parse_card, suit_of
+from crewsim.kernel.conditions import encode_task
 from crewsim.missions import get_mission, load_task_cards
 from crewsim.rules.conditions import HeldTask
 from crewsim.rules.deal import Deal
-from crewsim.rules.game import GameState, Rules
-from crewsim.rules.play import legal_plays, trick_winner
-from crewsim.solver.api import Problem, Result, problem_from_mission, solve
+from crewsim.rules.play import legal_plays
+from crewsim.solver.api import Problem, problem_from_mission, solve, until_won
 from crewsim.solver.deep_sea import solve_deep_arrays
 from crewsim.solver.sample import random_deep_setup
-from tests.solver.helpers import deal4
+from tests.solver.helpers import DeepHand, DeepJudge, deal4
 
 CARDS = load_task_cards()
 DEEP = [f"ds-{k}" for k in range(1, 33)]
-
-
-def _replay(problem: Problem, res: Result, mission_id: str) -> GameState:
-    """The line through the referee; a prediction card announces what the line gives its owner."""
-    wins = [0] * problem.seats
-    leader, n = problem.deal.commander, problem.seats
-    for k in range(0, len(res.plays), n):
-        leader, _ = trick_winner(res.plays[k : k + n], leader, n)
-        wins[leader] += 1
-    deep = [
-        replace(t, predicted=wins[t.owner]) if t.card.kind.value == "win_predicted_trick_count"
-        else t
-        for t in problem.deep
-    ]  # fmt: skip
-    g = GameState(problem.deal, [], Rules.of(get_mission(mission_id)), Game.DEEP_SEA, deep)
-    for c in res.plays:
-        g.play(g.to_play, c)
-    return g
 
 
 @settings(max_examples=60, deadline=None)
@@ -55,8 +32,7 @@ def test_feasible_lines_replay_as_wins(mission: str, players: int, seed: int) ->
     res = solve(problem, budget=20_000)
     assert res.verdict in ("feasible", "infeasible", "unknown")
     if res.verdict == "feasible":
-        g = _replay(problem, res, mission)
-        assert g.outcome is not None and g.outcome.success, g.trace()
+        assert until_won(problem, res.plays, ()) == res.plays  # the referee: won, just then
 
 
 # ---- a plain search on short hands, judged by the same judges
@@ -65,55 +41,14 @@ def test_feasible_lines_replay_as_wins(mission: str, players: int, seed: int) ->
 def _plain(hands: list[int], codes: np.ndarray, owners: list[int], players: int, nt: int,
            objective: tuple[int, int, int]) -> bool:  # fmt: skip
     """Every legal line, the judges called after each trick as the kernel calls them."""
+    judge = DeepJudge(hands, codes, owners, players, nt, objective)
     seats = len(hands)
-    captain = next((s for s, h in enumerate(hands) if h >> 39 & 1), 0)
-    g = np.zeros(G_SIZE, dtype=np.int64)
-    g[G_SEATS], g[G_PLAYERS], g[G_NT], g[G_CMD] = seats, players, nt, captain
-    desig = np.full(2, -1, dtype=np.int64)
 
-    def go(hs: list[int], leader: int, t: int, won: np.ndarray, wc: np.ndarray,
-           scratch: np.ndarray, done: int, obj_done: bool, first: int) -> bool:  # fmt: skip
+    def go(hs: list[int], leader: int, t: int, h: DeepHand) -> bool:
         def play(k: int, trick: list[int], hs: list[int]) -> bool:
             if k == seats:
-                winner, wcard = trick_winner(trick, leader, seats)
-                won2, wc2, sc2 = won.copy(), wc.copy(), scratch.copy()
-                won2[winner] += 1
-                for c in trick:
-                    wc2[winner] |= 1 << c
-                live = 0
-                for h in hs:
-                    live |= h
-                tr = np.array(trick + [0] * (5 - seats), dtype=np.int64)
-                h5 = np.array(hs + [0] * (5 - seats), dtype=np.int64)
-                last = t == nt - 1
-                d2 = done
-                for j in range(len(owners)):
-                    if d2 >> j & 1:
-                        continue
-                    if codes[j, 0] == K_PREDICTED:
-                        v = DONE if last else 0
-                    else:
-                        v = ds_judge(codes[j], owners[j], -1, sc2[j], t, nt, seats, players,
-                                     captain, tr, leader, winner, wcard, won2, wc2,
-                                     np.int64(live), h5)  # fmt: skip
-                    if v == FAILED:
-                        return False
-                    if v == DONE:
-                        d2 |= 1 << j
-                o2 = obj_done
-                f2 = winner if t == 0 else first
-                if not o2:
-                    g[G_T], g[G_FIRST_WINNER] = t, f2
-                    v = judge_objective(g, objective[0], objective[1], objective[2], tr, winner,
-                                        wcard, won2, wc2, desig, np.int64(live), last)  # fmt: skip
-                    if v == 2:
-                        return False
-                    o2 = v == 1
-                if d2 == (1 << len(owners)) - 1 and o2:
-                    return True
-                if last:
-                    return False
-                return go(hs, winner, t + 1, won2, wc2, sc2, d2, o2, f2)
+                status, after, winner = judge.after(h, t, trick, leader, hs)
+                return status == "win" or (status == "on" and go(hs, winner, t + 1, after))
             seat = (leader + k) % seats
             led = suit_of(trick[0]) if trick else None
             for c in cards_of(legal_plays(hs[seat], led)):
@@ -125,8 +60,7 @@ def _plain(hands: list[int], codes: np.ndarray, owners: list[int], players: int,
 
         return play(0, [], hs)
 
-    return go(list(hands), captain, 0, np.zeros(5, dtype=np.int64), np.zeros(5, dtype=np.int64),
-              np.zeros((max(len(owners), 1), 4), dtype=np.int64), 0, objective[0] == 0, -1)
+    return go(list(hands), judge.captain, 0, judge.start())
 
 
 OBJECTIVES = [(0, 0, 0), (10, 9, 1), (11, 0b10001, 0), (12, 0, 0), (13, 20, 0)]
@@ -194,5 +128,4 @@ def test_a_trump_kept_back_wins_nothing() -> None:
     assert solve(problem, budget=2_000_000, second=0).verdict != "infeasible"
     res = solve(problem)
     assert res.verdict == "feasible" and 39 not in res.plays
-    g = _replay(problem, res, "ds-1")
-    assert g.outcome is not None and g.outcome.success, g.trace()
+    assert until_won(problem, res.plays, ()) == res.plays

@@ -4,53 +4,26 @@ plain search on short hands (both verdicts)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
 from crewsim.bots import get_bot
-from crewsim.cards import Game, mask_of, parse_card
+from crewsim.cards import mask_of, parse_card
 from crewsim.ceiling import problem_of
-from crewsim.kernel.conditions import DONE, FAILED, K_PREDICTED, ds_judge, encode_task
-from crewsim.kernel.engine import judge_objective
-from crewsim.kernel.layout import G_CMD, G_FIRST_WINNER, G_NT, G_PLAYERS, G_SEATS, G_SIZE, G_T
+from crewsim.kernel.conditions import encode_task
 from crewsim.kernel.run import run_chunk
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission, load_task_cards
 from crewsim.rules.conditions import HeldTask
 from crewsim.rules.deal import Deal
-from crewsim.rules.game import GameState, Rules
-from crewsim.rules.play import trick_winner
-from crewsim.solver.api import Problem, problem_from_mission, solve
+from crewsim.solver.api import Problem, problem_from_mission, solve, until_won
 from crewsim.solver.sample import random_deep_setup
 from crewsim.solver.sat_deep import solve_deep_hands, solve_deep_sat
+from tests.solver.helpers import DeepJudge
 from tests.solver.test_deep_sea import _plain
 
 CARDS = load_task_cards()
 SECONDS = 2.0  # generous: the answers below must not depend on the machine's speed
-
-
-def _wins(problem: Problem, plays: list[int], mission: str | None) -> bool:
-    """The line through the referee until it ends the game; a prediction card announces what
-    the whole line gives its owner."""
-    wins = [0] * problem.seats
-    leader, n = problem.deal.commander, problem.seats
-    for k in range(0, len(plays), n):
-        leader, _ = trick_winner(plays[k : k + n], leader, n)
-        wins[leader] += 1
-    deep = [
-        replace(t, predicted=wins[t.owner]) if t.card.kind.value == "win_predicted_trick_count"
-        else t
-        for t in problem.deep
-    ]  # fmt: skip
-    rules = Rules.of(get_mission(mission)) if mission else Rules()
-    g = GameState(problem.deal, [], rules, Game.DEEP_SEA, deep)
-    for c in plays:
-        if g.outcome is not None:
-            break
-        g.play(g.to_play, c)
-    return g.outcome is not None and g.outcome.success
 
 
 # ---- soundness and exactness on random deals of every mission
@@ -71,7 +44,7 @@ def test_never_refutes_what_the_dfs_wins_and_lines_replay(k: int) -> None:
         if dfs == "infeasible" and deal.players > 3:  # (3 players: see the rigged test below)
             assert verdict != "feasible", (mission, i)
         if verdict == "feasible":
-            assert _wins(problem, plays, mission), (mission, i, plays)
+            assert until_won(problem, plays, ()) is not None, (mission, i, plays)
 
 
 @pytest.mark.parametrize(
@@ -89,7 +62,7 @@ def test_never_refutes_a_deal_the_bots_won(mission: str, players: int) -> None:
         if rec["success"][i]:
             assert verdict != "infeasible", (mission, i)
         if verdict == "feasible":
-            assert _wins(problem, plays, mission), (mission, i, plays)
+            assert until_won(problem, plays, ()) is not None, (mission, i, plays)
     if mission in ("ds-1", "ds-5"):  # easy missions: the check above ran
         assert rec["success"].any()
 
@@ -107,54 +80,16 @@ def _line_wins(hands: list[int], codes: np.ndarray, owners: list[int], players: 
                objective: tuple[int, int, int], line: list[int]) -> bool:  # fmt: skip
     """The kernel's judges along one line (legal play is the model's business: checked by the
     referee on full deals above; here the plain search decides feasibility)."""
-    seats = len(hands)
-    captain = next((s for s, h in enumerate(hands) if h >> 39 & 1), 0)
-    g = np.zeros(G_SIZE, dtype=np.int64)
-    g[G_SEATS], g[G_PLAYERS], g[G_NT], g[G_CMD] = seats, players, nt, captain
-    desig = np.full(2, -1, dtype=np.int64)
-    hs = list(hands)
-    won = np.zeros(5, dtype=np.int64)
-    wc = np.zeros(5, dtype=np.int64)
-    sc = np.zeros((max(len(owners), 1), 4), dtype=np.int64)
-    done, obj_done, first, leader = 0, objective[0] == 0, -1, captain
+    judge = DeepJudge(hands, codes, owners, players, nt, objective)
+    seats, hs, leader, h = len(hands), list(hands), judge.captain, judge.start()
     for t in range(nt):
         trick = line[t * seats : (t + 1) * seats]
         for k, c in enumerate(trick):
             assert hs[(leader + k) % seats] >> c & 1
             hs[(leader + k) % seats] &= ~(1 << c)
-        winner, wcard = trick_winner(trick, leader, seats)
-        won[winner] += 1
-        for c in trick:
-            wc[winner] |= 1 << c
-        live = 0
-        for h in hs:
-            live |= h
-        tr = np.array(trick + [0] * (5 - seats), dtype=np.int64)
-        h5 = np.array(hs + [0] * (5 - seats), dtype=np.int64)
-        last = t == nt - 1
-        first = winner if t == 0 else first
-        for j in range(len(owners)):
-            if done >> j & 1:
-                continue
-            if codes[j, 0] == K_PREDICTED:
-                v = DONE if last else 0
-            else:
-                v = ds_judge(codes[j], owners[j], -1, sc[j], t, nt, seats, players, captain, tr,
-                             leader, winner, wcard, won, wc, np.int64(live), h5)  # fmt: skip
-            if v == FAILED:
-                return False
-            if v == DONE:
-                done |= 1 << j
-        if not obj_done:
-            g[G_T], g[G_FIRST_WINNER] = t, first
-            v = judge_objective(g, objective[0], objective[1], objective[2], tr, winner, wcard,
-                                won, wc, desig, np.int64(live), last)  # fmt: skip
-            if v == 2:
-                return False
-            obj_done = v == 1
-        if done == (1 << len(owners)) - 1 and obj_done:
-            return True
-        leader = winner
+        status, h, leader = judge.after(h, t, trick, leader, hs)
+        if status != "on":
+            return status == "win"
     return False
 
 
@@ -245,7 +180,7 @@ def test_the_fourteenth_card_may_be_a_trump_kept_back() -> None:
     problem = Problem(deal, (), deep_sea=True, deep=(HeldTask(zero, 0),))
     verdict, plays = solve_deep_sat(problem, SECONDS)
     assert verdict == "feasible" and 39 not in plays
-    assert _wins(problem, plays, None)
+    assert until_won(problem, plays, ()) is not None
 
 
 def test_a_card_kept_back_is_never_won() -> None:
