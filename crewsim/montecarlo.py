@@ -21,6 +21,8 @@ import logging
 import math
 import os
 import platform
+import signal
+import threading
 import time
 import uuid
 import warnings
@@ -592,6 +594,23 @@ class Backend(Protocol):
     ) -> Iterator[tuple[ChunkCounts, bytes]]: ...  # fmt: skip
 
 
+@contextmanager
+def _ctrl_c_after() -> Iterator[None]:
+    """Ctrl-C inside the block takes effect when it ends: raised inside polars, a
+    KeyboardInterrupt can come out as another error (or twice), so a chunk is never cut."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    hit: list[int] = []
+    old = signal.signal(signal.SIGINT, lambda signum, frame: hit.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if hit:
+        raise KeyboardInterrupt
+
+
 @dataclass
 class LokyBackend:
     """joblib's loky processes on this machine (in-process for one job)."""
@@ -606,7 +625,9 @@ class LokyBackend:
 
         if self.jobs == 1:  # in-process: no pickling, and the parent's compiled kernel is reused
             for t in tasks:
-                yield play(t, vectors[t.cell], bp)
+                with _ctrl_c_after():
+                    result = play(t, vectors[t.cell], bp)
+                yield result
             return
         parallel = Parallel(n_jobs=self.jobs, backend="loky", return_as="generator_unordered")
         with warnings.catch_warnings():  # on Ctrl-C joblib warns about the cancelled tasks

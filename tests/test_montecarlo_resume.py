@@ -190,3 +190,18 @@ def test_same_out_again_is_a_resume_not_a_restart(tmp_path: Path) -> None:
     assert again.returncode == 0, again.stderr
     assert "resuming: 8 of 8 chunks already done, 0 to run" in again.stderr
     assert json.loads(first.stdout) == json.loads(again.stdout)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+def test_ctrl_c_inside_an_in_process_chunk_takes_effect_after_it() -> None:
+    """Raised inside polars, a KeyboardInterrupt came out as a TypeError or twice (the run then
+    ended without saying where it stood): the in-process chunk now finishes first."""
+    from crewsim.montecarlo import _ctrl_c_after
+
+    finished = []
+    with pytest.raises(KeyboardInterrupt), _ctrl_c_after():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        finished.append(True)
+    assert finished == [True]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
