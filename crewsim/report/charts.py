@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, FuncFormatter
@@ -286,6 +287,9 @@ def ceiling_chart(run: Run, rank: pl.DataFrame) -> Figure:
         linewidth=1,
         label="bots win every winnable deal",
     )
+    ax.set_xlim(0, 100)
+    ax.set_ylim(0, 100)
+    labels = []
     for p in run.players:
         part = rank.filter(pl.col("players") == p)
         colour = PLAYER_COLOURS.get(p, "black")
@@ -295,16 +299,8 @@ def ceiling_chart(run: Run, rank: pl.DataFrame) -> Figure:
         )
         gap = y - x
         for i in np.argsort(np.nan_to_num(gap, nan=-1))[-3:]:
-            ax.annotate(
-                part["mission"][int(i)],
-                (x[i], y[i]),
-                xytext=(4, 2),
-                textcoords="offset points",
-                fontsize=7.5,
-                color=colour,
-            )
-    ax.set_xlim(0, 100)
-    ax.set_ylim(0, 100)
+            labels.append((str(part["mission"][int(i)]), float(x[i]), float(y[i]), colour))
+    _annotate_apart(ax, labels)
     ax.set_xlabel("bot crew wins (% of deals)")
     ax.set_ylabel("deals that can be won at all (%, perfect-information solver)")
     ax.set_title(f"{_campaign_title(run)}: winnable deals against bot wins")
@@ -312,6 +308,23 @@ def ceiling_chart(run: Run, rank: pl.DataFrame) -> Figure:
     ax.legend(fontsize=8.5, loc="lower right")
     _caption(fig, run)
     return fig
+
+
+def _annotate_apart(ax: Axes, labels: list[tuple[str, float, float, str]]) -> None:
+    """Label points (text, x, y, colour) beside them; a label that would overlap one already
+    placed moves down a line at a time (many missions crowd the 100 % edge)."""
+    size, line = 7.5, 9.0  # font size and line height, in points
+    boxes: list[tuple[float, float, float, float]] = []  # placed labels, in points
+    to_points = 72.0 / ax.figure.dpi
+    for text, x, y, colour in labels:
+        px, py = (v * to_points for v in ax.transData.transform((x, y)))
+        left, low, width = px + 4, py + 2, 0.6 * size * len(text)
+        while any(left < b[2] and b[0] < left + width and low < b[3] and b[1] < low + line
+                  for b in boxes):  # fmt: skip
+            low -= line
+        boxes.append((left, low, left + width, low + line))
+        ax.annotate(text, (x, y), xytext=(left - px, low - py), textcoords="offset points",
+                    fontsize=size, color=colour)  # fmt: skip
 
 
 def save(fig: Figure, folder: Path, name: str) -> tuple[Path, Path]:
