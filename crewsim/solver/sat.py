@@ -33,8 +33,8 @@ CP-SAT on these same clauses was about half as fast as MiniSat.
 The game ends as soon as every task is done, but any position has a legal continuation, so
 "some complete hand takes every task" is the same question; the crew objectives it covers are
 judged over the whole hand too, which is the same once nothing left can break them.
-Supported: 3-5 players, tasks, order tokens and every Planet Nine objective but
-balanced_tricks (the two-player dummy and that objective stay with the DFS); the commander's
+Supported: 3-5 players, tasks, order tokens and every Planet Nine objective (the two-player
+dummy stays with the DFS); the commander's
 designation is one more choice for the solver.  A feasible answer comes with its line of the
 whole hand, which ``api`` cuts where the referee says the mission is won.
 """
@@ -56,12 +56,10 @@ FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
 PYSAT_SOLVER = "minisat22"  # faster on these models than Glucose, CaDiCaL, Lingeling, MapleCM
 
 
-# objective kinds the model covers (the kernel's codes, ``crewsim.kernel.layout.OBJ_CODES``);
-# balanced_tricks (a running spread of every seat's count) and Deep Sea's stay with the DFS
-OBJ_NO_TRICKS, OBJ_ONES, OBJ_TRUMPS, OBJ_NO_RANK = 1, 2, 3, 4
+# objective kinds the model covers (the kernel's codes, ``crewsim.kernel.layout.OBJ_CODES``)
+OBJ_NO_TRICKS, OBJ_ONES, OBJ_TRUMPS, OBJ_NO_RANK, OBJ_BALANCED = 1, 2, 3, 4, 5
 OBJ_ONE_TRICK, OBJ_FIRST_LAST, OBJ_PINK, OBJ_ROLES = 6, 7, 8, 9
-COVERED = frozenset((0, OBJ_NO_TRICKS, OBJ_ONES, OBJ_TRUMPS, OBJ_NO_RANK, OBJ_ONE_TRICK,
-                     OBJ_FIRST_LAST, OBJ_PINK, OBJ_ROLES))  # fmt: skip
+COVERED = frozenset(range(10))  # every Planet Nine objective; Deep Sea's go to ``sat_deep``
 
 
 @dataclass(frozen=True)
@@ -220,7 +218,7 @@ def encode(
             if pred[i] >> j & 1:
                 for t in rt:
                     add([-p(ti.card, t), p(tj.card, t)])
-    special = _objective_clauses(cnf, holder, tasks, objective)
+    special = _objective_clauses(cnf, holder, commander, tasks, objective)
     for s in range(seats):  # symmetry: interchangeable cards are played low first
         free = [c for c in by_seat[s]
                 if c not in task_cards and c not in special and not distinct >> c & 1]  # fmt: skip
@@ -232,7 +230,7 @@ def encode(
 
 
 def _objective_clauses(
-    cnf: Cnf, holder: dict[int, int], tasks: Sequence[TaskSpec], obj: Objective
+    cnf: Cnf, holder: dict[int, int], commander: int, tasks: Sequence[TaskSpec], obj: Objective
 ) -> set[int]:
     """The objective's clauses; returns the cards it tells apart (no symmetry on them).
 
@@ -254,6 +252,12 @@ def _objective_clauses(
     cnf.choice = [cnf.new_var() for _ in obj.choices]
     cnf.exactly_one.append(list(cnf.choice))
     trumps = sorted(c for c in cards if c >= 36)
+    if obj.code == OBJ_BALANCED:
+        _balanced(cnf, obj.p1)
+        if obj.p2:  # and the commander takes the first and the last trick
+            add([won(commander, 0)])
+            add([won(commander, last)])
+        return set()
     if obj.code == OBJ_NO_RANK:
         for c in cards:
             if c < 36 and c % 9 + 1 == obj.p1:
@@ -324,6 +328,35 @@ def _objective_clauses(
                     for t in rt:
                         add([-v, -x(c, t), -won(d, t)])
     return set(trumps) if obj.p1 and obj.code in (OBJ_ONE_TRICK, OBJ_FIRST_LAST) else set()
+
+
+def _balanced(cnf: Cnf, spread: int) -> None:
+    """After every trick no seat has won more than ``spread`` tricks beyond another: prefix
+    counters ``ge[s][k]`` (seat ``s`` has won at least ``k`` so far), advanced trick by trick."""
+    add = cnf.clauses.append
+    prev: list[dict[int, int]] = [{} for _ in range(cnf.seats)]
+    for t in range(cnf.tricks):
+        cur: list[dict[int, int]] = []
+        for s in range(cnf.seats):
+            w = cnf.lead(s, t + 1)
+            ge: dict[int, int] = {}
+            for k in range(1, t + 2):  # v <-> had k before, or had k - 1 and wins this one
+                v = ge[k] = cnf.new_var()
+                keep = [prev[s][k]] if k in prev[s] else []
+                need = [prev[s][k - 1]] if k > 1 else []
+                for h in keep:
+                    add([-h, v])
+                add([-n for n in need] + [-w, v])
+                add([-v, w] + keep)
+                for n in need:
+                    add([-v, n] + keep)
+            cur.append(ge)
+        for s in range(cnf.seats):
+            for s2 in range(cnf.seats):
+                if s != s2:
+                    for k in range(0, t + 1 - spread):  # s at k + spread + 1 => s2 at k + 1
+                        add([-cur[s][k + spread + 1], cur[s2][k + 1]])
+        prev = cur
 
 
 def _line(cnf: Cnf, true: set[int]) -> list[int]:

@@ -43,15 +43,14 @@ def test_dfs_only_leaves_unknown() -> None:
     assert res.verdict == "unknown"
 
 
-def test_balanced_tricks_and_the_dummy_are_left_to_the_dfs() -> None:
+def test_the_dummy_is_left_to_the_dfs() -> None:
     deal, tasks = random_setup(4, 2, (), 5)
-    assert supported(Problem(deal, tuple(tasks), ("player_wins_no_tricks", {})))
-    assert not supported(Problem(deal, tuple(tasks), ("balanced_tricks", {"max_lead": 1})))
+    assert supported(Problem(deal, tuple(tasks), ("balanced_tricks", {"max_lead": 1})))
     deal2, tasks2 = random_setup(2, 2, (), 5)
     assert not supported(Problem(deal2, tuple(tasks2)))
 
 
-COVERED = [obj for obj in OBJECTIVES if obj is not None and obj[0] != "balanced_tricks"]
+COVERED = [obj for obj in OBJECTIVES if obj is not None]
 
 
 @pytest.mark.parametrize("objective", COVERED, ids=[o[0] for o in COVERED])
@@ -141,6 +140,8 @@ SMALL_OBJECTIVES: list[tuple[str, dict[str, Any]]] = [
     ("role_split", {"first": 1, "last": 1}),
     ("no_win_with_rank", {"rank": 2}),
     ("colour_ones_win", {"count": 1}),
+    ("balanced_tricks", {"max_lead": 1, "commander_first_last": False}),
+    ("balanced_tricks", {"max_lead": 0, "commander_first_last": True}),
 ]
 
 
