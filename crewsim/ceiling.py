@@ -16,9 +16,8 @@ import numpy as np
 import polars as pl
 
 from crewsim.kernel import layout as L
-from crewsim.missions import load_task_cards
 from crewsim.missions.schema import Mission
-from crewsim.rules.conditions import HeldTask
+from crewsim.replay import recorded_deep_tasks
 from crewsim.rules.deal import Deal
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.objectives import DESIGNATED
@@ -68,13 +67,7 @@ def problem_of(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i:
                 designated = tuple(setup[: DESIGNATED[kind]])
     omega = any(str(o.kind) == "omega_last_trick" for o in mission.objectives)
     deep_sea = mission.game.value == "deep-sea"
-    deep: tuple[HeldTask, ...] = ()
-    if deep_sea:  # the task cards in play after selection, with their owners
-        ds = [int(x) for x in rec["rec_ds"][i]]
-        cards = load_task_cards()
-        deep = tuple(
-            HeldTask(cards[ds[k]], ds[L.MAX_DS + k]) for k in range(ds[3 * L.MAX_DS])
-        )
+    deep = tuple(recorded_deep_tasks(rec, i)) if deep_sea else ()  # after selection
     return Problem(deal, tasks, objective, omega, designated, deep_sea, deep)
 
 

@@ -19,6 +19,17 @@ _CLAIMS = (Claim.HIGHEST, Claim.ONLY, Claim.LOWEST)
 FAIL_KINDS = {0: "", 1: "wrong_winner", 2: "order", 3: "not_done", 4: "objective", 5: "condition"}
 
 
+def recorded_deep_tasks(rec: Mapping[str, np.ndarray], i: int) -> list[HeldTask]:
+    """Game ``i``'s Deep Sea task cards in play after selection: card, owner, prediction."""
+    ds = [int(x) for x in rec["rec_ds"][i]]
+    cards = load_task_cards()
+    return [
+        HeldTask(cards[ds[k]], ds[L.MAX_DS + k],
+                 None if ds[2 * L.MAX_DS + k] < 0 else ds[2 * L.MAX_DS + k])
+        for k in range(ds[3 * L.MAX_DS])
+    ]  # fmt: skip
+
+
 def replay(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int) -> GameState:
     """Apply game ``i`` of a recorded chunk move by move; raises IllegalMove on any bad move."""
     seats = 3 if players == 2 else players
@@ -29,14 +40,8 @@ def replay(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int
     rules = Rules.of(mission)
     deep: list[HeldTask] = []
     if mission.game is Game.DEEP_SEA:
-        ds = [int(x) for x in rec["rec_ds"][i]]
-        n_ds, comm, until = ds[3 * L.MAX_DS : 3 * L.MAX_DS + 3]
-        cards = load_task_cards()
-        deep = [
-            HeldTask(cards[ds[k]], ds[L.MAX_DS + k], None if ds[2 * L.MAX_DS + k] < 0 else
-                     ds[2 * L.MAX_DS + k])
-            for k in range(n_ds)
-        ]  # fmt: skip
+        deep = recorded_deep_tasks(rec, i)
+        comm, until = (int(x) for x in rec["rec_ds"][i][3 * L.MAX_DS + 1 : 3 * L.MAX_DS + 3])
         names = {v: k for k, v in L.COMM_CODES.items()}
         rules = replace(rules, communication=names[comm], comm_until_trick=max(until, 0))
     state = GameState(deal, tasks, rules, Game(mission.game), deep)

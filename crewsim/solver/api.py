@@ -20,6 +20,7 @@ import numpy as np
 
 from crewsim.cards import N_CARDS, card_id
 from crewsim.kernel.layout import OBJ_CODES
+from crewsim.missions.schema import TaskKind
 from crewsim.rules.conditions import HeldTask
 from crewsim.rules.deal import Deal
 from crewsim.rules.game import TaskSpec
@@ -35,7 +36,6 @@ TABLE_BITS = 19  # memo rows: 2**19 x 64 bytes = 32 MiB per process
 MAX_TASKS = 36
 
 VERDICTS = ("infeasible", "feasible", "unknown")
-PREDICTION = "win_predicted_trick_count"  # the Deep Sea card whose number the crew chooses
 
 TOKEN_CODES: dict[str | None, int] = {None: 0, OMEGA: 10}
 TOKEN_CODES.update({t: i + 1 for i, t in enumerate(NUMBERED)})
@@ -289,18 +289,13 @@ def _dfs(problem: Problem, budget: int, prune: bool) -> tuple[int, int, Result |
 
 def _deep_dfs(problem: Problem, budget: int, memo: bool) -> tuple[int, int, Result | None]:
     """The Deep Sea search: the task cards' conditions, judged by the kernel's judges."""
-    from crewsim.kernel.conditions import encode_task
-    from crewsim.kernel.spec import encode_objective
-    from crewsim.solver.deep_sea import solve_deep_arrays
+    from crewsim.solver.deep_sea import problem_arrays, solve_deep_arrays
 
     d = problem.deal
-    codes = np.array([encode_task(t.card, d.players) for t in problem.deep], dtype=np.int64)
-    objective = (0, 0, 0)
-    if problem.objective is not None:
-        objective = encode_objective(*problem.objective)
+    codes, owners, objective = problem_arrays(problem)
     v, nodes, plays = solve_deep_arrays(
-        d.hands, d.dummy_under, d.players, n_tricks(d.players), codes.reshape(-1, 8),
-        [t.owner for t in problem.deep], objective, budget, memo,
+        d.hands, d.dummy_under, d.players, n_tricks(d.players), codes, owners, objective,
+        budget, memo,
     )  # fmt: skip
     if v == 1:
         return v, nodes, Result("feasible", 0, 0.0, plays, split_tricks(problem, plays))
@@ -354,7 +349,9 @@ def until_won(
     if problem.deep_sea:
         wins = _wins(problem, plays)
         deep = [
-            replace(t, predicted=wins[t.owner]) if t.card.kind.value == PREDICTION else t
+            replace(t, predicted=wins[t.owner])
+            if t.card.kind is TaskKind.WIN_PREDICTED_TRICK_COUNT
+            else t
             for t in problem.deep
         ]
         g = GameState(problem.deal, [], rules, Game.DEEP_SEA, deep)

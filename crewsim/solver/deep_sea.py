@@ -31,6 +31,7 @@ deal often needs more than the budget: ``api.solve`` then hands it to the SAT mo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -38,7 +39,7 @@ from numba import njit
 from crewsim.kernel import conditions as C
 from crewsim.kernel import layout as L
 from crewsim.kernel.bits import BEATS, SUIT, TRUMPS, highest, lowest, nth_bit, popcount
-from crewsim.kernel.conditions import CODE_SIZE, DONE, FAILED, K_PREDICTED, ds_judge
+from crewsim.kernel.conditions import CODE_SIZE, DONE, FAILED, K_PREDICTED, ds_judge, encode_task
 from crewsim.kernel.engine import judge_objective
 from crewsim.solver.search import (
     FEASIBLE,
@@ -359,6 +360,19 @@ def _table() -> np.ndarray:
     if _TABLE is None:
         _TABLE = np.zeros((1 << TABLE_BITS, KEYW + 1), dtype=np.int64)
     return _TABLE
+
+
+def problem_arrays(problem: Any) -> tuple[np.ndarray, list[int], tuple[int, int, int]]:
+    """A Deep Sea ``api.Problem`` as the kernel codes it: task-card rows (``encode_task``),
+    their owners, and the objective (kind, a, b)."""
+    from crewsim.kernel.spec import encode_objective
+
+    players = problem.deal.players
+    codes = np.zeros((len(problem.deep), CODE_SIZE), dtype=np.int64)
+    for j, t in enumerate(problem.deep):
+        codes[j] = encode_task(t.card, players)
+    objective = (0, 0, 0) if problem.objective is None else encode_objective(*problem.objective)
+    return codes, [t.owner for t in problem.deep], objective
 
 
 def solve_deep_arrays(

@@ -428,19 +428,14 @@ def _objective(m: _Model, kind: int, a: int, b: int) -> bool:
 def solve_deep_sat(problem: Any, seconds: float = 0.3) -> tuple[str, list[int]]:
     """("infeasible", []) when the model (exact or a relaxation) has no solution,
     ("feasible", the whole hand's plays) when it is exact and has one, else ("unknown", [])."""
-    from crewsim.kernel.conditions import encode_task
-    from crewsim.kernel.spec import encode_objective
+    from crewsim.solver.deep_sea import problem_arrays
 
     deal = problem.deal
     if deal.players < 3 or deal.dummy_under:
         return UNKNOWN, []
-    nt = n_tricks(deal.players)
-    codes = np.array([encode_task(t.card, deal.players) for t in problem.deep], dtype=np.int64)
-    objective = (0, 0, 0)
-    if problem.objective is not None:
-        objective = encode_objective(*problem.objective)
-    return solve_deep_hands(deal.hands, nt, deal.players, codes,
-                            [t.owner for t in problem.deep], objective, seconds)  # fmt: skip
+    codes, owners, objective = problem_arrays(problem)
+    return solve_deep_hands(deal.hands, n_tricks(deal.players), deal.players, codes, owners,
+                            objective, seconds)  # fmt: skip
 
 
 def solve_deep_hands(
