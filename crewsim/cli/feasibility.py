@@ -23,7 +23,7 @@ from rich.table import Table
 from crewsim.cli.simulate import parse_players
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
-from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_SECOND, Unsupported, problem_from_mission
+from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_CONFLICTS, Unsupported, problem_from_mission
 from crewsim.stats import wilson
 
 DEFAULT_N = 5000  # a 4-task mission (pn-10), DFS + SAT defaults: about 5 s on 2 cores
@@ -38,9 +38,9 @@ def feasibility(
     ),
     seed: Annotated[int, typer.Option(help="Root seed.")] = 0,
     budget: Annotated[int, typer.Option(help="Card plays tried per deal.")] = DEFAULT_BUDGET,
-    second: Annotated[
-        float, typer.Option(help="SAT engine seconds per deal the search leaves open (0: off).")
-    ] = DEFAULT_SECOND,
+    conflicts: Annotated[
+        int, typer.Option(help="SAT engine conflicts per deal the search leaves open (0: off).")
+    ] = DEFAULT_CONFLICTS,
     draft: Annotated[
         str,
         typer.Option(
@@ -64,8 +64,8 @@ def feasibility(
         raise CrewsimError(f"-n: expected a positive number, got {n}")
     if budget < 1:
         raise CrewsimError(f"--budget: expected a positive number, got {budget}")
-    if second < 0:
-        raise CrewsimError(f"--second: expected 0 or more seconds, got {second}")
+    if conflicts < 0:
+        raise CrewsimError(f"--conflicts: expected 0 or more, got {conflicts}")
     if draft not in DRAFTS:
         raise CrewsimError(f"--draft: expected one of {', '.join(DRAFTS)}, got {draft!r}")
     chosen = [m for spec in missions for m in resolve_missions(spec)]
@@ -91,7 +91,7 @@ def feasibility(
         children = root.spawn(1)[0].spawn((n + CHUNK - 1) // CHUNK)
         for k, child in enumerate(children):
             size = min(CHUNK, n - k * CHUNK)
-            job = delayed(solve_chunk)(mid, p, child, size, budget, second, draft)
+            job = delayed(solve_chunk)(mid, p, child, size, budget, conflicts, draft)
             tasks_list.append((ci, job))
     start = time.perf_counter()
     results = []

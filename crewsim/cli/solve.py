@@ -10,7 +10,7 @@ import typer
 
 from crewsim.cards import Game, card_name
 from crewsim.errors import CrewsimError
-from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_SECOND, Problem, Result, solve
+from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_CONFLICTS, Problem, Result, solve
 from crewsim.solver.deals import read_deals
 
 
@@ -38,23 +38,23 @@ def solve_cmd(
     budget: Annotated[
         int, typer.Option(help="Card plays tried per deal before answering 'unknown'.")
     ] = DEFAULT_BUDGET,
-    second: Annotated[
-        float,
-        typer.Option(help="Seconds of the SAT engine per deal the search leaves open (0: off)."),
-    ] = DEFAULT_SECOND,
+    conflicts: Annotated[
+        int,
+        typer.Option(help="SAT engine conflicts per deal the search leaves open (0: off)."),
+    ] = DEFAULT_CONFLICTS,
 ) -> None:
     """Solve deals: feasible (with a winning line), infeasible, unknown or unsupported."""
     if budget < 1:
         raise CrewsimError(f"--budget: expected a positive number, got {budget}")
-    if second < 0:
-        raise CrewsimError(f"--second: expected 0 or more seconds, got {second}")
+    if conflicts < 0:
+        raise CrewsimError(f"--conflicts: expected 0 or more, got {conflicts}")
     records = list(read_deals(file))  # validate the whole file before printing anything
     jsonl = file.suffix.lower() == ".jsonl"
     for rec in records:
         if rec.problem is None:
             res = Result("unsupported", 0, 0.0, reason=rec.unsupported)
         else:
-            res = solve(rec.problem, budget=budget, second=second)
+            res = solve(rec.problem, budget=budget, conflicts=conflicts)
         out = result_record(rec.problem, res, rec.line)
         if as_json or jsonl:
             typer.echo(json.dumps(out))

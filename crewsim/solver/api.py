@@ -29,7 +29,7 @@ from crewsim.rules.order import ARROWS, NUMBERED, OMEGA
 from crewsim.rules.play import n_tricks, trick_winner
 
 DEFAULT_BUDGET = 200_000  # card plays per problem before the DFS gives up
-DEFAULT_SECOND = 0.3  # seconds of the second engine per open deal (0: DFS only)
+DEFAULT_CONFLICTS = 30_000  # SAT conflicts per deal the DFS leaves open (0: DFS only; ~0.3 s)
 HANDOFF = 20_000  # DFS plays before an open deal goes to the second engine: 5k-100k measured,
 # 20k best (MiniSat settles in ~40 ms what the DFS would spend ~30 ms more on, mostly in vain)
 TABLE_BITS = 19  # memo rows: 2**19 x 64 bytes = 32 MiB per process
@@ -229,19 +229,19 @@ def _arrays(problem: Problem) -> dict[str, np.ndarray]:
 
 def solve(
     problem: Problem, budget: int = DEFAULT_BUDGET, prune: bool = True,
-    second: float = DEFAULT_SECOND,
+    conflicts: int = DEFAULT_CONFLICTS,
 ) -> Result:
     """Is there a sequence of legal plays that wins?  ``budget`` caps the DFS's card plays.
     When the second engine models the deal, the DFS hands it over after ``HANDOFF`` plays
-    for up to ``second`` seconds, and takes the rest of its budget only if that settles
-    nothing."""
+    for up to ``conflicts`` SAT conflicts, and takes the rest of its budget only if that
+    settles nothing.  Both budgets are counts: the verdict is the same on any machine."""
     start = time.perf_counter()
     search = _deep_dfs if problem.deep_sea else _dfs
-    handoff = second > 0 and _engine_covers(problem)
+    handoff = conflicts > 0 and _engine_covers(problem)
     first = min(budget, HANDOFF) if handoff else budget
     verdict, total, best = search(problem, first, prune)
     if best is None and verdict == 2 and handoff:
-        best = _second_engine(problem, second)
+        best = _second_engine(problem, conflicts)
         if best is not None and best.verdict == "infeasible":
             verdict, best = 0, None
         elif best is None and first < budget:
@@ -310,16 +310,16 @@ def _engine_covers(problem: Problem) -> bool:
     return problem.deal.players >= 3 if problem.deep_sea else sat.supported(problem)
 
 
-def _second_engine(problem: Problem, seconds: float) -> Result | None:
+def _second_engine(problem: Problem, conflicts: int) -> Result | None:
     """The SAT engine's answer for a deal the DFS left open: a Result, or None (no answer)."""
     from crewsim.solver import sat, sat_deep
 
     chosen: tuple[int, ...] = ()
     try:
         if problem.deep_sea:
-            verdict, plays = sat_deep.solve_deep_sat(problem, seconds)
+            verdict, plays = sat_deep.solve_deep_sat(problem, conflicts)
         else:
-            verdict, plays, chosen = sat.solve_sat(problem, seconds)
+            verdict, plays, chosen = sat.solve_sat(problem, conflicts)
     except ImportError:  # python-sat missing: the DFS's "unknown" stands
         return None
     if verdict == sat.FEASIBLE:

@@ -1,8 +1,8 @@
-"""Solver benchmark: ``python -m crewsim.solver.bench [--deals N] [--budget B] [--second S]``.
+"""Solver benchmark: ``python -m crewsim.solver.bench [--deals N] [--budget B] [--conflicts C]``.
 
 Four players, 1, 3, 6 and 10 random task cards (no tokens), uniformly random deals and
 owners; then three Deep Sea missions, their task cards drawn and given to random seats; one
-core; after a JIT warm-up.  ``--second 0`` measures the DFS alone (no SAT engine).
+core; after a JIT warm-up.  ``--conflicts 0`` measures the DFS alone (no SAT engine).
 Prints deals/s, median / p99 / max seconds per deal
 and the unknown share at the budget, beside the targets of the solver issue.
 """
@@ -19,7 +19,13 @@ import numpy as np
 
 from crewsim.missions import get_mission
 from crewsim.rules.setup import random_setup
-from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_SECOND, Problem, problem_from_mission, solve
+from crewsim.solver.api import (
+    DEFAULT_BUDGET,
+    DEFAULT_CONFLICTS,
+    Problem,
+    problem_from_mission,
+    solve,
+)
 from crewsim.solver.sample import random_deep_setup
 
 TARGETS = {1: (5000, 0.001), 3: (1000, 0.01), 6: (200, 0.02), 10: (100, 0.05)}
@@ -29,17 +35,17 @@ DEEP_DEALS = 200
 
 
 def run(
-    n_tasks: int, deals: int, budget: int, seed: int, second: float = DEFAULT_SECOND
+    n_tasks: int, deals: int, budget: int, seed: int, conflicts: int = DEFAULT_CONFLICTS
 ) -> dict[str, float]:
     problems = []
     for k in range(deals):
         deal, tasks = random_setup(4, n_tasks, (), seed * 1_000_003 + k)
         problems.append(Problem(deal, tuple(tasks)))
-    return {"tasks": n_tasks, **_timed(problems, budget, second)}
+    return {"tasks": n_tasks, **_timed(problems, budget, conflicts)}
 
 
 def run_deep(
-    mission_id: str, deals: int, budget: int, seed: int, second: float = DEFAULT_SECOND
+    mission_id: str, deals: int, budget: int, seed: int, conflicts: int = DEFAULT_CONFLICTS
 ) -> dict[str, Any]:
     """Deep Sea: the mission's task cards drawn and given to random seats, 4 players."""
     mission = get_mission(mission_id)
@@ -48,16 +54,16 @@ def run_deep(
     for _ in range(deals):
         deal, deep = random_deep_setup(mission, 4, rng)
         problems.append(problem_from_mission(deal, (), mission, deep=deep))
-    return {"mission": mission_id, **_timed(problems, budget, second)}
+    return {"mission": mission_id, **_timed(problems, budget, conflicts)}
 
 
-def _timed(problems: list[Problem], budget: int, second: float) -> dict[str, float]:
+def _timed(problems: list[Problem], budget: int, conflicts: int) -> dict[str, float]:
     deals = len(problems)
     secs = np.empty(deals)
     verdicts: dict[str, int] = {}
     for k, problem in enumerate(problems):
         t0 = time.perf_counter()
-        res = solve(problem, budget=budget, second=second)
+        res = solve(problem, budget=budget, conflicts=conflicts)
         secs[k] = time.perf_counter() - t0
         verdicts[res.verdict] = verdicts.get(res.verdict, 0) + 1
     return {
@@ -75,8 +81,8 @@ def _timed(problems: list[Problem], budget: int, second: float) -> dict[str, flo
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
-    ap.add_argument("--second", type=float, default=DEFAULT_SECOND,
-                    help="seconds of the SAT engine per deal the DFS leaves open (0: DFS only)")
+    ap.add_argument("--conflicts", type=int, default=DEFAULT_CONFLICTS,
+                    help="SAT engine conflicts per deal the DFS leaves open (0: DFS only)")
     ap.add_argument("--deals", type=int, default=0, help="deals per task count (0: defaults)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--quick", action="store_true", help="tiny sizes (smoke test)")
@@ -84,12 +90,12 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     deal, tasks = random_setup(4, 2, (), 0)
     solve(Problem(deal, tuple(tasks)))  # JIT warm-up / cache load
-    if args.second > 0:
-        solve(Problem(deal, tuple(tasks)), budget=1, second=args.second)  # loads python-sat
+    if args.conflicts > 0:
+        solve(Problem(deal, tuple(tasks)), budget=1, conflicts=args.conflicts)  # loads python-sat
     gc.collect()  # the warm-up's garbage, collected here rather than inside a timed deal
     for n_tasks, default in DEALS.items():
         deals = 20 if args.quick else (args.deals or default)
-        row = run(n_tasks, deals, args.budget, args.seed, args.second)
+        row = run(n_tasks, deals, args.budget, args.seed, args.conflicts)
         if args.json:
             print(json.dumps(row))
             continue
@@ -102,7 +108,7 @@ def main(argv: list[str] | None = None) -> None:
         )
     for mission_id in DEEP:
         deals = 10 if args.quick else (args.deals or DEEP_DEALS)
-        row = run_deep(mission_id, deals, args.budget, args.seed, args.second)
+        row = run_deep(mission_id, deals, args.budget, args.seed, args.conflicts)
         if args.json:
             print(json.dumps(row))
             continue

@@ -89,7 +89,7 @@ def _heuristic_problems(
 
 
 def solve_chunk(mission_id: str, players: int, seed: np.random.SeedSequence, n: int,
-                budget: int, second: float = 0.0, draft: str = "random") -> ChunkResult:
+                budget: int, conflicts: int = 0, draft: str = "random") -> ChunkResult:
     """Deal ``n`` hands of the mission, draft its tasks (``random`` or ``heuristic``), solve."""
     if draft not in DRAFTS:
         raise ValueError(f"draft must be one of {', '.join(DRAFTS)}, got {draft!r}")
@@ -99,7 +99,7 @@ def solve_chunk(mission_id: str, players: int, seed: np.random.SeedSequence, n: 
     secs: list[float] = []
     wins = won_infeasible = 0
     for problem, won in make(mission, players, seed, n):
-        res = solve(problem, budget=budget, second=second)
+        res = solve(problem, budget=budget, conflicts=conflicts)
         counts[res.verdict] += 1
         secs.append(res.seconds)
         wins += won

@@ -27,8 +27,8 @@ A clause-learning SAT solver proves most of those in 5-100 ms from a plain 0/1 m
 
 Solver: MiniSat 2.2 from python-sat.  On the deals the DFS leaves open at 3-10 tasks it takes
 3-4x less time than an earlier CP-SAT model (a variable per leading and per winning card,
-follow suit as sums over the earlier tricks), and at 0.3 s it leaves almost none ``unknown``;
-CP-SAT on these same clauses was about half as fast as MiniSat.
+follow suit as sums over the earlier tricks), and at its default budget it leaves almost
+none ``unknown``; CP-SAT on these same clauses was about half as fast as MiniSat.
 
 The game ends as soon as every task is done, but any position has a legal continuation, so
 "some complete hand takes every task" is the same question; the crew objectives it covers are
@@ -41,7 +41,6 @@ whole hand, which ``api`` cuts where the referee says the mission is won.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -54,6 +53,9 @@ from crewsim.rules.play import n_tricks
 
 FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
 PYSAT_SOLVER = "minisat22"  # faster on these models than Glucose, CaDiCaL, Lingeling, MapleCM
+# the SAT engine's budget per deal: MiniSat's conflicts (10-16 us each here, so ~0.3-0.5 s),
+# counted rather than timed so that a verdict never depends on the machine's speed or load
+DEFAULT_CONFLICTS = 30_000
 
 
 # objective kinds the model covers (the kernel's codes, ``crewsim.kernel.layout.OBJ_CODES``)
@@ -82,9 +84,11 @@ def supported(problem: Any) -> bool:
     return problem.deal.players >= 3 and not problem.deal.dummy_under and code in COVERED
 
 
-def solve_sat(problem: Any, seconds: float = 2.0) -> tuple[str, list[int], tuple[int, ...]]:
+def solve_sat(
+    problem: Any, conflicts: int = DEFAULT_CONFLICTS
+) -> tuple[str, list[int], tuple[int, ...]]:
     """(verdict, plays in order, the designation it took) for a supported problem;
-    ``unknown`` when out of time.  The line runs to the end of the hand."""
+    ``unknown`` when ``conflicts`` are spent.  The line runs to the end of the hand."""
     from crewsim.solver.api import _objective_args
 
     deal = problem.deal
@@ -92,7 +96,7 @@ def solve_sat(problem: Any, seconds: float = 2.0) -> tuple[str, list[int], tuple
     choices = tuple(problem.designation_choices())
     obj = Objective(code, p1, p2, choices, problem.omega_last_trick)
     return solve_hands(deal.hands, n_tricks(deal.players), deal.commander, problem.tasks,
-                       seconds, obj)  # fmt: skip
+                       conflicts, obj)  # fmt: skip
 
 
 def solve_hands(
@@ -100,12 +104,12 @@ def solve_hands(
     tricks: int,
     commander: int,
     tasks: Sequence[TaskSpec],
-    seconds: float = 2.0,
+    conflicts: int = DEFAULT_CONFLICTS,
     objective: Objective = Objective(),
 ) -> tuple[str, list[int], tuple[int, ...]]:
     """The same on bare hands (any deck: the tests use small ones)."""
     cnf = encode(hands, tricks, commander, tasks, objective)
-    model = _solve_pysat(cnf, seconds)
+    model = _solve_pysat(cnf, conflicts)
     if model is None:
         return UNKNOWN, [], ()
     if not model:
@@ -370,8 +374,9 @@ def _line(cnf: Cnf, true: set[int]) -> list[int]:
     return plays
 
 
-def _solve_pysat(cnf: Cnf, seconds: float) -> set[int] | None:
-    """True variables of a model, an empty set when unsatisfiable, None when out of time."""
+def _solve_pysat(cnf: Cnf, conflicts: int) -> set[int] | None:
+    """True variables of a model, an empty set when unsatisfiable, None when ``conflicts``
+    are spent.  A count, not a clock: the verdict does not depend on the machine or its load."""
     from pysat.solvers import Solver
 
     clauses = list(cnf.clauses)
@@ -379,13 +384,8 @@ def _solve_pysat(cnf: Cnf, seconds: float) -> set[int] | None:
         clauses.append(group)
         clauses.extend([-a, -b] for i, a in enumerate(group) for b in group[:i])
     with Solver(name=PYSAT_SOLVER, bootstrap_with=clauses) as solver:
-        timer = threading.Timer(seconds, solver.interrupt)
-        timer.start()
-        try:
-            status = solver.solve_limited(expect_interrupt=True)
-        finally:
-            timer.cancel()
-            timer.join()
+        solver.conf_budget(conflicts)
+        status = solver.solve_limited()
         if status is None:
             return None
         if not status:

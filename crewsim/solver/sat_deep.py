@@ -42,7 +42,16 @@ from crewsim.kernel import conditions as C
 from crewsim.kernel.bits import SUIT
 from crewsim.kernel.layout import OBJ_CODES
 from crewsim.rules.play import n_tricks
-from crewsim.solver.sat import FEASIBLE, INFEASIBLE, UNKNOWN, Cnf, _line, _solve_pysat, encode
+from crewsim.solver.sat import (
+    DEFAULT_CONFLICTS,
+    FEASIBLE,
+    INFEASIBLE,
+    UNKNOWN,
+    Cnf,
+    _line,
+    _solve_pysat,
+    encode,
+)
 
 OBJ_RANK = OBJ_CODES["balance_rank_wins"]
 OBJ_NO_LEAD = OBJ_CODES["no_lead_suits"]
@@ -425,7 +434,7 @@ def _objective(m: _Model, kind: int, a: int, b: int) -> bool:
     return False
 
 
-def solve_deep_sat(problem: Any, seconds: float = 0.3) -> tuple[str, list[int]]:
+def solve_deep_sat(problem: Any, conflicts: int = DEFAULT_CONFLICTS) -> tuple[str, list[int]]:
     """("infeasible", []) when the model (exact or a relaxation) has no solution,
     ("feasible", the whole hand's plays) when it is exact and has one, else ("unknown", [])."""
     from crewsim.solver.deep_sea import problem_arrays
@@ -435,7 +444,7 @@ def solve_deep_sat(problem: Any, seconds: float = 0.3) -> tuple[str, list[int]]:
         return UNKNOWN, []
     codes, owners, objective = problem_arrays(problem)
     return solve_deep_hands(deal.hands, n_tricks(deal.players), deal.players, codes, owners,
-                            objective, seconds)  # fmt: skip
+                            objective, conflicts)  # fmt: skip
 
 
 def solve_deep_hands(
@@ -445,11 +454,11 @@ def solve_deep_hands(
     codes: np.ndarray,
     owners: Sequence[int],
     objective: tuple[int, int, int] = (0, 0, 0),
-    seconds: float = 0.3,
+    conflicts: int = DEFAULT_CONFLICTS,
 ) -> tuple[str, list[int]]:
     """The same on bare arrays (tests use shortened hands, ``codes`` encoded for ``tricks``)."""
     cnf, exact = encode_deep(hands, tricks, players, codes, owners, objective)
-    model = _solve_pysat(cnf, seconds)
+    model = _solve_pysat(cnf, conflicts)
     if model is None:
         return UNKNOWN, []
     if not model:

@@ -13,9 +13,9 @@ from tests.solver.helpers import deal4
 
 
 def _refuted_at_the_root(problem: Problem) -> None:
-    res = solve(problem, budget=1, second=0)
+    res = solve(problem, budget=1, conflicts=0)
     assert res.verdict == "infeasible" and res.nodes == 0
-    verdict = solve_sat(problem, 60.0)[0]  # an independent engine agrees
+    verdict = solve_sat(problem, 10**7)[0]  # an independent engine agrees
     assert verdict == "infeasible"
 
 

@@ -125,7 +125,7 @@ def test_a_trump_kept_back_wins_nothing() -> None:
     )
     deal = Deal(3, tuple(mask_of(parse_card(c) for c in h.split()) for h in hands))
     problem = Problem(deal, (), deep_sea=True, deep=(_held(4, 0),))
-    assert solve(problem, budget=2_000_000, second=0).verdict != "infeasible"
+    assert solve(problem, budget=2_000_000, conflicts=0).verdict != "infeasible"
     res = solve(problem)
     assert res.verdict == "feasible" and 39 not in res.plays
     assert until_won(problem, res.plays, ()) == res.plays

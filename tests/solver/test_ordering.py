@@ -13,7 +13,7 @@ from tests.solver.helpers import deal4, replay
 
 def _won_in_one_trick(problem: Problem) -> Result:
     """Solved with a budget of one trick's plays, and the line wins through the referee."""
-    res = solve(problem, budget=4, second=0)
+    res = solve(problem, budget=4, conflicts=0)
     assert res.verdict == "feasible" and res.nodes == 4
     g = replay(problem, res)
     assert g.outcome is not None and g.outcome.success, g.trace()

@@ -27,9 +27,9 @@ def test_sat_agrees_with_dfs_and_replays(players: int) -> None:
         deal, tasks = random_setup(players, 3 + k % 4, ("1", "2", ">", "omega")[: k % 3], 77 + k)
         problem = Problem(deal, tuple(tasks))
         assert supported(problem)
-        forced = solve(problem, budget=1, second=20.0)  # the DFS gives up at once
+        forced = solve(problem, budget=1, conflicts=10**7)  # the DFS gives up at once
         assert forced.verdict in ("feasible", "infeasible")
-        dfs = solve(problem, budget=3_000_000, second=0)
+        dfs = solve(problem, budget=3_000_000, conflicts=0)
         if dfs.verdict != "unknown":
             assert dfs.verdict == forced.verdict, (players, k)
         if forced.verdict == "feasible":
@@ -39,8 +39,18 @@ def test_sat_agrees_with_dfs_and_replays(players: int) -> None:
 
 def test_dfs_only_leaves_unknown() -> None:
     deal, tasks = random_setup(4, 10, (), 3)
-    res = solve(Problem(deal, tuple(tasks)), budget=1, second=0)
+    res = solve(Problem(deal, tuple(tasks)), budget=1, conflicts=0)
     assert res.verdict == "unknown"
+
+
+def test_the_engine_budget_is_a_count_not_a_clock() -> None:
+    """Conflicts, not seconds: the same budget gives the same verdict on any machine."""
+    deal, tasks = random_setup(4, 10, (), 1_000_004)  # a deal the DFS leaves to the engine
+    problem = Problem(deal, tuple(tasks))
+    assert solve(problem, budget=20_000, conflicts=0).verdict == "unknown"
+    assert [sat.solve_sat(problem, 1)[0] for _ in range(3)] == ["unknown"] * 3
+    assert solve(problem, budget=20_000, conflicts=1).verdict == "unknown"
+    assert solve(problem, budget=20_000).verdict == sat.solve_sat(problem, 10**6)[0] == "infeasible"
 
 
 def test_the_dummy_is_left_to_the_dfs() -> None:
@@ -62,8 +72,8 @@ def test_objectives_agree_with_the_dfs_and_replay(objective: Any) -> None:
         players = 3 + k % 3
         deal, tasks = random_setup(players, 1 + k % 5, ("omega",)[: k % 2], 500 + k)
         problem = Problem(deal, tuple(tasks), objective, omega_last_trick=k % 4 == 1)
-        verdict, plays, chosen = sat.solve_sat(problem, 5.0)
-        dfs = solve(problem, budget=2_000_000, second=0)
+        verdict, plays, chosen = sat.solve_sat(problem, 10**6)
+        dfs = solve(problem, budget=2_000_000, conflicts=0)
         if "unknown" not in (dfs.verdict, verdict):
             assert dfs.verdict == verdict, (objective, k)
         if verdict == "feasible":
@@ -124,7 +134,7 @@ def test_small_decks_agree_with_exhaustive_search() -> None:
         tasks = [TaskSpec(c, tokens[i], rng.randrange(seats)) for i, c in enumerate(task_cards)]
         tricks = 4 if seats == 3 else 3
         commander = next(s for s, h in enumerate(hands) if h >> 39 & 1)
-        verdict, plays, _ = sat.solve_hands(hands, tricks, commander, tasks, 20.0)
+        verdict, plays, _ = sat.solve_hands(hands, tricks, commander, tasks, 10**7)
         assert verdict == ("feasible" if exhaustive(hands, tasks, tricks) else "infeasible"), (
             hands, tasks)  # fmt: skip
         if verdict == "feasible":
@@ -163,7 +173,7 @@ def test_small_decks_with_objectives_agree_with_exhaustive_search() -> None:
         tasks = [TaskSpec(c, None, rng.randrange(4)) for c in rng.sample(deck[:10], case % 3)]
         code, p1, p2 = _objective_args((kind, params))
         obj = Objective(code, p1, p2, (designated,))
-        verdict, plays, chosen = sat.solve_hands(hands, 3, commander, tasks, 20.0, obj)
+        verdict, plays, chosen = sat.solve_hands(hands, 3, commander, tasks, 10**7, obj)
         want = exhaustive(hands, tasks, 3, (kind, params), designated)
         assert verdict == ("feasible" if want else "infeasible"), (case, kind, hands, tasks)
         if verdict == "feasible":
