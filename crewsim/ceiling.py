@@ -22,7 +22,7 @@ from crewsim.rules.deal import Deal
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.objectives import DESIGNATED
 from crewsim.solver.api import Problem, Unsupported, solve
-from crewsim.stats import wilson
+from crewsim.stats import share_bounds
 
 DEFAULT_CEILING_N = 200  # deals per cell: about a minute for a 10-mission, 3-count campaign
 
@@ -97,7 +97,7 @@ def ceiling_cell(
     v = np.array(verdicts)
     won = rec["success"]
     feasible, decided = int((v == "feasible").sum()), int((v != "unknown").sum())
-    low, high = wilson(feasible, decided)
+    low, high = share_bounds(feasible, n - decided, n)
     share = feasible / decided if decided else float("nan")
     success = float(won.mean())
     row.update(

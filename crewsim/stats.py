@@ -31,6 +31,13 @@ def wilson(successes: int, games: int, z: float = Z95) -> tuple[float, float]:
     return (low, high)
 
 
+def share_bounds(hits: int, unknown: int, n: int) -> tuple[float, float]:
+    """95 % bounds on a rate when ``unknown`` of the ``n`` trials stay undecided: Wilson's low
+    end with every unknown a miss, its high end with every unknown a hit.  No guess about the
+    unknowns: they are often the hard, infeasible deals, so leaving them out would flatter."""
+    return wilson(hits, n)[0], wilson(hits + unknown, n)[1]
+
+
 @dataclass(frozen=True)
 class Attempts:
     """Expected attempts per success (a distress game costs one extra), with a 95 % interval."""

@@ -13,6 +13,7 @@ from crewsim.ceiling import ceiling_cell, unsupported_reason
 from crewsim.cli.app import app
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission
+from crewsim.solver.api import Problem, Result, solve
 
 
 @pytest.mark.parametrize(
@@ -28,6 +29,23 @@ def test_deals_the_bots_won_are_feasible(mission: str, players: int) -> None:
     assert row["ceiling_games"] == 60
     assert row["won_but_infeasible"] == 0
     assert row["feasible_share"] >= row["ceiling_success_rate"] - 1e-9 or row["unknown_share"]
+
+
+def test_the_interval_spans_the_undecided_deals() -> None:
+    """Deals the solver leaves open widen the interval both ways, whatever they turn out to be."""
+    m = get_mission("pn-10")
+    calls = iter(range(10**6))
+
+    def every_third_open(problem: Problem) -> Result:
+        return Result("unknown", 0, 0.0) if next(calls) % 3 == 0 else solve(problem)
+
+    row = ceiling_cell(m, 4, KernelMission(m, 4).vector(), get_bot("heuristic").vector(), 7, 60,
+                       solver=every_third_open)  # fmt: skip
+    n, feasible, decided = row["ceiling_games"], row["feasible_games"], row["decided_games"]
+    assert (n, decided, row["unknown_share"]) == (60, 40, pytest.approx(1 / 3))
+    assert row["feasible_low"] <= feasible / n  # every open deal infeasible
+    assert row["feasible_high"] >= (feasible + n - decided) / n  # every open deal feasible
+    assert row["feasible_low"] <= row["feasible_share"] <= row["feasible_high"]
 
 
 def test_missions_the_solver_cannot_judge_are_named() -> None:

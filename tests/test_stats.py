@@ -8,7 +8,14 @@ import polars as pl
 import pytest
 
 from crewsim.cards import Game
-from crewsim.stats import describe_failure, expected_attempts, summarise, top_failures, wilson
+from crewsim.stats import (
+    describe_failure,
+    expected_attempts,
+    share_bounds,
+    summarise,
+    top_failures,
+    wilson,
+)
 
 
 @pytest.mark.parametrize(
@@ -31,6 +38,19 @@ def test_wilson_contains_rate_and_no_games_is_nan() -> None:
     lo, hi = wilson(300, 1000)
     assert lo < 0.3 < hi
     assert all(math.isnan(x) for x in wilson(0, 0))
+
+
+def test_share_bounds_span_every_way_the_unknowns_could_go() -> None:
+    """62 feasible, 38 undecided of 100 (the ds-12 three-player ceiling): the decided share
+    is 100 %, but the bounds run from all-unknowns-infeasible to all-feasible."""
+    low, high = share_bounds(62, 38, 100)
+    assert low == pytest.approx(wilson(62, 100)[0])
+    assert high == 1.0
+    assert low < 0.62 < 62 / 62
+    assert share_bounds(30, 0, 100) == wilson(30, 100)
+    for hits, unknown in ((0, 5), (40, 20), (90, 10)):  # the decided share lies inside
+        lo, hi = share_bounds(hits, unknown, 100)
+        assert lo <= hits / (100 - unknown) <= hi
 
 
 def test_expected_attempts_counts_distress_as_an_extra_attempt() -> None:

@@ -24,7 +24,7 @@ from crewsim.cli.simulate import parse_players
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
 from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_CONFLICTS, Unsupported, problem_from_mission
-from crewsim.stats import wilson
+from crewsim.stats import share_bounds, wilson
 
 DEFAULT_N = 5000  # a 4-task mission (pn-10), DFS + SAT defaults: about 5 s on 2 cores
 CHUNK = 25
@@ -120,7 +120,7 @@ def feasibility(
                 won_infeasible += r.won_but_infeasible
         feas, unk = counts.get("feasible", 0), counts.get("unknown", 0)
         lo, hi = wilson(feas, n)
-        ulo, uhi = wilson(feas + unk, n)
+        uhi = share_bounds(feas, unk, n)[1]
         rows.append({
             "mission": mid, "players": p, "draft": draft, "deals": n, "feasible": feas,
             "infeasible": counts.get("infeasible", 0), "unknown": unk,
@@ -143,7 +143,7 @@ def feasibility(
     for r in rows:
         table.add_row(
             r["mission"], str(r["players"]), str(r["deals"]), f"{100 * r['feasible_share']:.1f} %",
-            f"{100 * r['ci_low']:.1f}-{100 * r['ci_high']:.1f} %",
+            f"{100 * r['ci_low']:.1f}-{100 * r['upper_ci_high']:.1f} %",
             f"{100 * r['unknown_share']:.1f} %", f"{r['max_ms']:.0f}",
         )  # fmt: skip
     Console().print(table)

@@ -63,8 +63,8 @@ def _undecided_note(ranking: pl.DataFrame) -> str:
     return (
         f" The solver left {100 * float(unknown.mean()):.1f} % of the deals undecided on "  # type: ignore[arg-type]
         f"average, at most {100 * worst['unknown_share']:.0f} % ({worst['mission']}, "
-        f"{worst['players']} players); each feasible share counts the decided deals only, so "
-        "where many are undecided it is less certain than its interval says."
+        f"{worst['players']} players); each feasible share counts the decided deals only, and "
+        "its interval spans every way the undecided ones could go."
     )
 
 
@@ -320,8 +320,9 @@ def _reading_notes(rep: Report) -> tuple[str, ...]:
     if rep.has_ceiling:
         notes.append(
             "Feasible share: the share of the same deals a perfect-information solver proves "
-            "winnable (deals it could not decide within its budget are left out and counted in "
-            "`tables/ranking.csv`). Bot efficiency = success rate / feasible share: the share "
+            "winnable (deals it could not decide within its budget are left out of the share and "
+            "counted in `tables/ranking.csv`; the interval spans every way they could go). Bot "
+            "efficiency = success rate / feasible share: the share "
             "of winnable deals the bots won."
         )
     else:

@@ -17,7 +17,7 @@ from typing import Any
 import polars as pl
 
 from crewsim.errors import CrewsimError
-from crewsim.stats import wilson
+from crewsim.stats import share_bounds
 
 _REQUIRED = ("manifest.json", "summary.parquet", "failures.parquet")
 
@@ -194,9 +194,9 @@ def ceiling(run: Run) -> pl.DataFrame | None:
     in the chunk files (true / false / null = unknown past the node budget; integers 1 / 0 / -1
     or the solver's verdict names "feasible" / "infeasible" / "unknown" work too), or summary
     columns ``feasible_share`` (optionally with counts ``feasible_games`` or ``feasible`` and
-    ``decided_games`` and ``ceiling_games``).  Unknown deals are left out of the share's
-    denominator and counted (``unknown_share``), so the share never pretends to more than the
-    solver decided.
+    ``decided_games`` and ``ceiling_games``).  The share is that of the decided deals; its
+    interval (``stats.share_bounds``) also spans every way the undecided ones could go, so it
+    never pretends to more than the solver decided.
     """
     s = run.summary
     if "feasible_share" in s.columns:
@@ -215,8 +215,8 @@ def ceiling(run: Run) -> pl.DataFrame | None:
                 feasible = r["feasible"]  # the solver's own summary names the count `feasible`
             if feasible is None:
                 feasible = round(share * decided) if share is not None else 0
-            low, high = wilson(int(feasible), decided)
             solved = int(r.get("ceiling_games") or decided)
+            low, high = share_bounds(int(feasible), solved - decided, solved)
             rows.append(
                 {
                     "mission": r["mission"],
@@ -251,8 +251,8 @@ def ceiling(run: Run) -> pl.DataFrame | None:
     )
     rows = []
     for r in counts.iter_rows(named=True):
-        f, d = int(r["feasible_games"]), int(r["decided_games"])
-        low, high = wilson(f, d)
+        f, d, n = int(r["feasible_games"]), int(r["decided_games"]), int(r["solved_games"])
+        low, high = share_bounds(f, n - d, n)
         rows.append(
             {
                 "mission": r["mission"],
@@ -262,7 +262,7 @@ def ceiling(run: Run) -> pl.DataFrame | None:
                 "feasible_share": f / d if d else math.nan,
                 "feasible_low": low,
                 "feasible_high": high,
-                "unknown_share": 1 - d / r["solved_games"],
+                "unknown_share": 1 - d / n,
             }
         )
     return _ceiling_frame(rows)
