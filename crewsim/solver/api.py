@@ -303,11 +303,11 @@ def _deep_dfs(problem: Problem, budget: int, memo: bool) -> tuple[int, int, Resu
 
 
 def _engine_covers(problem: Problem) -> bool:
-    """Whether the SAT engine models the problem (3-5 players; for Planet Nine, the
+    """Whether the SAT engine models the problem (Deep Sea: always; Planet Nine: the
     objectives of ``sat.COVERED``)."""
     from crewsim.solver import sat
 
-    return problem.deal.players >= 3 if problem.deep_sea else sat.supported(problem)
+    return problem.deep_sea or sat.supported(problem)
 
 
 def _second_engine(problem: Problem, conflicts: int) -> Result | None:

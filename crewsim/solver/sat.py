@@ -33,9 +33,9 @@ none ``unknown``; CP-SAT on these same clauses was about half as fast as MiniSat
 The game ends as soon as every task is done, but any position has a legal continuation, so
 "some complete hand takes every task" is the same question; the crew objectives it covers are
 judged over the whole hand too, which is the same once nothing left can break them.
-Supported: 3-5 players, tasks, order tokens and every Planet Nine objective (the two-player
-dummy stays with the DFS); the commander's
-designation is one more choice for the solver.  A feasible answer comes with its line of the
+Supported: 2-5 players (the two-player dummy's stacks included: it always has a face-up card to
+play), tasks, order tokens and every Planet Nine objective; the commander's designation is one
+more choice for the solver.  A feasible answer comes with its line of the
 whole hand, which ``api`` cuts where the referee says the mission is won.
 """
 
@@ -77,11 +77,11 @@ class Objective:
 
 
 def supported(problem: Any) -> bool:
-    """Whether the model covers the problem (players 3-5, no dummy, a covered objective)."""
+    """Whether the model covers the problem (2-5 players, a covered objective)."""
     from crewsim.solver.api import OBJECTIVE_CODES
 
     code = 0 if problem.objective is None else OBJECTIVE_CODES[problem.objective[0]]
-    return problem.deal.players >= 3 and not problem.deal.dummy_under and code in COVERED
+    return code in COVERED
 
 
 def solve_sat(
@@ -95,8 +95,13 @@ def solve_sat(
     code, p1, p2 = _objective_args(problem.objective, deal)
     choices = tuple(problem.designation_choices())
     obj = Objective(code, p1, p2, choices, problem.omega_last_trick)
-    return solve_hands(deal.hands, n_tricks(deal.players), deal.commander, problem.tasks,
-                       conflicts, obj)  # fmt: skip
+    return solve_hands(full_hands(deal), n_tricks(deal.players), deal.commander,
+                       problem.tasks, conflicts, obj, deal.dummy_under)  # fmt: skip
+
+
+def full_hands(deal: Any) -> list[int]:
+    """Every card of each seat: the two-player dummy's cards beneath its face-up ones too."""
+    return [deal.full_hand(s) for s in range(deal.seats)]
 
 
 def solve_hands(
@@ -106,9 +111,10 @@ def solve_hands(
     tasks: Sequence[TaskSpec],
     conflicts: int = DEFAULT_CONFLICTS,
     objective: Objective = Objective(),
+    under: Sequence[tuple[int, int]] = (),
 ) -> tuple[str, list[int], tuple[int, ...]]:
     """The same on bare hands (any deck: the tests use small ones)."""
-    cnf = encode(hands, tricks, commander, tasks, objective)
+    cnf = encode(hands, tricks, commander, tasks, objective, under=under)
     model = _solve_pysat(cnf, conflicts)
     if model is None:
         return UNKNOWN, [], ()
@@ -157,9 +163,15 @@ def encode(
     tasks: Sequence[TaskSpec],
     objective: Objective = Objective(),
     distinct: int = 0,
+    under: Sequence[tuple[int, int]] = (),
 ) -> Cnf:
     """The model of the module docstring as clauses over positive/negative variable ids;
-    ``distinct`` masks cards the caller's conditions tell apart (no symmetry on them)."""
+    ``distinct`` masks cards the caller's conditions tell apart (no symmetry on them).
+
+    The two-player dummy: ``hands`` holds every card of it, ``under`` its (face-up, beneath)
+    stacks.  A card beneath is played only after the one on it, in a later trick (it is
+    turned over when that trick ends), and obliges the dummy to follow suit only once
+    turned over (the face-up-cards-only reading of the rules)."""
     seats = len(hands)
     holder = {c: s for s, h in enumerate(hands) for c in range(40) if h >> c & 1}
     cards = sorted(holder)
@@ -171,6 +183,11 @@ def encode(
     x, p, led, lead = cnf.x, cnf.p, cnf.led, cnf.lead
     rt = range(tricks)
     task_cards = {tk.card for tk in tasks}
+    on_top = {b: a for a, b in under}  # a card beneath -> the card on it
+    for b, a in on_top.items():
+        add([-p(b, 0)])
+        for t in range(1, tricks):
+            add([-p(b, t), p(a, t - 1)])
     for c in cards:
         s, u = holder[c], c // 9
         beats = int(BEATS[c])
@@ -209,8 +226,11 @@ def encode(
             for t in rt:
                 plays_u = [x(c, t) for c in mine]
                 add([-lead(s, t), -led(u, t), *plays_u])  # the leader plays the led suit
-                for c in mine:  # suit u led while s still holds c: s plays suit u
-                    add([-led(u, t), *plays_u] + ([p(c, t - 1)] if t else []))
+                for c in mine:  # suit u led while s still holds c face up: s plays suit u
+                    if c not in on_top:
+                        add([-led(u, t), *plays_u] + ([p(c, t - 1)] if t else []))
+                    elif t:
+                        add([-led(u, t), *plays_u, p(c, t - 1), -p(on_top[c], t - 1)])
     for tk in tasks:
         if tk.owner is None:
             raise ValueError("every task needs an owner seat")
@@ -223,9 +243,10 @@ def encode(
                 for t in rt:
                     add([-p(ti.card, t), p(tj.card, t)])
     special = _objective_clauses(cnf, holder, commander, tasks, objective)
+    stacked = {c for pair in under for c in pair}  # a dummy's stacks are never interchangeable
     for s in range(seats):  # symmetry: interchangeable cards are played low first
-        free = [c for c in by_seat[s]
-                if c not in task_cards and c not in special and not distinct >> c & 1]  # fmt: skip
+        free = [c for c in by_seat[s] if c not in task_cards and c not in special
+                and c not in stacked and not distinct >> c & 1]  # fmt: skip
         for a, b in zip(free, free[1:], strict=False):
             if a // 9 == b // 9 and all(holder.get(c, s) == s for c in range(a + 1, b)):
                 for t in rt:

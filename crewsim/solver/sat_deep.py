@@ -51,6 +51,7 @@ from crewsim.solver.sat import (
     _line,
     _solve_pysat,
     encode,
+    full_hands,
 )
 
 OBJ_RANK = OBJ_CODES["balance_rank_wins"]
@@ -77,14 +78,15 @@ class _Model:
     """The clauses of one deal (``sat.encode``'s trick mechanics) and the helpers the
     conditions are written with."""
 
-    def __init__(self, hands: Sequence[int], tricks: int, players: int, distinct: int) -> None:
+    def __init__(
+        self, hands: Sequence[int], tricks: int, distinct: int, under: Sequence[tuple[int, int]]
+    ) -> None:
         self.hands = list(hands)
         self.seats = len(hands)
         self.tricks = tricks
-        self.players = players
         self.holder = {c: s for s, h in enumerate(hands) for c in range(40) if h >> c & 1}
         self.captain = self.holder.get(39, 0)
-        self.cnf: Cnf = encode(hands, tricks, self.captain, [], distinct=distinct)
+        self.cnf: Cnf = encode(hands, tricks, self.captain, [], distinct=distinct, under=under)
         self.true = self.cnf.new_var()
         self.cnf.clauses.append([self.true])
         self._wins: dict[tuple[int, int], int] = {}
@@ -212,18 +214,18 @@ class _Model:
 def encode_deep(
     hands: Sequence[int],
     tricks: int,
-    players: int,
     codes: np.ndarray,
     owners: Sequence[int],
     objective: tuple[int, int, int] = (0, 0, 0),
+    under: Sequence[tuple[int, int]] = (),
 ) -> tuple[Cnf, bool]:
     """The clauses of a Deep Sea deal and whether they are exact (every condition and the
     objective encoded both ways); ``codes`` are the kernel rows (``encode_task``, with the
-    same ``tricks``)."""
+    same ``tricks``); ``hands`` and ``under`` as ``sat.encode`` takes them."""
     from crewsim.solver.deep_sea import special_cards
 
     rows = np.asarray(codes, dtype=np.int64).reshape(-1, C.CODE_SIZE)
-    m = _Model(hands, tricks, players, special_cards(rows, objective))
+    m = _Model(hands, tricks, special_cards(rows, objective), under)
     exact = True
     for row, owner in zip(rows, owners, strict=True):
         exact &= _condition(m, [int(v) for v in row], int(owner))
@@ -440,24 +442,22 @@ def solve_deep_sat(problem: Any, conflicts: int = DEFAULT_CONFLICTS) -> tuple[st
     from crewsim.solver.deep_sea import problem_arrays
 
     deal = problem.deal
-    if deal.players < 3 or deal.dummy_under:
-        return UNKNOWN, []
     codes, owners, objective = problem_arrays(problem)
-    return solve_deep_hands(deal.hands, n_tricks(deal.players), deal.players, codes, owners,
-                            objective, conflicts)  # fmt: skip
+    return solve_deep_hands(full_hands(deal), n_tricks(deal.players), codes, owners, objective,
+                            conflicts, deal.dummy_under)  # fmt: skip
 
 
 def solve_deep_hands(
     hands: Sequence[int],
     tricks: int,
-    players: int,
     codes: np.ndarray,
     owners: Sequence[int],
     objective: tuple[int, int, int] = (0, 0, 0),
     conflicts: int = DEFAULT_CONFLICTS,
+    under: Sequence[tuple[int, int]] = (),
 ) -> tuple[str, list[int]]:
     """The same on bare arrays (tests use shortened hands, ``codes`` encoded for ``tricks``)."""
-    cnf, exact = encode_deep(hands, tricks, players, codes, owners, objective)
+    cnf, exact = encode_deep(hands, tricks, codes, owners, objective, under)
     model = _solve_pysat(cnf, conflicts)
     if model is None:
         return UNKNOWN, []

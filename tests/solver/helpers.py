@@ -47,9 +47,14 @@ def exhaustive(
     n_tricks: int,
     objective: tuple[str, dict[str, Any]] | None = None,
     designated: tuple[int, ...] = (),
+    under: Sequence[tuple[int, int]] = (),
 ) -> bool:
-    """Plain depth-first search over every legal play, judged like the referee does."""
+    """Plain depth-first search over every legal play, judged like the referee does.
+
+    ``under``: a dummy's (face-up, beneath) stacks; ``hands`` then holds its face-up cards,
+    and a card beneath joins them when the trick its cover went in ends."""
     seats = len(hands)
+    beneath = dict(under)
     commander = next(s for s, h in enumerate(hands) if h >> 39 & 1)
     pred = predecessors([t.token for t in tasks])
     tof = {t.card: i for i, t in enumerate(tasks)}
@@ -71,7 +76,7 @@ def exhaustive(
                 return "fail", done
         obj_done = True
         if objective is not None:
-            in_hands = 0
+            in_hands = sum(1 << b for a, b in under if not any(a in tr for tr in tricks))
             for h in hs:
                 in_hands |= h
             v = JUDGES[objective[0]](
@@ -98,6 +103,9 @@ def exhaustive(
                 nh[seat] &= ~(1 << c)
                 nt = [*trick, c]
                 if len(nt) == seats:
+                    for k, played in enumerate(nt):  # the dummy turns a card over
+                        if played in beneath:
+                            nh[(leader + k) % seats] |= 1 << beneath[played]
                     w, wc = trick_winner(nt, leader, seats)
                     ntr, nw, nwc = [*tricks, tuple(nt)], [*winners, w], [*wcards, wc]
                     status, nd = judge(ntr, nw, nwc, done, nh)
