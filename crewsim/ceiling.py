@@ -127,18 +127,30 @@ def ceiling_rows(
     config: Any, n: int, progress: Callable[[str], None] | None = None
 ) -> list[dict[str, Any]]:
     """One ceiling row per cell of a run configuration (``crewsim.montecarlo.RunConfig``),
-    solving the first ``n`` games of each cell's first chunk."""
+    solving the first ``n`` games of each cell's first chunk.  Cells go to the run's worker
+    processes (``config.workers()``), one at a time as each frees up: solve times are
+    heavy-tailed.  Each cell's row depends on its seed only, never on the worker count."""
+    from joblib import Parallel, delayed
+
     from crewsim.montecarlo import plan_chunks
 
     cells = config.cells()
     tasks = plan_chunks(len(cells), config.games, config.seed, config.chunk_size)
     first = {t.cell: t.seed for t in tasks if t.index == 0}
     bp = config.bot.vector()
+    size = min(n, config.games, config.chunk_size)
+    jobs = (
+        delayed(ceiling_cell)(cell.mission, cell.players, config.mission_vector(cell), bp,
+                              first[c], size)
+        for c, cell in enumerate(cells)
+    )  # fmt: skip
+    workers = min(config.workers(), len(cells))
     rows = []
-    for c, cell in enumerate(cells):
+    for cell, row in zip(
+        cells, Parallel(n_jobs=workers, batch_size=1, return_as="generator")(jobs), strict=True
+    ):
+        rows.append(row)
         if progress:
-            progress(f"ceiling: {cell.mission.id} at {cell.players} players")
-        size = min(n, config.games, config.chunk_size)
-        rows.append(ceiling_cell(cell.mission, cell.players, config.mission_vector(cell), bp,
-                                 first[c], size))  # fmt: skip
+            progress(f"ceiling: {cell.mission.id} at {cell.players} players solved "
+                     f"({len(rows)}/{len(cells)})")  # fmt: skip
     return rows

@@ -64,3 +64,20 @@ def test_simulate_with_ceiling_writes_the_columns(tmp_path: Path) -> None:
     assert rows["pn-1"]["ceiling_games"] == 50
     assert 0.0 <= rows["pn-1"]["feasible_share"] <= 1.0
     assert rows["pn-12"]["ceiling_games"] == 0  # not solvable: left out, said so
+
+
+def test_the_ceiling_does_not_depend_on_the_worker_count(tmp_path: Path) -> None:
+    """Cells are solved in worker processes; the rows are the same with one or two."""
+    keys = ("ceiling_games", "feasible_games", "decided_games", "feasible_low", "feasible_high",
+            "ceiling_success_rate", "unknown_share")  # fmt: skip
+    got = []
+    for jobs in ("1", "2"):
+        args = ["simulate", "pn-5,ds-5", "-p", "3,4", "-n", "300", "--seed", "3", "--jobs", jobs,
+                "--out", str(tmp_path / jobs), "--ceiling", "--ceiling-n", "40",
+                "--format", "json"]  # fmt: skip
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0, result.output
+        rows = json.loads(result.stdout)
+        got.append([(r["mission"], r["players"], *(r[k] for k in keys)) for r in rows])
+    assert got[0] == got[1]
+    assert len(got[0]) == 4 and all(row[2] == 40 for row in got[0])
