@@ -33,7 +33,7 @@ demo: $(STAMP)
 #   reports/deep-sea-balance  the task-card balance fit on that same run: the first 25,000 games
 #                             of each drawing mission and crew size (BALANCE_FIT_GAMES; about a
 #                             minute per crew size), so no extra simulation
-# Altogether about 10 minutes on this 2-core machine.
+# Altogether about 5-6 minutes on this 2-core machine (the ceiling cells run on both cores).
 REPORT_GAMES ?= 100000
 REPORT_SEED ?= 1
 CEILING_DEALS ?= 100
