@@ -28,3 +28,17 @@ def test_golden_verdicts() -> None:
         if res.verdict == "feasible":
             g = replay(problem, res)
             assert g.outcome is not None and g.outcome.success, f"line {k}"
+
+
+def test_golden_verdicts_from_the_sat_engine_alone() -> None:
+    """The same deals with the search giving up at once: the SAT engine answers each (the
+    two-player dummy's stacks and the 3-player unplayed card included)."""
+    for k, line in enumerate(GOLDEN.read_text().splitlines(), start=1):
+        rec = json.loads(line)
+        problem, why = parse_record(rec)
+        assert problem is not None, why
+        res = solve(problem, budget=1, conflicts=10**6)
+        assert res.verdict == rec["expect"], f"line {k}: {rec['why']}"
+        if res.verdict == "feasible":
+            g = replay(problem, res)
+            assert g.outcome is not None and g.outcome.success, f"line {k}"
