@@ -128,16 +128,21 @@ def solve_hands(
 
 @dataclass
 class Cnf:
-    """The clauses of one deal, its exactly-one groups and how to read a model."""
+    """The clauses of one deal and how to read a model."""
 
     clauses: list[list[int]] = field(default_factory=list)
-    exactly_one: list[list[int]] = field(default_factory=list)  # pairwise AMO + ALO in CNF
     top: int = 0  # the highest variable
     tricks: int = 0
     seats: int = 0
     by_seat: list[list[int]] = field(default_factory=list)
     index: dict[int, int] = field(default_factory=dict)  # card -> its row of x and p
     choice: list[int] = field(default_factory=list)  # one variable per designation choice
+
+    def exactly_one(self, group: list[int]) -> None:
+        """One of ``group`` and no two (pairwise).  Written where the group arises: MiniSat
+        solved the hard 10-task deals ~5 % faster than with these clauses all at the end."""
+        self.clauses.append(group)
+        self.clauses.extend([-a, -b] for i, a in enumerate(group) for b in group[:i])
 
     def new_var(self) -> int:
         self.top += 1
@@ -216,11 +221,11 @@ def encode(
             for v in range(u):
                 add([-led(u, t), -led(v, t)])
     for t in range(tricks + 1):
-        cnf.exactly_one.append([lead(s, t) for s in range(seats)])
+        cnf.exactly_one([lead(s, t) for s in range(seats)])
     add([lead(commander, 0)])
     for s in range(seats):
         for t in rt:
-            cnf.exactly_one.append([x(c, t) for c in by_seat[s]])
+            cnf.exactly_one([x(c, t) for c in by_seat[s]])
         for u in range(5):
             mine = [c for c in by_seat[s] if c // 9 == u]
             for t in rt:
@@ -275,7 +280,7 @@ def _objective_clauses(
         return set()
     cards = set(holder)
     cnf.choice = [cnf.new_var() for _ in obj.choices]
-    cnf.exactly_one.append(list(cnf.choice))
+    cnf.exactly_one(list(cnf.choice))
     trumps = sorted(c for c in cards if c >= 36)
     if obj.code == OBJ_BALANCED:
         _balanced(cnf, obj.p1)
@@ -400,11 +405,7 @@ def _solve_pysat(cnf: Cnf, conflicts: int) -> set[int] | None:
     are spent.  A count, not a clock: the verdict does not depend on the machine or its load."""
     from pysat.solvers import Solver
 
-    clauses = list(cnf.clauses)
-    for group in cnf.exactly_one:
-        clauses.append(group)
-        clauses.extend([-a, -b] for i, a in enumerate(group) for b in group[:i])
-    with Solver(name=PYSAT_SOLVER, bootstrap_with=clauses) as solver:
+    with Solver(name=PYSAT_SOLVER, bootstrap_with=cnf.clauses) as solver:
         solver.conf_budget(conflicts)
         status = solver.solve_limited()
         if status is None:

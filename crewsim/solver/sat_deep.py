@@ -5,10 +5,10 @@ The trick mechanics are ``crewsim.solver.sat.encode`` with no card tasks (``x[c,
 ``c`` played in trick ``t``; ``lead[s, t + 1]``: seat ``s`` won trick ``t``, written
 ``won(s, t)``; "``c`` is won by ``s``" is ``x[c, t]`` and ``won(s, t)`` for some ``t``; with
 three players the 14-card seat keeps one card back, which is never won, as the kernel judges
-it; the two-player dummy's stacks as ``sat.encode`` models them).  Each task card's condition (``crewsim.kernel.conditions``, kinds by their kernel code)
-adds clauses about the whole hand; counts are unary counters with both directions
-(``ge[k]`` is "at least ``k``"), so "exactly", "at least" and comparisons between seats are
-exact.
+it; the two-player dummy's stacks as ``sat.encode`` models them).  Each task card's condition
+(``crewsim.kernel.conditions``, kinds by their kernel code) adds clauses about the whole hand;
+counts are unary counters with both directions (``ge[k]`` is "at least ``k``"), so "exactly",
+"at least" and comparisons between seats are exact.
 
 Soundness.  The game ends once every condition is done, but any position has a legal
 continuation, so a won hand is a prefix of a complete hand; each condition ``Q`` below is a
