@@ -193,27 +193,30 @@ def encode(
         add([-p(b, 0)])
         for t in range(1, tricks):
             add([-p(b, t), p(a, t - 1)])
+    xs = {c: x(c, 0) for c in cards}  # trick 0's variables: trick t's are these + t
     for c in cards:
         s, u = holder[c], c // 9
         beats = int(BEATS[c])
-        over = [c2 for c2 in cards if beats >> c2 & 1 and holder[c2] != s]
+        over = [xs[c2] for c2 in cards if beats >> c2 & 1 and holder[c2] != s]
+        x0, p0, led0, lead0 = xs[c], p(c, 0), led(u, 0), lead(s, 0)
         for t in rt:
-            xt, pt, won = x(c, t), p(c, t), lead(s, t + 1)
+            xt, pt, won, lu = x0 + t, p0 + t, lead0 + t + 1, led0 + t
             add([-xt, pt])
             if t:
-                add([-p(c, t - 1), pt])
-                add([-xt, -p(c, t - 1)])
-                add([-pt, p(c, t - 1), xt])
+                add([-(pt - 1), pt])
+                add([-xt, -(pt - 1)])
+                add([-pt, pt - 1, xt])
             else:
                 add([-pt, xt])
-            add([-xt, -lead(s, t), led(u, t)])  # s leads with c: suit u led
-            for c2 in over:  # s wins with c: nothing beating c in the trick
-                add([-xt, -won, -x(c2, t)])
+            add([-xt, -(lead0 + t), lu])  # s leads with c: suit u led
+            beaters = [o + t for o in over]
+            for o in beaters:  # s wins with c: nothing beating c in the trick
+                add([-xt, -won, -o])
             if u < 4:  # ... and a colour card's colour was led
-                add([-xt, -won, led(u, t)])
-                add([-xt, -led(u, t), won] + [x(c2, t) for c2 in over])
+                add([-xt, -won, lu])
+                add([-xt, -lu, won, *beaters])
             else:
-                add([-xt, won] + [x(c2, t) for c2 in over])
+                add([-xt, won, *beaters])
         if len(by_seat[s]) <= tricks or c in task_cards:
             add([p(c, tricks - 1)])
     for t in rt:
@@ -229,13 +232,14 @@ def encode(
         for u in range(5):
             mine = [c for c in by_seat[s] if c // 9 == u]
             for t in rt:
-                plays_u = [x(c, t) for c in mine]
-                add([-lead(s, t), -led(u, t), *plays_u])  # the leader plays the led suit
+                plays_u = [xs[c] + t for c in mine]
+                lu = led(u, t)
+                add([-lead(s, t), -lu, *plays_u])  # the leader plays the led suit
                 for c in mine:  # suit u led while s still holds c face up: s plays suit u
                     if c not in on_top:
-                        add([-led(u, t), *plays_u] + ([p(c, t - 1)] if t else []))
+                        add([-lu, *plays_u, p(c, t - 1)] if t else [-lu, *plays_u])
                     elif t:
-                        add([-led(u, t), *plays_u, p(c, t - 1), -p(on_top[c], t - 1)])
+                        add([-lu, *plays_u, p(c, t - 1), -p(on_top[c], t - 1)])
     for tk in tasks:
         if tk.owner is None:
             raise ValueError("every task needs an owner seat")
