@@ -55,6 +55,8 @@ def feasibility(
 
     Deals are solved in small chunks that idle workers pick up one at a time (solve times are
     heavy-tailed), and the last line says how many deals were solved and how long it took.
+    The share counts undecided deals as not winnable; its 95 % interval runs up to where it
+    would be were they all winnable.
     """
     from joblib import Parallel, delayed
 
