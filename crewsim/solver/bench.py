@@ -1,9 +1,9 @@
 """Solver benchmark: ``python -m crewsim.solver.bench [--deals N] [--budget B] [--conflicts C]``.
 
 Four players, 1, 3, 6 and 10 random task cards (no tokens), uniformly random deals and
-owners; then three Deep Sea missions, their task cards drawn and given to random seats; one
-core; after a JIT warm-up.  ``--conflicts 0`` measures the DFS alone (no SAT engine).
-Prints deals/s, median / p99 / max seconds per deal
+owners; then two players and the dummy with 6 task cards; then three Deep Sea missions, their
+task cards drawn and given to random seats; one core; after a JIT warm-up.  ``--conflicts 0``
+measures the DFS alone (no SAT engine).  Prints deals/s, median / p99 / max seconds per deal
 and the unknown share at the budget, beside the targets of the solver issue.
 """
 
@@ -32,16 +32,18 @@ TARGETS = {1: (5000, 0.001), 3: (1000, 0.01), 6: (200, 0.02), 10: (100, 0.05)}
 DEALS = {1: 2000, 3: 1000, 6: 400, 10: 300}
 DEEP = ("ds-5", "ds-20", "ds-29")  # Deep Sea difficulty 5 / 10 / 15 at 4 players (no targets)
 DEEP_DEALS = 200
+DUMMY_TASKS, DUMMY_DEALS = 6, 400  # two players and the dummy (no target)
 
 
 def run(
-    n_tasks: int, deals: int, budget: int, seed: int, conflicts: int = DEFAULT_CONFLICTS
+    n_tasks: int, deals: int, budget: int, seed: int, conflicts: int = DEFAULT_CONFLICTS,
+    players: int = 4,
 ) -> dict[str, float]:
     problems = []
     for k in range(deals):
-        deal, tasks = random_setup(4, n_tasks, (), seed * 1_000_003 + k)
+        deal, tasks = random_setup(players, n_tasks, (), seed * 1_000_003 + k)
         problems.append(Problem(deal, tuple(tasks)))
-    return {"tasks": n_tasks, **_timed(problems, budget, conflicts)}
+    return {"tasks": n_tasks, "players": players, **_timed(problems, budget, conflicts)}
 
 
 def run_deep(
@@ -106,14 +108,18 @@ def main(argv: list[str] | None = None) -> None:
             f"max {row['max_ms']:.0f} ms  unknown {100 * row['unknown']:.1f} % "
             f"(target <= {100 * tgt_unknown:g} %)  infeasible {100 * row['infeasible']:.1f} %"
         )
+    deals = 20 if args.quick else (args.deals or DUMMY_DEALS)
+    rows = [("2p dummy", run(DUMMY_TASKS, deals, args.budget, args.seed, args.conflicts, 2))]
     for mission_id in DEEP:
         deals = 10 if args.quick else (args.deals or DEEP_DEALS)
-        row = run_deep(mission_id, deals, args.budget, args.seed, args.conflicts)
+        rows.append((mission_id, run_deep(mission_id, deals, args.budget, args.seed,
+                                          args.conflicts)))  # fmt: skip
+    for name, row in rows:
         if args.json:
             print(json.dumps(row))
             continue
         print(
-            f"{mission_id:>8s}: {row['deals_per_s']:8.0f} deals/s  median {row['median_ms']:.3f} ms"
+            f"{name:>8s}: {row['deals_per_s']:8.0f} deals/s  median {row['median_ms']:.3f} ms"
             f"  p99 {row['p99_ms']:.1f} ms  max {row['max_ms']:.0f} ms  "
             f"unknown {100 * row['unknown']:.1f} %  infeasible {100 * row['infeasible']:.1f} %"
         )

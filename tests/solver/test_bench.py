@@ -1,4 +1,5 @@
-"""`python -m crewsim.solver.bench --quick`: one row per task count and Deep Sea mission."""
+"""`python -m crewsim.solver.bench --quick`: one row per task count, the two-player dummy and
+each Deep Sea mission."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from crewsim.solver import bench
 def test_quick_bench_rows(capsys: pytest.CaptureFixture[str]) -> None:
     bench.main(["--quick", "--json"])
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [r.get("tasks") for r in rows[:4]] == [1, 3, 6, 10]
-    assert [r["mission"] for r in rows[4:]] == list(bench.DEEP)
+    assert [(r.get("tasks"), r.get("players")) for r in rows[:5]] == [
+        (1, 4), (3, 4), (6, 4), (10, 4), (bench.DUMMY_TASKS, 2)]
+    assert [r["mission"] for r in rows[5:]] == list(bench.DEEP)
     for r in rows:
         assert r["deals_per_s"] > 0 and r["median_ms"] <= r["p99_ms"] <= r["max_ms"]
         assert abs(r["feasible"] + r["infeasible"] + r["unknown"] - 1) < 1e-9
