@@ -47,6 +47,7 @@ from itertools import combinations
 from typing import Any
 
 from crewsim.cards import BEATS
+from crewsim.kernel.layout import OBJ_CODES
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.order import predecessors
 from crewsim.rules.play import n_tricks
@@ -58,10 +59,19 @@ PYSAT_SOLVER = "minisat22"  # faster on these models than Glucose, CaDiCaL, Ling
 DEFAULT_CONFLICTS = 30_000
 
 
-# objective kinds the model covers (the kernel's codes, ``crewsim.kernel.layout.OBJ_CODES``)
-OBJ_NO_TRICKS, OBJ_ONES, OBJ_TRUMPS, OBJ_NO_RANK, OBJ_BALANCED = 1, 2, 3, 4, 5
-OBJ_ONE_TRICK, OBJ_FIRST_LAST, OBJ_PINK, OBJ_ROLES = 6, 7, 8, 9
-COVERED = frozenset(range(10))  # every Planet Nine objective; Deep Sea's go to ``sat_deep``
+# objective kinds the model covers, by the kernel's codes
+OBJ_NO_TRICKS = OBJ_CODES["player_wins_no_tricks"]
+OBJ_ONES = OBJ_CODES["colour_ones_win"]
+OBJ_TRUMPS = OBJ_CODES["each_trump_wins"]
+OBJ_NO_RANK = OBJ_CODES["no_win_with_rank"]
+OBJ_BALANCED = OBJ_CODES["balanced_tricks"]
+OBJ_ONE_TRICK = OBJ_CODES["player_exactly_one_trick"]
+OBJ_FIRST_LAST = OBJ_CODES["player_first_and_last_only"]
+OBJ_PINK = OBJ_CODES["left_of_pink9_wins_pink"]
+OBJ_ROLES = OBJ_CODES["role_split"]
+COVERED = frozenset((0, OBJ_NO_TRICKS, OBJ_ONES, OBJ_TRUMPS, OBJ_NO_RANK, OBJ_BALANCED,
+                     OBJ_ONE_TRICK, OBJ_FIRST_LAST, OBJ_PINK, OBJ_ROLES))  # fmt: skip
+# (every Planet Nine objective; Deep Sea's go to ``sat_deep``)
 
 
 @dataclass(frozen=True)
@@ -78,9 +88,7 @@ class Objective:
 
 def supported(problem: Any) -> bool:
     """Whether the model covers the problem (2-5 players, a covered objective)."""
-    from crewsim.solver.api import OBJECTIVE_CODES
-
-    code = 0 if problem.objective is None else OBJECTIVE_CODES[problem.objective[0]]
+    code = 0 if problem.objective is None else OBJ_CODES[problem.objective[0]]
     return code in COVERED
 
 
