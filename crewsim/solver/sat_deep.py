@@ -52,6 +52,7 @@ from crewsim.solver.sat import (
     _solve_pysat,
     encode,
     full_hands,
+    gc_paused,
 )
 
 OBJ_RANK = OBJ_CODES["balance_rank_wins"]
@@ -457,8 +458,9 @@ def solve_deep_hands(
     under: Sequence[tuple[int, int]] = (),
 ) -> tuple[str, list[int]]:
     """The same on bare arrays (tests use shortened hands, ``codes`` encoded for ``tricks``)."""
-    cnf, exact = encode_deep(hands, tricks, codes, owners, objective, under)
-    model = _solve_pysat(cnf, conflicts)
+    with gc_paused():
+        cnf, exact = encode_deep(hands, tricks, codes, owners, objective, under)
+        model = _solve_pysat(cnf, conflicts)
     if model is None:
         return UNKNOWN, []
     if not model:

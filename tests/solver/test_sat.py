@@ -5,6 +5,7 @@ clauses)."""
 
 from __future__ import annotations
 
+import gc
 import random
 from typing import Any
 
@@ -226,3 +227,24 @@ def test_two_players_agree_with_the_dfs_and_replay(objective: Any) -> None:
         assert supported(problem)
         seen.add(_checked_verdict(problem, (objective, k)))
     assert "feasible" in seen
+
+
+def test_the_collector_is_paused_only_while_a_model_is_solved() -> None:
+    deal, tasks = random_setup(4, 4, (), 5)
+    seen: list[bool] = []
+    real = sat._solve_pysat
+
+    def spy(cnf: Any, conflicts: int) -> Any:
+        seen.append(gc.isenabled())
+        return real(cnf, conflicts)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sat, "_solve_pysat", spy)
+        assert sat.solve_sat(Problem(deal, tuple(tasks)))[0] != sat.UNKNOWN
+        assert seen == [False] and gc.isenabled()
+        gc.disable()
+        try:
+            sat.solve_sat(Problem(deal, tuple(tasks)))
+            assert not gc.isenabled()  # a caller's own choice is left as it was
+        finally:
+            gc.enable()
