@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from crewsim.backends import Backend, open_workers
 from crewsim.kernel import layout as L
 from crewsim.missions.schema import Mission
 from crewsim.replay import recorded_deep_tasks
@@ -124,31 +125,29 @@ def with_ceiling(summary: pl.DataFrame, rows: list[dict[str, Any]]) -> pl.DataFr
 
 
 def ceiling_rows(
-    config: Any, n: int, progress: Callable[[str], None] | None = None
-) -> list[dict[str, Any]]:
+    config: Any, n: int, progress: Callable[[str], None] | None = None,
+    backend: Backend | None = None,
+) -> list[dict[str, Any]]:  # fmt: skip
     """One ceiling row per cell of a run configuration (``crewsim.montecarlo.RunConfig``),
-    solving the first ``n`` games of each cell's first chunk.  Cells go to the run's worker
-    processes (``config.workers()``), one at a time as each frees up: solve times are
-    heavy-tailed.  Each cell's row depends on its seed only, never on the worker count."""
-    from joblib import Parallel, delayed
-
+    solving the first ``n`` games of each cell's first chunk.  Cells go to ``backend`` (by
+    default the run's own: loky workers or its Dask cluster), one at a time as each worker
+    frees up: solve times are heavy-tailed.  Each cell's row depends on its seed only."""
     from crewsim.montecarlo import plan_chunks
 
     cells = config.cells()
+    if backend is None:
+        workers = min(config.workers(), len(cells))
+        with open_workers(config.backend, workers, config.scheduler) as opened:
+            return ceiling_rows(config, n, progress, opened)
     tasks = plan_chunks(len(cells), config.games, config.seed, config.chunk_size)
     first = {t.cell: t.seed for t in tasks if t.index == 0}
     bp = config.bot.vector()
     size = min(n, config.games, config.chunk_size)
-    jobs = (
-        delayed(ceiling_cell)(cell.mission, cell.players, config.mission_vector(cell), bp,
-                              first[c], size)
-        for c, cell in enumerate(cells)
-    )  # fmt: skip
-    workers = min(config.workers(), len(cells))
+    calls = [(cell.mission, cell.players, config.mission_vector(cell), bp, first[c], size)
+             for c, cell in enumerate(cells)]  # fmt: skip
+    names = [f"ceiling-{cell.mission.id}-{cell.players}p" for cell in cells]
     rows = []
-    for cell, row in zip(
-        cells, Parallel(n_jobs=workers, batch_size=1, return_as="generator")(jobs), strict=True
-    ):
+    for cell, row in zip(cells, backend.imap(ceiling_cell, calls, names), strict=True):
         rows.append(row)
         if progress:
             progress(f"ceiling: {cell.mission.id} at {cell.players} players solved "

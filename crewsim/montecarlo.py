@@ -17,26 +17,27 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import logging
 import math
 import os
 import platform
-import signal
-import threading
 import time
-import uuid
-import warnings
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, suppress
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, suppress
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 import polars as pl
 
 from crewsim import __version__
+from crewsim.backends import (
+    Backend,
+    check_backend,
+    open_workers,
+    worker_count,
+)
 from crewsim.bots import Bot
 from crewsim.errors import CrewsimError
 from crewsim.kernel.layout import DISTRESS_CODES
@@ -45,9 +46,6 @@ from crewsim.missions.schema import Mission
 from crewsim.stats import summarise
 
 CHUNK_SIZE = 50_000  # games per chunk: large enough to amortise dispatch, small for memory
-BACKENDS = ("loky", "dask")
-DASK_CONNECT_TIMEOUT = 5.0  # seconds: an unreachable scheduler is an error, not a hang
-DASK_RETRIES = 2  # a chunk whose task raises is re-run this many times (worker loss: see below)
 MANIFEST = "manifest.json"
 CHECKSUM_SUFFIX = ".sha256"
 # Every chunk file has these columns, in this order, whatever the mission: one schema lets a
@@ -154,13 +152,7 @@ class RunConfig:
             raise CrewsimError(f"--distress: expected {known}, got {self.distress!r}")
         if self.seed < 0:
             raise CrewsimError(f"--seed: expected a non-negative integer, got {self.seed}")
-        if self.backend not in BACKENDS:
-            known = "|".join(BACKENDS)
-            raise CrewsimError(f"--backend: expected {known}, got {self.backend!r}")
-        if self.scheduler is not None and self.backend != "dask":
-            raise CrewsimError("--scheduler: only with --backend dask")
-        if self.scheduler is not None and not self.scheduler.strip():
-            raise CrewsimError("--scheduler: expected an address such as tcp://HOST:8786")
+        check_backend(self.backend, self.scheduler)
 
     def mission_vector(self, cell: Cell) -> np.ndarray:
         """The kernel's mission vector; raises CrewsimError for what the kernel cannot play."""
@@ -168,8 +160,7 @@ class RunConfig:
 
     def workers(self) -> int:
         """Worker count from ``jobs`` with joblib's meaning (-1 all cores, -2 all but one)."""
-        cores = os.cpu_count() or 1
-        return self.jobs if self.jobs > 0 else max(1, cores + 1 + self.jobs)
+        return worker_count(self.jobs)
 
 
 @dataclass(frozen=True)
@@ -201,12 +192,6 @@ class RunInterrupted(KeyboardInterrupt):
             f"interrupted: {self.done} of {self.total} chunks done "
             f"({self.games_done:,} of {self.games:,} games) in {self.out}"
         )
-
-
-class RunFailed(CrewsimError):
-    """The backend gave up on a chunk (e.g. it killed worker after worker): not bad input."""
-
-    exit_code = 1
 
 
 def chunk_seed(seq: np.random.SeedSequence) -> int:
@@ -585,136 +570,9 @@ def prepare(config: RunConfig, out: Path | None = None) -> RunState:
 Play = Callable[[ChunkTask, np.ndarray, np.ndarray], tuple[ChunkCounts, bytes]]
 
 
-class Backend(Protocol):
-    """Runs chunks somewhere and yields their results in completion order."""
-
-    def map(
-        self, play: Play, tasks: Sequence[ChunkTask], vectors: Sequence[np.ndarray],
-        bp: np.ndarray,
-    ) -> Iterator[tuple[ChunkCounts, bytes]]: ...  # fmt: skip
-
-
-@contextmanager
-def _ctrl_c_after() -> Iterator[None]:
-    """Ctrl-C inside the block takes effect when it ends: raised inside polars, a
-    KeyboardInterrupt can come out as another error (or twice), so a chunk is never cut."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    hit: list[int] = []
-    old = signal.signal(signal.SIGINT, lambda signum, frame: hit.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
-    if hit:
-        raise KeyboardInterrupt
-
-
-@dataclass
-class LokyBackend:
-    """joblib's loky processes on this machine (in-process for one job)."""
-
-    jobs: int
-
-    def map(
-        self, play: Play, tasks: Sequence[ChunkTask], vectors: Sequence[np.ndarray],
-        bp: np.ndarray,
-    ) -> Iterator[tuple[ChunkCounts, bytes]]:  # fmt: skip
-        from joblib import Parallel, delayed
-
-        if self.jobs == 1:  # in-process: no pickling, and the parent's compiled kernel is reused
-            for t in tasks:
-                with _ctrl_c_after():
-                    result = play(t, vectors[t.cell], bp)
-                yield result
-            return
-        parallel = Parallel(n_jobs=self.jobs, backend="loky", return_as="generator_unordered")
-        with warnings.catch_warnings():  # on Ctrl-C joblib warns about the cancelled tasks
-            warnings.filterwarnings("ignore", message=".*tasks have been successfully executed")
-            yield from parallel(delayed(play)(t, vectors[t.cell], bp) for t in tasks)
-
-
-@dataclass
-class DaskBackend:
-    """Chunks as Dask futures on a ``distributed`` cluster.
-
-    Futures rather than joblib's Dask backend: results stream back in completion order (the
-    driver stores each chunk as it lands), Ctrl-C cancels exactly this run's tasks, and each
-    task carries ``retries``.  A worker that dies mid-chunk is the scheduler's business: it
-    reschedules that worker's tasks elsewhere (up to ``distributed.scheduler.allowed-failures``
-    deaths per task), so only that chunk is recomputed; its seed makes the result identical.
-    """
-
-    client: Any
-
-    def map(
-        self, play: Play, tasks: Sequence[ChunkTask], vectors: Sequence[np.ndarray],
-        bp: np.ndarray,
-    ) -> Iterator[tuple[ChunkCounts, bytes]]:  # fmt: skip
-        from distributed import as_completed
-
-        run_id = uuid.uuid4().hex[:8]
-        futures = [
-            self.client.submit(
-                play, t, vectors[t.cell], bp, key=f"crewsim-{run_id}-{t.file_name}",
-                pure=False, retries=DASK_RETRIES,
-            )
-            for t in tasks
-        ]  # fmt: skip
-        try:
-            for fut in as_completed(futures):
-                try:
-                    result: tuple[ChunkCounts, bytes] = fut.result()
-                except Exception as exc:
-                    raise RunFailed(f"Dask gave up on {fut.key}: {type(exc).__name__}: "
-                                    f"{' '.join(str(exc).split())}") from exc  # fmt: skip
-                fut.release()
-                yield result
-        finally:
-            self.client.cancel(futures)
-
-
-@contextmanager
-def _dask_session(config: RunConfig) -> Iterator[DaskBackend]:
-    """Connect to ``--scheduler`` (short timeout), or start a loopback LocalCluster for the run."""
-    from distributed import Client, LocalCluster
-
-    cluster = None
-    address = config.scheduler
-    if address is None:
-        cluster = LocalCluster(
-            n_workers=config.workers(), threads_per_worker=1, processes=True,
-            host="127.0.0.1", dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
-        )  # fmt: skip
-        address = cluster.scheduler_address
-    try:
-        try:
-            client = Client(address, timeout=DASK_CONNECT_TIMEOUT)
-        except Exception as exc:  # OSError, TimeoutError, ValueError for a bad address, ...
-            reason = " ".join(str(exc).split()) or type(exc).__name__
-            raise CrewsimError(
-                f"--scheduler: cannot reach the Dask scheduler at {address} ({reason})"
-            ) from None
-        try:
-            yield DaskBackend(client)
-        finally:
-            client.close()
-    finally:
-        if cluster is not None:
-            cluster.close()
-
-
 def open_backend(config: RunConfig) -> AbstractContextManager[Backend]:
     """The backend of a run, opened before any file is written (a bad scheduler fails first)."""
-    if config.backend == "dask":
-        return _dask_session(config)
-    return _nullcontext(LokyBackend(config.jobs))
-
-
-@contextmanager
-def _nullcontext(backend: Backend) -> Iterator[Backend]:
-    yield backend
+    return open_workers(config.backend, config.jobs, config.scheduler)
 
 
 # ---------------------------------------------------------------- driver side
@@ -749,7 +607,9 @@ def execute(
     results = list(state.done)
     start = time.perf_counter()
     try:
-        for done, data in backend.map(play, state.todo, vectors, bp):
+        calls = [(t, vectors[t.cell], bp) for t in state.todo]
+        names = [t.file_name for t in state.todo]
+        for done, data in backend.imap_unordered(play, calls, names):
             store_chunk(state.chunks, done, data)
             results.append(done)
             if on_chunk is not None:

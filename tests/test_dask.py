@@ -95,3 +95,42 @@ def test_backend_dask_without_scheduler_starts_a_local_cluster(tmp_path: Path) -
     result = run(_config(backend="dask", jobs=2, games=600), tmp_path / "local")
     reference = run(_config(games=600), tmp_path / "serial")
     assert_frame_equal(result.summary, reference.summary)
+
+
+def _without_timings(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+    return [{k: v for k, v in r.items() if not k.endswith(("_ms", "_seconds"))} for r in rows]
+
+
+def test_the_ceiling_is_solved_on_the_cluster_with_the_loky_rows(cluster: str) -> None:
+    from distributed import get_task_stream
+
+    from crewsim.ceiling import ceiling_rows
+
+    cfg = _config(games=200, chunk_size=100)
+    local = ceiling_rows(cfg, 30)
+    remote_cfg = _config(games=200, chunk_size=100, backend="dask", scheduler=cluster)
+    with open_backend(remote_cfg) as backend, get_task_stream(backend.client) as stream:
+        remote = ceiling_rows(remote_cfg, 30, backend=backend)
+    assert _without_timings(remote) == _without_timings(local)
+    assert [r["ceiling_games"] for r in remote] == [30, 30]
+    keys = {str(t["key"]) for t in stream.data}
+    assert sum("ceiling-pn-3-4p" in k or "ceiling-pn-8-4p" in k for k in keys) == 2
+
+
+def test_feasibility_on_the_cluster_gives_the_local_numbers(cluster: str) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from crewsim.cli.app import app
+
+    got = []
+    with distributed.Client(cluster) as watcher, distributed.get_task_stream(watcher) as stream:
+        for where in (["--jobs", "1"], ["--scheduler", cluster]):
+            args = ["feasibility", "pn-6", "ds-4", "-n", "60", "--seed", "5", "--json", *where]
+            result = CliRunner().invoke(app, args)
+            assert result.exit_code == 0, result.output
+            got.append(_without_timings([json.loads(x) for x in result.stdout.splitlines()]))
+    assert got[0] == got[1] and [r["deals"] for r in got[0]] == [60, 60]
+    keys = {str(t["key"]) for t in stream.data}  # 3 chunks of 25 deals or fewer per mission
+    assert sum("feasibility-" in k for k in keys) == 6

@@ -196,7 +196,7 @@ def test_same_out_again_is_a_resume_not_a_restart(tmp_path: Path) -> None:
 def test_ctrl_c_inside_an_in_process_chunk_takes_effect_after_it() -> None:
     """Raised inside polars, a KeyboardInterrupt came out as a TypeError or twice (the run then
     ended without saying where it stood): the in-process chunk now finishes first."""
-    from crewsim.montecarlo import _ctrl_c_after
+    from crewsim.backends import _ctrl_c_after
 
     finished = []
     with pytest.raises(KeyboardInterrupt), _ctrl_c_after():

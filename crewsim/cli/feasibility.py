@@ -49,17 +49,25 @@ def feasibility(
         ),
     ] = "random",
     jobs: Annotated[int, typer.Option(help="Worker processes (0 = all cores).")] = 0,
+    backend: Annotated[
+        str | None,
+        typer.Option(help="loky (processes here) or dask (a LocalCluster, or --scheduler). [loky]"),
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(help="Dask scheduler address, tcp://HOST:PORT (implies dask)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per cell.")] = False,
 ) -> None:
     """Share of random deals (random task draw, random or bot draft) that some line of play wins.
 
     Deals are solved in small chunks that idle workers pick up one at a time (solve times are
-    heavy-tailed), and the last line says how many deals were solved and how long it took.
+    heavy-tailed), here or on a Dask cluster, with the same numbers either way; the last line
+    says how many deals were solved and how long it took.
     The share counts undecided deals as not winnable; its 95 % interval runs up to where it
     would be were they all winnable.
     """
-    from joblib import Parallel, delayed
-
+    from crewsim.backends import check_backend, open_workers
     from crewsim.solver.sample import DRAFTS, solve_chunk
 
     if n < 1:
@@ -70,6 +78,10 @@ def feasibility(
         raise CrewsimError(f"--conflicts: expected 0 or more, got {conflicts}")
     if draft not in DRAFTS:
         raise CrewsimError(f"--draft: expected one of {', '.join(DRAFTS)}, got {draft!r}")
+    if jobs < 0:
+        raise CrewsimError(f"--jobs: expected 0 (all cores) or more, got {jobs}")
+    backend = backend or ("dask" if scheduler is not None else "loky")
+    check_backend(backend, scheduler)
     chosen = [m for spec in missions for m in resolve_missions(spec)]
     seats = list(parse_players(players))
     for m in chosen:  # refuse what the solver cannot model before spending any time
@@ -88,38 +100,38 @@ def feasibility(
     n_jobs = jobs or (os.cpu_count() or 1)
     root = np.random.SeedSequence(seed)
     cells = [(m.id, p) for m in chosen for p in seats]
-    tasks_list = []
+    of_cell: list[int] = []
+    calls: list[tuple[Any, ...]] = []
+    names: list[str] = []
     for ci, (mid, p) in enumerate(cells):
         children = root.spawn(1)[0].spawn((n + CHUNK - 1) // CHUNK)
-        for k, child in enumerate(children):
-            size = min(CHUNK, n - k * CHUNK)
-            job = delayed(solve_chunk)(mid, p, child, size, budget, conflicts, draft)
-            tasks_list.append((ci, job))
-    start = time.perf_counter()
+        for part, child in enumerate(children):
+            of_cell.append(ci)
+            calls.append((mid, p, child, min(CHUNK, n - part * CHUNK), budget, conflicts, draft))
+            names.append(f"feasibility-{mid}-{p}p-{part}")
     results = []
-    with Progress(
+    with open_workers(backend, n_jobs, scheduler) as workers, Progress(
         TextColumn("[bold]solving"), BarColumn(), MofNCompleteColumn(), TextColumn("deals ETA"),
         TimeRemainingColumn(), TimeElapsedColumn(), console=Console(stderr=True),
     ) as bar:  # fmt: skip
+        start = time.perf_counter()
         task = bar.add_task("deals", total=n * len(cells))
-        for r in Parallel(n_jobs=n_jobs, batch_size=1, return_as="generator")(
-            t for _, t in tasks_list
-        ):
-            results.append(r)
-            bar.advance(task, sum(r.counts.values()))
+        for chunk in workers.imap(solve_chunk, calls, names):
+            results.append(chunk)
+            bar.advance(task, sum(chunk.counts.values()))
     wall = time.perf_counter() - start
     rows: list[dict[str, Any]] = []
     for ci, (mid, p) in enumerate(cells):
         counts: dict[str, int] = {}
         secs: list[float] = []
         wins = won_infeasible = 0
-        for (cj, _), r in zip(tasks_list, results, strict=True):
+        for cj, chunk in zip(of_cell, results, strict=True):
             if cj == ci:
-                for k, v in r.counts.items():
+                for k, v in chunk.counts.items():
                     counts[k] = counts.get(k, 0) + v
-                secs.extend(r.seconds)
-                wins += r.bot_wins
-                won_infeasible += r.won_but_infeasible
+                secs.extend(chunk.seconds)
+                wins += chunk.bot_wins
+                won_infeasible += chunk.won_but_infeasible
         feas, unk = counts.get("feasible", 0), counts.get("unknown", 0)
         lo, hi = wilson(feas, n)
         uhi = share_bounds(feas, unk, n)[1]
@@ -150,4 +162,6 @@ def feasibility(
         )  # fmt: skip
     Console().print(table)
     total = n * len(cells)
-    typer.echo(f"{total} deals solved in {wall:.1f} s on {n_jobs} process(es)")
+    where = f"Dask at {scheduler}" if scheduler else (
+        f"a local Dask cluster of {n_jobs}" if backend == "dask" else f"{n_jobs} process(es)")
+    typer.echo(f"{total} deals solved in {wall:.1f} s on {where}")

@@ -285,16 +285,17 @@ def simulate(
             # SystemExit, not typer.Exit: app.main runs click with standalone_mode=False,
             # which turns typer.Exit into a return value that main() does not pass on
             sys.exit(stop.exit_code)
-    rate = state.todo_games / result.seconds if result.seconds > 0 else float("nan")
-    info.print(
-        f"{state.todo_games:,} games simulated in {result.seconds:.1f} s ({rate:,.0f} games/s)"
-        f", {result.games:,} in all; summary in {state.out / 'summary.csv'}",
-        highlight=False,
-        soft_wrap=True,
-    )
+        rate = state.todo_games / result.seconds if result.seconds > 0 else float("nan")
+        info.print(
+            f"{state.todo_games:,} games simulated in {result.seconds:.1f} s "
+            f"({rate:,.0f} games/s), {result.games:,} in all; summary in "
+            f"{state.out / 'summary.csv'}",
+            highlight=False,
+            soft_wrap=True,
+        )
+        rows = ceiling_rows(config, n_solve, info.print, engine) if ceiling else []
     summary = result.summary
     if ceiling:
-        rows = ceiling_rows(config, n_solve, lambda m: info.print(m))
         summary = with_ceiling(summary, rows)
         summary.write_parquet(state.out / "summary.parquet")
         summary.write_csv(state.out / "summary.csv")
