@@ -10,16 +10,9 @@ from typing import Annotated, Any
 import numpy as np
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
+from crewsim.cli.output import deals_bar
 from crewsim.cli.simulate import parse_players
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
@@ -110,15 +103,13 @@ def feasibility(
             calls.append((mid, p, child, min(CHUNK, n - part * CHUNK), budget, conflicts, draft))
             names.append(f"feasibility-{mid}-{p}p-{part}")
     results = []
-    with open_workers(backend, n_jobs, scheduler) as workers, Progress(
-        TextColumn("[bold]solving"), BarColumn(), MofNCompleteColumn(), TextColumn("deals ETA"),
-        TimeRemainingColumn(), TimeElapsedColumn(), console=Console(stderr=True),
-    ) as bar:  # fmt: skip
+    with open_workers(backend, n_jobs, scheduler) as workers, deals_bar(
+        n * len(cells), Console(stderr=True)
+    ) as advance:
         start = time.perf_counter()
-        task = bar.add_task("deals", total=n * len(cells))
         for chunk in workers.imap(solve_chunk, calls, names):
             results.append(chunk)
-            bar.advance(task, sum(chunk.counts.values()))
+            advance(sum(chunk.counts.values()))
     wall = time.perf_counter() - start
     rows: list[dict[str, Any]] = []
     for ci, (mid, p) in enumerate(cells):

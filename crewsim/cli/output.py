@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -57,6 +57,17 @@ def progress_bar(total: int, console: Console) -> Iterator[Any]:
             bar.advance(task, done.task.games)
 
         yield advance
+
+
+@contextmanager
+def deals_bar(total: int, console: Console) -> Iterator[Callable[[int], None]]:
+    """The solver commands' bar (deals done, ETA); yields the callback taking deals done."""
+    with Progress(
+        TextColumn("[bold]solving"), BarColumn(), MofNCompleteColumn(), TextColumn("deals ETA"),
+        TimeRemainingColumn(), TimeElapsedColumn(), console=console,
+    ) as bar:  # fmt: skip
+        task = bar.add_task("deals", total=total)
+        yield lambda n: bar.advance(task, n)
 
 
 def _pct(x: float, digits: int = 2) -> str:

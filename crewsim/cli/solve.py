@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Sequence
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.console import Console
 
 from crewsim.cards import Game, card_name
+from crewsim.cli.output import deals_bar
 from crewsim.errors import CrewsimError
 from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_CONFLICTS, Problem, Result, solve
-from crewsim.solver.deals import read_deals
+from crewsim.solver.deals import DealRecord, read_deals
 
 
 def result_record(problem: Problem | None, res: Result, line: int) -> dict[str, Any]:
@@ -32,6 +37,16 @@ def result_record(problem: Problem | None, res: Result, line: int) -> dict[str, 
     return rec
 
 
+CHUNK = 20  # deals per worker task: solve times are heavy-tailed, so small chunks balance
+
+
+def solve_records(
+    problems: Sequence[Problem | None], budget: int, conflicts: int
+) -> list[Result | None]:
+    """Solve one chunk of a file's deals (None: a deal the solver does not model)."""
+    return [None if p is None else solve(p, budget=budget, conflicts=conflicts) for p in problems]
+
+
 def solve_cmd(
     file: Annotated[Path, typer.Argument(help="A deal (.json) or one deal per line (.jsonl).")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON result line per deal.")] = False,
@@ -42,24 +57,43 @@ def solve_cmd(
         int,
         typer.Option(help="SAT engine conflicts per deal the search leaves open (0: off)."),
     ] = DEFAULT_CONFLICTS,
+    jobs: Annotated[
+        int, typer.Option(help="Worker processes for a .jsonl file (0 = all cores).")
+    ] = 0,
 ) -> None:
-    """Solve deals: feasible (with a winning line), infeasible, unknown or unsupported."""
+    """Solve deals: feasible (with a winning line), infeasible, unknown or unsupported.
+
+    A ``.jsonl`` file's deals are solved in chunks on every core, with a progress bar on
+    stderr; results come out in the file's order, the same whatever ``--jobs``."""
+    from crewsim.backends import open_workers
+
     if budget < 1:
         raise CrewsimError(f"--budget: expected a positive number, got {budget}")
     if conflicts < 0:
         raise CrewsimError(f"--conflicts: expected 0 or more, got {conflicts}")
+    if jobs < 0:
+        raise CrewsimError(f"--jobs: expected 0 (all cores) or more, got {jobs}")
     records = list(read_deals(file))  # validate the whole file before printing anything
     jsonl = file.suffix.lower() == ".jsonl"
-    for rec in records:
-        if rec.problem is None:
-            res = Result("unsupported", 0, 0.0, reason=rec.unsupported)
-        else:
-            res = solve(rec.problem, budget=budget, conflicts=conflicts)
-        out = result_record(rec.problem, res, rec.line)
-        if as_json or jsonl:
-            typer.echo(json.dumps(out))
-            continue
-        head = f"{res.verdict}  ({res.nodes} nodes, {res.seconds * 1000:.1f} ms)"
-        typer.echo(head if not res.reason else f"{head}: {res.reason}")
-        for k, trick in enumerate(out.get("tricks", []), start=1):
-            typer.echo(f"  trick {k:2d}: " + "  ".join(f"P{s}:{c}" for s, c in enumerate(trick)))
+    chunks = [records[k : k + CHUNK] for k in range(0, len(records), CHUNK)]
+    calls = [([r.problem for r in chunk], budget, conflicts) for chunk in chunks]
+    workers = min(jobs or (os.cpu_count() or 1), len(chunks))
+    bar = deals_bar(len(records), Console(stderr=True)) if jsonl else nullcontext(None)
+    with open_workers("loky", workers) as pool, bar as advance:
+        for chunk, results in zip(chunks, pool.imap(solve_records, calls), strict=True):
+            for rec, res in zip(chunk, results, strict=True):
+                _print(rec, res or Result("unsupported", 0, 0.0, reason=rec.unsupported),
+                       as_json or jsonl)  # fmt: skip
+            if advance is not None:
+                advance(len(chunk))
+
+
+def _print(rec: DealRecord, res: Result, as_json: bool) -> None:
+    out = result_record(rec.problem, res, rec.line)
+    if as_json:
+        typer.echo(json.dumps(out))
+        return
+    head = f"{res.verdict}  ({res.nodes} nodes, {res.seconds * 1000:.1f} ms)"
+    typer.echo(head if not res.reason else f"{head}: {res.reason}")
+    for k, trick in enumerate(out.get("tricks", []), start=1):
+        typer.echo(f"  trick {k:2d}: " + "  ".join(f"P{s}:{c}" for s, c in enumerate(trick)))

@@ -37,7 +37,7 @@ def test_solve_jsonl_one_line_per_deal(tmp_path: Path) -> None:
     f.write_text("\n".join(json.dumps(r) for r in lines) + "\n")
     result = runner.invoke(app, ["solve", str(f)])
     assert result.exit_code == 0, result.output
-    rows = [json.loads(x) for x in result.output.splitlines()]
+    rows = [json.loads(x) for x in result.stdout.splitlines()]  # the progress bar: stderr
     assert [r["line"] for r in rows] == [1, 2, 3, 4]
     assert rows[3]["verdict"] == "unsupported" and "card draw" in rows[3]["reason"]
 
@@ -86,3 +86,19 @@ def test_bad_card_names_the_field(tmp_path: Path) -> None:
     result = runner.invoke(app, ["solve", str(f)])
     assert result.exit_code != 0
     assert "hands[1][2]" in str(result.exception)
+
+
+def test_a_jsonl_file_is_solved_on_every_core_in_file_order(tmp_path: Path) -> None:
+    f = tmp_path / "many.jsonl"
+    deals = [deal_record(3 + s % 3, Game.PLANET_NINE, s, ("pn-8", "pn-12", "pn-20")[s % 3])
+             for s in range(45)]  # fmt: skip
+    f.write_text("\n".join(json.dumps(r) for r in deals) + "\n")
+    got = []
+    for jobs in ("1", "2"):
+        result = runner.invoke(app, ["solve", str(f), "--jobs", jobs])
+        assert result.exit_code == 0, result.output
+        rows = [json.loads(x) for x in result.stdout.splitlines()]
+        got.append([{k: v for k, v in r.items() if k != "seconds"} for r in rows])
+    assert got[0] == got[1]
+    assert [r["line"] for r in got[0]] == list(range(1, 46))
+    assert {r["verdict"] for r in got[0]} >= {"feasible", "unsupported"}
