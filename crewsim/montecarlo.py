@@ -32,12 +32,7 @@ import numpy as np
 import polars as pl
 
 from crewsim import __version__
-from crewsim.backends import (
-    Backend,
-    check_backend,
-    open_workers,
-    worker_count,
-)
+from crewsim.backends import Backend, check_backend, open_workers, worker_count
 from crewsim.bots import Bot
 from crewsim.errors import CrewsimError
 from crewsim.kernel.layout import DISTRESS_CODES

@@ -153,6 +153,7 @@ def feasibility(
         )  # fmt: skip
     Console().print(table)
     total = n * len(cells)
-    where = f"Dask at {scheduler}" if scheduler else (
-        f"a local Dask cluster of {n_jobs}" if backend == "dask" else f"{n_jobs} process(es)")
+    where = f"{n_jobs} process(es)"
+    if backend == "dask":
+        where = f"Dask at {scheduler}" if scheduler else f"a local Dask cluster of {n_jobs} workers"
     typer.echo(f"{total} deals solved in {wall:.1f} s on {where}")
