@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import time
 from typing import Annotated, Any
 
@@ -41,7 +40,10 @@ def feasibility(
             "heuristic bot crew's draft, played by the kernel on the same deal)."
         ),
     ] = "random",
-    jobs: Annotated[int, typer.Option(help="Worker processes (0 = all cores).")] = 0,
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", "-j", help="Workers (0 or -1: all cores; -2: all but one)."),
+    ] = 0,
     backend: Annotated[
         str | None,
         typer.Option(help="loky (processes here) or dask (a LocalCluster, or --scheduler). [loky]"),
@@ -60,7 +62,7 @@ def feasibility(
     The share counts undecided deals as not winnable; its 95 % interval runs up to where it
     would be were they all winnable.
     """
-    from crewsim.backends import check_backend, open_workers
+    from crewsim.backends import check_backend, open_workers, worker_count
     from crewsim.solver.sample import DRAFTS, solve_chunk
 
     if n < 1:
@@ -71,8 +73,6 @@ def feasibility(
         raise CrewsimError(f"--conflicts: expected 0 or more, got {conflicts}")
     if draft not in DRAFTS:
         raise CrewsimError(f"--draft: expected one of {', '.join(DRAFTS)}, got {draft!r}")
-    if jobs < 0:
-        raise CrewsimError(f"--jobs: expected 0 (all cores) or more, got {jobs}")
     backend = backend or ("dask" if scheduler is not None else "loky")
     check_backend(backend, scheduler)
     chosen = [m for spec in missions for m in resolve_missions(spec)]
@@ -90,7 +90,7 @@ def feasibility(
 
             for p in seats:
                 KernelMission(m, p).vector()
-    n_jobs = jobs or (os.cpu_count() or 1)
+    n_jobs = worker_count(jobs or -1)
     root = np.random.SeedSequence(seed)
     cells = [(m.id, p) for m in chosen for p in seats]
     of_cell: list[int] = []

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from contextlib import nullcontext
 from pathlib import Path
@@ -58,26 +57,26 @@ def solve_cmd(
         typer.Option(help="SAT engine conflicts per deal the search leaves open (0: off)."),
     ] = DEFAULT_CONFLICTS,
     jobs: Annotated[
-        int, typer.Option(help="Worker processes for a .jsonl file (0 = all cores).")
+        int,
+        typer.Option("--jobs", "-j", help="Worker processes for a .jsonl file (0 or -1 = all "
+                     "cores, -2 all but one)."),
     ] = 0,
 ) -> None:
     """Solve deals: feasible (with a winning line), infeasible, unknown or unsupported.
 
     A ``.jsonl`` file's deals are solved in chunks on every core, with a progress bar on
     stderr; results come out in the file's order, the same whatever ``--jobs``."""
-    from crewsim.backends import open_workers
+    from crewsim.backends import open_workers, worker_count
 
     if budget < 1:
         raise CrewsimError(f"--budget: expected a positive number, got {budget}")
     if conflicts < 0:
         raise CrewsimError(f"--conflicts: expected 0 or more, got {conflicts}")
-    if jobs < 0:
-        raise CrewsimError(f"--jobs: expected 0 (all cores) or more, got {jobs}")
     records = list(read_deals(file))  # validate the whole file before printing anything
     jsonl = file.suffix.lower() == ".jsonl"
     chunks = [records[k : k + CHUNK] for k in range(0, len(records), CHUNK)]
     calls = [([r.problem for r in chunk], budget, conflicts) for chunk in chunks]
-    workers = min(jobs or (os.cpu_count() or 1), len(chunks))
+    workers = min(worker_count(jobs or -1), len(chunks))
     bar = deals_bar(len(records), Console(stderr=True)) if jsonl else nullcontext(None)
     with open_workers("loky", workers) as pool, bar as advance:
         for chunk, results in zip(chunks, pool.imap(solve_records, calls), strict=True):
