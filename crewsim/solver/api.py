@@ -27,9 +27,9 @@ from crewsim.rules.game import TaskSpec
 from crewsim.rules.objectives import DESIGNATED
 from crewsim.rules.order import ARROWS, NUMBERED, OMEGA
 from crewsim.rules.play import n_tricks, trick_winner
+from crewsim.solver.sat import DEFAULT_CONFLICTS  # SAT conflicts per deal the DFS leaves open
 
 DEFAULT_BUDGET = 200_000  # card plays per problem before the DFS gives up
-DEFAULT_CONFLICTS = 30_000  # SAT conflicts per deal the DFS leaves open (0: DFS only; ~0.3 s)
 HANDOFF = 20_000  # DFS plays before an open deal goes to the second engine: 5k-100k measured,
 # 20k best (MiniSat settles in ~40 ms what the DFS would spend ~30 ms more on, mostly in vain)
 TABLE_BITS = 19  # memo rows: 2**19 x 64 bytes = 32 MiB per process
