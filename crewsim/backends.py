@@ -35,9 +35,10 @@ class RunFailed(CrewsimError):
 
 
 def worker_count(jobs: int) -> int:
-    """Worker processes for ``jobs`` with joblib's meaning (-1 all cores, -2 all but one)."""
+    """Worker processes for ``jobs``: joblib's meaning (-1 all cores, -2 all but one), and 0
+    also all cores, the same in every command."""
     cores = os.cpu_count() or 1
-    return jobs if jobs > 0 else max(1, cores + 1 + jobs)
+    return jobs if jobs > 0 else max(1, cores + 1 + (jobs or -1))
 
 
 def check_backend(backend: str, scheduler: str | None) -> None:
@@ -108,7 +109,9 @@ class LokyBackend:
                     result = fn(*args)
                 yield result
             return
-        parallel = Parallel(n_jobs=self.jobs, batch_size=1, backend="loky", return_as=how)
+        parallel = Parallel(
+            n_jobs=worker_count(self.jobs), batch_size=1, backend="loky", return_as=how
+        )
         with warnings.catch_warnings():  # on Ctrl-C joblib warns about the cancelled tasks
             warnings.filterwarnings("ignore", message=".*tasks have been successfully executed")
             yield from parallel(delayed(fn)(*args) for args in calls)

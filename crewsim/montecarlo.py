@@ -140,8 +140,6 @@ class RunConfig:
             raise CrewsimError(f"-n: expected a positive number of games, got {self.games}")
         if self.chunk_size <= 0:
             raise CrewsimError(f"chunk size must be positive, got {self.chunk_size}")
-        if self.jobs == 0:
-            raise CrewsimError("--jobs: 0 is not allowed (1 = serial, -1 = all cores)")
         if self.distress not in DISTRESS_CODES:
             known = "|".join(DISTRESS_CODES)
             raise CrewsimError(f"--distress: expected {known}, got {self.distress!r}")
@@ -154,7 +152,7 @@ class RunConfig:
         return KernelMission(cell.mission, cell.players, self.distress).vector()
 
     def workers(self) -> int:
-        """Worker count from ``jobs`` with joblib's meaning (-1 all cores, -2 all but one)."""
+        """Worker count from ``jobs`` (0 or -1 all cores, -2 all but one)."""
         return worker_count(self.jobs)
 
 

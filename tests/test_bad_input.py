@@ -91,7 +91,6 @@ CASES: list[tuple[list[str], str]] = [
     (["simulate", "pn-1", "-n", "many"], "-n: expected a whole number, got 'many'"),
     (["simulate", "pn-1", "-n", "2.5"], "-n: expected a whole number"),
     (["simulate", "pn-1", "--seed", "-1"], "--seed: expected a non-negative"),
-    (["simulate", "pn-1", "--jobs", "0"], "--jobs: 0 is not allowed"),
     (["simulate", "pn-1", "--bot", "nobody"], "unknown bot 'nobody'"),
     (["simulate", "pn-1", "--bots", "{bad_bots}"], "not valid TOML"),
     (["simulate", "pn-1", "--distress", "often"], "--distress"),

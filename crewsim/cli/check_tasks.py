@@ -303,6 +303,7 @@ def estimate(
     ``SeedSequence(seed)`` exactly as ``crewsim simulate`` derives them, so the numbers do not
     depend on ``jobs``.
     """
+    from crewsim.backends import LokyBackend
     from crewsim.bots import get_bot
     from crewsim.kernel.spec import KernelMission
     from crewsim.montecarlo import plan_chunks
@@ -317,12 +318,8 @@ def estimate(
         owners=tuple(owners) if owners is not None else (),
     ).vector()
     chunks = plan_chunks(1, games, seed, CHUNK)
-    if jobs == 1 or len(chunks) == 1:
-        parts = [_play(mp, bp, t.games, t.seed) for t in chunks]
-    else:
-        from joblib import Parallel, delayed
-
-        parts = Parallel(n_jobs=jobs)(delayed(_play)(mp, bp, t.games, t.seed) for t in chunks)
+    workers = LokyBackend(jobs if len(chunks) > 1 else 1)
+    parts = list(workers.imap(_play, [(mp, bp, t.games, t.seed) for t in chunks]))
     successes = sum(s for s, _ in parts)
     failures: Counter[tuple[int, int]] = Counter()
     for _, f in parts:
@@ -407,7 +404,7 @@ def check_tasks(
     seed: Annotated[int, typer.Option(help="Root seed of the Monte Carlo deals.")] = 0,
     bot: Annotated[str, typer.Option(help="Bot crew for the Monte Carlo deals.")] = "heuristic",
     jobs: Annotated[
-        int, typer.Option(help="Worker processes for -n (1 = this process, -1 = all cores).")
+        int, typer.Option(help="Worker processes for -n (1 = this process; 0 or -1 = all cores).")
     ] = 1,
     fmt: Annotated[
         CheckFormat, typer.Option("--format", "-f", help="table for reading, json for scripts.")
@@ -436,8 +433,6 @@ def check_tasks(
     given = parse_owners(owners, len(cards), seats) if owners is not None else None
     if games < 0:
         raise CrewsimError(f"-n: expected 0 or more games, got {games}")
-    if jobs == 0:
-        raise CrewsimError("--jobs: expected 1 or more, or -1 for all cores")
     result = check(cards, given, players)
     mc = estimate(cards, given, players, games, seed, bot, jobs) if games > 0 else None
     if fmt is CheckFormat.JSON:

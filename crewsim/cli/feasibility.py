@@ -90,7 +90,7 @@ def feasibility(
 
             for p in seats:
                 KernelMission(m, p).vector()
-    n_jobs = worker_count(jobs or -1)
+    n_jobs = worker_count(jobs)
     root = np.random.SeedSequence(seed)
     cells = [(m.id, p) for m in chosen for p in seats]
     of_cell: list[int] = []

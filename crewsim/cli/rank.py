@@ -152,7 +152,8 @@ def rank(
     seed: Annotated[int, typer.Option("--seed", help="Root seed of the run.")] = 0,
     bot: Annotated[str, typer.Option("--bot", help="Bot crew by name.")] = "heuristic",
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", help="Worker processes; -1 = all cores.")
+        int,
+        typer.Option("--jobs", "-j", help="Workers (0 or -1: all cores; -2: all but one)."),
     ] = -1,
     run_dir: Annotated[
         Path | None,

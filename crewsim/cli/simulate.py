@@ -188,7 +188,9 @@ def simulate(
     jobs: Annotated[
         str | None,
         typer.Option(
-            "--jobs", "-j", help="Worker processes (also Dask local workers); -1 = all cores."
+            "--jobs",
+            "-j",
+            help="Worker processes (also Dask local workers); 0 or -1: all cores, -2: all but one.",
         ),
     ] = None,
     distress: Annotated[

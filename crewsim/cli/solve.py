@@ -76,7 +76,7 @@ def solve_cmd(
     jsonl = file.suffix.lower() == ".jsonl"
     chunks = [records[k : k + CHUNK] for k in range(0, len(records), CHUNK)]
     calls = [([r.problem for r in chunk], budget, conflicts) for chunk in chunks]
-    workers = min(worker_count(jobs or -1), len(chunks))
+    workers = min(worker_count(jobs), len(chunks))
     bar = deals_bar(len(records), Console(stderr=True)) if jsonl else nullcontext(None)
     with open_workers("loky", workers) as pool, bar as advance:
         for chunk, results in zip(chunks, pool.imap(solve_records, calls), strict=True):

@@ -137,6 +137,13 @@ def test_monte_carlo_is_reproducible_and_in_range() -> None:
         assert mc["top_failing_card"]["number"] in (4, 59)
 
 
+def test_monte_carlo_numbers_do_not_depend_on_jobs() -> None:
+    args = ("0tricks", "no9", "-p", "3", "-n", "25000", "--seed", "3")  # three chunks
+    _, serial = _json(*args, "--jobs", "1")
+    _, parallel = _json(*args, "--jobs", "2")
+    assert serial["monte_carlo"] == parallel["monte_carlo"]
+
+
 # ---------------------------------------------------------------- bad input: exit 2
 
 

@@ -40,8 +40,9 @@ def test_json_rows_and_run_folder(tmp_path: Path) -> None:
         assert r["expected_attempts"] is None or r["expected_attempts"] >= 1
         assert 0 <= r["distress_share"] <= 1
     assert json.loads((tmp_path / "manifest.json").read_text())["root_seed"] == 5
-    again = runner.invoke(app, [*args, "--jobs", "2", "--out", str(tmp_path / "again")])
-    assert json.loads(again.stdout) == rows
+    for jobs in ("2", "0"):  # 0 means every core, as in the other commands
+        again = runner.invoke(app, [*args, "--jobs", jobs, "--out", str(tmp_path / jobs)])
+        assert json.loads(again.stdout) == rows
 
 
 def test_default_run_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
