@@ -41,6 +41,18 @@ def worker_count(jobs: int) -> int:
     return jobs if jobs > 0 else max(1, cores + 1 + (jobs or -1))
 
 
+def backend_named(backend: str | None, scheduler: str | None) -> str:
+    """The backend a command was given: ``--scheduler`` alone means Dask, neither loky."""
+    return backend or ("dask" if scheduler is not None else "loky")
+
+
+def describe(backend: str, workers: int, scheduler: str | None) -> str:
+    """Where a run's work went, for its summary line."""
+    if backend != "dask":
+        return f"{workers} loky process(es)"
+    return f"Dask at {scheduler}" if scheduler else f"a local Dask cluster of {workers} workers"
+
+
 def check_backend(backend: str, scheduler: str | None) -> None:
     """Reject an unknown backend or a scheduler without Dask, in one line."""
     if backend not in BACKENDS:
@@ -103,15 +115,14 @@ class LokyBackend:
     def _run(self, fn: Callable[..., T], calls: Sequence[tuple[Any, ...]], how: str) -> Iterator[T]:
         from joblib import Parallel, delayed
 
-        if worker_count(self.jobs) == 1:  # in-process: no pickling, the compiled kernel reused
+        workers = worker_count(self.jobs)
+        if workers == 1:  # in-process: no pickling, the compiled kernel reused
             for args in calls:
                 with _ctrl_c_after():
                     result = fn(*args)
                 yield result
             return
-        parallel = Parallel(
-            n_jobs=worker_count(self.jobs), batch_size=1, backend="loky", return_as=how
-        )
+        parallel = Parallel(n_jobs=workers, batch_size=1, backend="loky", return_as=how)
         with warnings.catch_warnings():  # on Ctrl-C joblib warns about the cancelled tasks
             warnings.filterwarnings("ignore", message=".*tasks have been successfully executed")
             yield from parallel(delayed(fn)(*args) for args in calls)

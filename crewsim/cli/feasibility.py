@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from crewsim.backends import backend_named, check_backend, describe, open_workers, worker_count
 from crewsim.cli.output import deals_bar
 from crewsim.cli.simulate import parse_players
 from crewsim.errors import CrewsimError
@@ -62,7 +63,6 @@ def feasibility(
     The share counts undecided deals as not winnable; its 95 % interval runs up to where it
     would be were they all winnable.
     """
-    from crewsim.backends import check_backend, open_workers, worker_count
     from crewsim.solver.sample import DRAFTS, solve_chunk
 
     if n < 1:
@@ -73,7 +73,7 @@ def feasibility(
         raise CrewsimError(f"--conflicts: expected 0 or more, got {conflicts}")
     if draft not in DRAFTS:
         raise CrewsimError(f"--draft: expected one of {', '.join(DRAFTS)}, got {draft!r}")
-    backend = backend or ("dask" if scheduler is not None else "loky")
+    backend = backend_named(backend, scheduler)
     check_backend(backend, scheduler)
     chosen = [m for spec in missions for m in resolve_missions(spec)]
     seats = list(parse_players(players))
@@ -153,7 +153,4 @@ def feasibility(
         )  # fmt: skip
     Console().print(table)
     total = n * len(cells)
-    where = f"{n_jobs} process(es)"
-    if backend == "dask":
-        where = f"Dask at {scheduler}" if scheduler else f"a local Dask cluster of {n_jobs} workers"
-    typer.echo(f"{total} deals solved in {wall:.1f} s on {where}")
+    typer.echo(f"{total} deals solved in {wall:.1f} s on {describe(backend, n_jobs, scheduler)}")

@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from crewsim.backends import backend_named, describe
 from crewsim.bots import get_bot
 from crewsim.ceiling import DEFAULT_CEILING_N, ceiling_rows, with_ceiling
 from crewsim.cli.output import compact_table
@@ -136,13 +137,12 @@ def _build_config(
         raise CrewsimError("give missions to simulate (e.g. pn-1..10), or --resume DIR")
     defaults: dict[str, Any] = {
         "players": "3,4,5", "games": 1_000_000, "bot": "heuristic", "seed": 0, "jobs": -1,
-        "distress": "auto", "chunk_size": CHUNK_SIZE, "backend": "loky",
+        "distress": "auto", "chunk_size": CHUNK_SIZE,
     }  # fmt: skip
     o: dict[str, Any] = {
         k: (defaults[k] if v is None and k in defaults else v) for k, v in opts.items()
     }
-    if opts["backend"] is None and o["scheduler"] is not None:
-        o["backend"] = "dask"  # --scheduler alone means Dask
+    o["backend"] = backend_named(o["backend"], o["scheduler"])
     config = RunConfig(
         missions=tuple(resolve_missions(",".join(missions))),
         players=parse_players(o["players"]),
@@ -263,9 +263,7 @@ def simulate(
         return
     info = stderr if fmt is OutputFormat.json else stdout
     n_cells = len(config.cells())
-    where = "a local Dask cluster" if config.backend == "dask" else "loky"
-    if config.scheduler:
-        where = f"Dask at {config.scheduler}"
+    where = describe(config.backend, config.workers(), config.scheduler)
     with open_backend(config) as engine:  # an unreachable scheduler fails before any file
         state = prepare(config, out)
         info.print(
