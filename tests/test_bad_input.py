@@ -108,6 +108,15 @@ CASES: list[tuple[list[str], str]] = [
         ["feasibility", "pn-1", "-n", "5", "--scheduler", "tcp://127.0.0.1:1"],
         "cannot reach the Dask scheduler at tcp://127.0.0.1:1",
     ),  # fmt: skip
+    (["rank", "pn-1", "--backend", "spark"], "--backend: expected loky|dask, got 'spark'"),
+    (
+        ["rank", "pn-1", "-n", "200", "-p", "4", "--scheduler", "tcp://127.0.0.1:1"],
+        "cannot reach the Dask scheduler at tcp://127.0.0.1:1",
+    ),  # fmt: skip
+    (
+        ["balance", "-n", "200", "-p", "4", "--scheduler", "tcp://127.0.0.1:1"],
+        "cannot reach the Dask scheduler at tcp://127.0.0.1:1",
+    ),  # fmt: skip
     (["simulate", "pn-1", "--format", "xml"], "--format: expected table|json"),
     (["simulate"], "give missions to simulate"),
     (

@@ -134,3 +134,25 @@ def test_feasibility_on_the_cluster_gives_the_local_numbers(cluster: str) -> Non
     assert got[0] == got[1] and [r["deals"] for r in got[0]] == [60, 60]
     keys = {str(t["key"]) for t in stream.data}  # 3 chunks of 25 deals or fewer per mission
     assert sum("feasibility-" in k for k in keys) == 6
+
+
+def test_rank_on_the_cluster_gives_the_local_ranking(tmp_path: Path, cluster: str) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from crewsim.cli.app import app
+
+    got = []
+    with distributed.Client(cluster) as watcher, distributed.get_task_stream(watcher) as stream:
+        for k, where in enumerate((["--jobs", "1"], ["--scheduler", cluster])):
+            args = ["rank", "pn-3,pn-8", "-p", "4", "-n", "600", "--seed", "21", "--ceiling",
+                    "--format", "json", "--out", str(tmp_path / str(k)), *where]  # fmt: skip
+            result = CliRunner().invoke(app, args)
+            assert result.exit_code == 0, result.output
+            got.append(_without_timings(json.loads(result.stdout)["ranking"]))
+    assert got[0] == got[1] and {r["mission"] for r in got[0]} == {"pn-3", "pn-8"}
+    assert all(r["feasible_share"] is not None for r in got[1])
+    keys = {str(t["key"]) for t in stream.data}  # one simulation chunk and one ceiling per cell
+    assert sum("pn-3-4p-00000" in k or "pn-8-4p-00000" in k for k in keys) == 2
+    assert sum("ceiling-pn-" in k for k in keys) == 2

@@ -18,6 +18,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from crewsim.cli.options import Backend, Jobs, Scheduler
 from crewsim.errors import CrewsimError
 
 DEFAULT_GAMES = 25_000  # per mission and crew size: the fit reads this many (FIT_GAMES)
@@ -48,10 +49,9 @@ def balance(
     ] = DEFAULT_GAMES,
     seed: Annotated[int, typer.Option("--seed", help="Root seed of the run.")] = 0,
     bot: Annotated[str, typer.Option("--bot", help="Bot crew by name.")] = "heuristic",
-    jobs: Annotated[
-        int,
-        typer.Option("--jobs", "-j", help="Workers (0 or -1: all cores; -2: all but one)."),
-    ] = -1,
+    jobs: Jobs = -1,
+    backend: Backend = None,
+    scheduler: Scheduler = None,
     run_dir: Annotated[
         Path | None,
         typer.Option("--run", help="Analyse an existing run folder instead of simulating."),
@@ -89,7 +89,7 @@ def balance(
 
         run_dir = _simulate(
             _drawing_missions(), players or "3,4,5", games, seed, bot, jobs, run_out,
-            quiet=fmt is not BalanceFormat.table,
+            quiet=fmt is not BalanceFormat.table, backend=backend, scheduler=scheduler,
         )  # fmt: skip
     bal = bal_mod.analyse(run_dir, wanted, fit_games or None)
     if out is not None:

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from crewsim.backends import backend_named, check_backend, describe, open_workers, worker_count
+from crewsim.cli.options import Backend, Jobs, Scheduler
 from crewsim.cli.output import deals_bar
 from crewsim.cli.simulate import parse_players
 from crewsim.errors import CrewsimError
@@ -41,18 +42,9 @@ def feasibility(
             "heuristic bot crew's draft, played by the kernel on the same deal)."
         ),
     ] = "random",
-    jobs: Annotated[
-        int,
-        typer.Option("--jobs", "-j", help="Workers (0 or -1: all cores; -2: all but one)."),
-    ] = 0,
-    backend: Annotated[
-        str | None,
-        typer.Option(help="loky (processes here) or dask (a LocalCluster, or --scheduler). [loky]"),
-    ] = None,
-    scheduler: Annotated[
-        str | None,
-        typer.Option(help="Dask scheduler address, tcp://HOST:PORT (implies dask)."),
-    ] = None,
+    jobs: Jobs = 0,
+    backend: Backend = None,
+    scheduler: Scheduler = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per cell.")] = False,
 ) -> None:
     """Share of random deals (random task draw, random or bot draft) that some line of play wins.

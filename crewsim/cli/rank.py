@@ -14,6 +14,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from crewsim.cli.options import Backend, Jobs, Scheduler
 from crewsim.errors import CrewsimError
 from crewsim.report import tables
 from crewsim.report.format import num_ci, pct, pct_ci
@@ -36,13 +37,16 @@ def _simulate(
     out: Path | None,
     quiet: bool,
     ceiling: bool = False,
+    backend: str | None = None,
+    scheduler: str | None = None,
 ) -> Path:
     """Run the simulation exactly as `crewsim simulate` would; return the run folder."""
+    from crewsim.backends import backend_named, describe
     from crewsim.bots import get_bot
     from crewsim.cli.output import progress_bar
     from crewsim.cli.simulate import parse_players
     from crewsim.missions import resolve_missions
-    from crewsim.montecarlo import RunConfig, default_out, run
+    from crewsim.montecarlo import RunConfig, default_out, execute, open_backend, prepare, warm_up
 
     config = RunConfig(
         missions=tuple(resolve_missions(missions)),
@@ -51,27 +55,30 @@ def _simulate(
         bot=get_bot(bot),
         seed=seed,
         jobs=jobs,
+        backend=backend_named(backend, scheduler),
+        scheduler=scheduler,
     )
     config.check()
     for cell in config.cells():
         config.mission_vector(cell)  # Deep Sea and other unplayable missions: one line, exit 2
     out = out or default_out(seed)
     stderr = Console(stderr=True)
-    if not quiet:
-        stderr.print(
-            f"simulating {len(config.cells())} cells x {games:,} games, seed {seed}, "
-            f"run folder {out}",
-            highlight=False,
-        )
-    with progress_bar(len(config.cells()) * games, stderr) as advance:
-        result = run(config, out, on_chunk=advance)
-    if ceiling:  # the perfect-information ceiling on the first deals of each cell
-        from crewsim.ceiling import DEFAULT_CEILING_N, ceiling_rows, with_ceiling
+    say = (lambda _m: None) if quiet else (lambda m: stderr.print(m, highlight=False))
+    where = describe(config.backend, config.workers(), config.scheduler)
+    with open_backend(config) as engine:  # an unreachable scheduler fails before any file
+        say(f"simulating {len(config.cells())} cells x {games:,} games, seed {seed}, "
+            f"on {where}, run folder {out}")  # fmt: skip
+        state = prepare(config, out)
+        warm_up(state)  # before the bar, so its rate and ETA count games only
+        with progress_bar(state.todo_games, stderr) as advance:
+            result = execute(state, engine, on_chunk=advance)
+        if ceiling:  # the perfect-information ceiling on the first deals of each cell
+            from crewsim.ceiling import DEFAULT_CEILING_N, ceiling_rows, with_ceiling
 
-        say = (lambda _m: None) if quiet else (lambda m: stderr.print(m, highlight=False))
-        summary = with_ceiling(result.summary, ceiling_rows(config, DEFAULT_CEILING_N, say))
-        summary.write_parquet(result.out / "summary.parquet")
-        summary.write_csv(result.out / "summary.csv")
+            rows = ceiling_rows(config, DEFAULT_CEILING_N, say, engine)
+            summary = with_ceiling(result.summary, rows)
+            summary.write_parquet(result.out / "summary.parquet")
+            summary.write_csv(result.out / "summary.csv")
     return out
 
 
@@ -151,10 +158,9 @@ def rank(
     ] = 100_000,
     seed: Annotated[int, typer.Option("--seed", help="Root seed of the run.")] = 0,
     bot: Annotated[str, typer.Option("--bot", help="Bot crew by name.")] = "heuristic",
-    jobs: Annotated[
-        int,
-        typer.Option("--jobs", "-j", help="Workers (0 or -1: all cores; -2: all but one)."),
-    ] = -1,
+    jobs: Jobs = -1,
+    backend: Backend = None,
+    scheduler: Scheduler = None,
     run_dir: Annotated[
         Path | None,
         typer.Option("--run", help="Rank an existing run folder instead of simulating."),
@@ -185,7 +191,8 @@ def rank(
             raise CrewsimError("give missions to simulate (e.g. planet-nine) or --run DIR")
         folder = _simulate(
             spec, players or "3,4,5", games, seed, bot, jobs, out,
-            quiet=fmt is not RankFormat.table, ceiling=ceiling,
+            quiet=fmt is not RankFormat.table, ceiling=ceiling, backend=backend,
+            scheduler=scheduler,
         )  # fmt: skip
         loaded = load_run(folder)
     else:

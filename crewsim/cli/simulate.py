@@ -18,6 +18,7 @@ from rich.table import Table
 from crewsim.backends import backend_named, describe
 from crewsim.bots import get_bot
 from crewsim.ceiling import DEFAULT_CEILING_N, ceiling_rows, with_ceiling
+from crewsim.cli.options import Backend, Scheduler
 from crewsim.cli.output import compact_table
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
@@ -196,17 +197,8 @@ def simulate(
     distress: Annotated[
         str | None, typer.Option("--distress", help="Distress signal: auto, never or always.")
     ] = None,
-    backend: Annotated[
-        str | None,
-        typer.Option(
-            "--backend",
-            help="loky (processes here) or dask (a LocalCluster, or --scheduler). [loky]",
-        ),
-    ] = None,
-    scheduler: Annotated[
-        str | None,
-        typer.Option("--scheduler", help="Dask scheduler address, tcp://HOST:PORT (implies dask)."),
-    ] = None,
+    backend: Backend = None,
+    scheduler: Scheduler = None,
     out: Annotated[
         Path | None,
         typer.Option(
