@@ -139,7 +139,7 @@ def ceiling_rows(
         workers = min(config.workers(), len(cells))
         with open_workers(config.backend, workers, config.scheduler) as opened:
             return ceiling_rows(config, n, progress, opened)
-    tasks = plan_chunks(len(cells), config.games, config.seed, config.chunk_size)
+    tasks = plan_chunks([c.key for c in cells], config.games, config.seed, config.chunk_size)
     first = {t.cell: t.seed for t in tasks if t.index == 0}
     bp = config.bot.vector()
     size = min(n, config.games, config.chunk_size)

@@ -192,28 +192,33 @@ def chunk_seed(seq: np.random.SeedSequence) -> int:
     return int(seq.generate_state(1, np.uint64)[0]) & _SEED_MASK
 
 
-def plan_chunks(n_cells: int, games: int, root_seed: int, chunk_size: int) -> list[ChunkTask]:
-    """Root seed -> one child per cell -> one child per chunk; the last chunk may be smaller.
+def cell_seed_sequence(root_seed: int, key: str) -> np.random.SeedSequence:
+    """A cell's seeds hang off its key (``pn-7-4p``), not its place in the run, so a mission
+    at a player count gets the same deals whichever other missions share the run."""
+    return np.random.SeedSequence(root_seed, spawn_key=(int.from_bytes(key.encode(), "big"),))
 
-    ``SeedSequence.spawn`` gives child ``k`` the spawn key ``(cell, k)`` however many children
+
+def plan_chunks(
+    keys: Sequence[str], games: int, root_seed: int, chunk_size: int
+) -> list[ChunkTask]:
+    """Root seed and cell key -> one child per chunk; the last chunk may be smaller.
+
+    ``SeedSequence.spawn`` gives child ``k`` the spawn key ``(..., k)`` however many children
     are asked for, so chunk ``k`` keeps its seed when ``games`` grows: the plan is prefix-stable.
     """
     n_chunks = -(-games // chunk_size)
     tasks = []
-    for c, cell_seq in enumerate(np.random.SeedSequence(root_seed).spawn(n_cells)):
-        for k, seq in enumerate(cell_seq.spawn(n_chunks)):
+    for c, key in enumerate(keys):
+        for k, seq in enumerate(cell_seed_sequence(root_seed, key).spawn(n_chunks)):
             size = min(chunk_size, games - k * chunk_size)
-            tasks.append(ChunkTask(c, "", k, size, chunk_seed(seq)))
+            tasks.append(ChunkTask(c, key, k, size, chunk_seed(seq)))
     return tasks
 
 
 def plan(config: RunConfig) -> list[ChunkTask]:
     """The chunks of a run, each named by its cell."""
-    cells = config.cells()
-    return [
-        ChunkTask(t.cell, cells[t.cell].key, t.index, t.games, t.seed)
-        for t in plan_chunks(len(cells), config.games, config.seed, config.chunk_size)
-    ]
+    keys = [c.key for c in config.cells()]
+    return plan_chunks(keys, config.games, config.seed, config.chunk_size)
 
 
 def default_out(seed: int, root: Path = Path("runs")) -> Path:
@@ -418,8 +423,8 @@ def manifest(config: RunConfig, tasks: Sequence[ChunkTask]) -> dict[str, Any]:
             }
             for c in cells
         ],  # fmt: skip
-        "seeding": "SeedSequence(root_seed).spawn(cells)[cell].spawn(chunks)[k]"
-        " -> generate_state(1, uint64)[0] & (2**63 - 1)",
+        "seeding": "SeedSequence(root_seed, spawn_key=(int(cell key as big-endian bytes),))"
+        ".spawn(chunks)[k] -> generate_state(1, uint64)[0] & (2**63 - 1)",
         "environment": {
             "python": platform.python_version(),
             "numpy": np.__version__,

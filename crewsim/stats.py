@@ -85,7 +85,8 @@ def describe_failure(kind: int, detail: int, trick: int | None, game: Game) -> s
 def top_failures(
     failures: pl.DataFrame, games: int, game: Game, k: int = TOP_FAILURES
 ) -> list[str]:
-    """The ``k`` most frequent (kind, detail) of one cell, each with its most frequent trick.
+    """The ``k`` most frequent (kind, detail) of one cell with their share of the games, and
+    the trick where each struck most often (``most often trick 6`` unless it was always there).
 
     ``failures`` has columns kind, detail, trick, count for one mission and player count.
     """
@@ -101,8 +102,9 @@ def top_failures(
     for kind, detail, total in by_reason.iter_rows():
         tricks = failures.filter((pl.col("kind") == kind) & (pl.col("detail") == detail))
         trick = tricks.sort(["count", "trick"], descending=[True, False]).row(0, named=True)
-        text = describe_failure(kind, detail, int(trick["trick"]), game)
-        out.append(f"{text} ({100 * total / games:.1f}%)")
+        where = "trick" if trick["count"] == total else "most often trick"
+        text = describe_failure(kind, detail, None, game)
+        out.append(f"{text} ({100 * total / games:.1f}%, {where} {int(trick['trick']) + 1})")
     return out
 
 

@@ -146,12 +146,19 @@ CASES: list[tuple[list[str], str]] = [
     (["missions", "show", "pn-99"], "unknown mission id"),
     (["deal", "--players", "7"], "--players: expected 2 to 5, got 7"),
     (["deal", "--mission", "pn-99"], "unknown mission id"),
+    (["deal", "--game", "deep-sea", "--mission", "pn-10"], "pn-10 is a planet-nine mission"),
 ]
 
-# typer's own parsing errors: app.main lets them through as a traceback (exit 1) with the
-# typer version pinned here; they pass once app.main catches typer.TyperException too
+# typer's own parsing errors (a number out of range, a missing option): one line too
 TYPER_USAGE: list[tuple[list[str], str]] = [
     (["tasks", "list", "--players", "9"], "less than or equal to 5"),
+    *((argv, "--seed") for argv in (
+        ["deal", "--seed", "-1"],
+        ["check-tasks", "1", "-n", "10", "--seed", "-1"],
+        ["feasibility", "pn-3", "-n", "5", "--seed", "-2"],
+        ["rank", "pn-3", "--seed", "-1"],
+        ["balance", "--seed", "-1"],
+    )),
     (["deal", "--players", "four"], "valid integer"),
     (["simulate", "pn-1", "--no-such-option"], "No such option"),
 ]

@@ -42,11 +42,21 @@ def test_plan_is_fixed_size_chunks_with_a_smaller_last_one() -> None:
 
 
 def test_seeds_follow_seed_sequence_and_not_jobs() -> None:
-    tasks = plan_chunks(2, 5, root_seed=7, chunk_size=2)
-    child = np.random.SeedSequence(7).spawn(2)[1].spawn(3)[2]
+    tasks = plan_chunks(["pn-1-3p", "pn-7-4p"], 5, root_seed=7, chunk_size=2)
+    key = int.from_bytes(b"pn-7-4p", "big")
+    child = np.random.SeedSequence(7, spawn_key=(key,)).spawn(3)[2]
     assert tasks[-1].seed == int(child.generate_state(1, np.uint64)[0]) & (2**63 - 1)
     assert plan(_config(jobs=1)) == plan(_config(jobs=2))
     assert plan(_config(seed=12)) != plan(_config())
+
+
+def test_a_cell_gets_the_same_seeds_whatever_else_is_in_the_run() -> None:
+    alone = RunConfig(
+        missions=tuple(resolve_missions("pn-5")), players=(4,), games=5000,
+        bot=get_bot("heuristic"), seed=11, jobs=1, chunk_size=CHUNK,
+    )  # fmt: skip
+    in_company = [(t.index, t.seed) for t in plan(_config()) if t.key == "pn-5-4p"]
+    assert [(t.index, t.seed) for t in plan(alone)] == in_company
 
 
 def test_same_seed_same_summary_for_one_and_two_jobs(tmp_path: Path) -> None:

@@ -90,8 +90,8 @@ def test_top_failures_picks_reason_then_its_most_frequent_trick() -> None:
     )
     top = top_failures(fails, 100, Game.PLANET_NINE)
     assert top == [
-        "task pink3 won by the wrong player, trick 6 (45.0%)",
-        "objective 'player wins no tricks' failed, trick 3 (20.0%)",
+        "task pink3 won by the wrong player (45.0%, most often trick 6)",
+        "objective 'player wins no tricks' failed (20.0%, trick 3)",
     ]
 
 
@@ -121,5 +121,5 @@ def test_summarise_sums_chunks_per_cell_in_order() -> None:
     assert (row["games"], row["successes"], row["distress_games"]) == (40, 20, 3)
     assert row["success_rate"] == pytest.approx(0.5)
     assert row["expected_attempts"] == pytest.approx(43 / 20)
-    assert row["top_failures"] == "task pink1 not completed, trick 10 (50.0%)"
+    assert row["top_failures"] == "task pink1 not completed (50.0%, trick 10)"
     assert s.row(1, named=True)["top_failures"] == ""

@@ -6,6 +6,7 @@ import sys
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from crewsim import __version__
 from crewsim.cli import (
@@ -28,6 +29,7 @@ app = typer.Typer(
     help="Monte Carlo mission analyzer for The Crew: Planet Nine and Mission Deep Sea.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # help text is plain: "[heuristic]" and "[[missions]]" stay
     add_completion=False,
 )
 app.add_typer(missions.app, name="missions")
@@ -65,7 +67,9 @@ def main() -> None:
     try:
         code = app(standalone_mode=False)
     except CrewsimError as exc:
-        err_console.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+        err_console.print(
+            f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True
+        )
         sys.exit(exc.exit_code)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
@@ -77,7 +81,7 @@ def main() -> None:
         sys.exit(130)
     except typer.TyperException as exc:  # usage errors (bad option, bad value): one line
         err_console.print(
-            f"[bold red]error:[/] {exc.format_message()}", highlight=False, soft_wrap=True
+            f"[bold red]error:[/] {escape(exc.format_message())}", highlight=False, soft_wrap=True
         )
         sys.exit(exc.exit_code)
     if isinstance(code, int):

@@ -18,7 +18,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from crewsim.cli.options import Backend, Jobs, Scheduler
+from crewsim.cli.options import Backend, Jobs, Scheduler, Seed
 from crewsim.errors import CrewsimError
 
 DEFAULT_GAMES = 25_000  # per mission and crew size: the fit reads this many (FIT_GAMES)
@@ -47,7 +47,7 @@ def balance(
     games: Annotated[
         int, typer.Option("-n", "--games", help="Games per mission and player count to simulate.")
     ] = DEFAULT_GAMES,
-    seed: Annotated[int, typer.Option("--seed", help="Root seed of the run.")] = 0,
+    seed: Seed = 0,
     bot: Annotated[str, typer.Option("--bot", help="Bot crew by name.")] = "heuristic",
     jobs: Jobs = -1,
     backend: Backend = None,

@@ -30,6 +30,7 @@ from typing import Annotated, Any
 import numpy as np
 import typer
 
+from crewsim.cli.options import Jobs, Seed
 from crewsim.errors import CrewsimError
 from crewsim.missions import TaskCard, get_mission, get_task_card
 from crewsim.rules.deep_sea_setup import captain_may_take, contradictions, selection_problems
@@ -300,8 +301,8 @@ def estimate(
 
     The tasks ride on the carrier mission (``CARRIER``); its difficulty is ignored, the kernel
     never repairs given tasks, and the distress signal is never used.  Chunk seeds come from
-    ``SeedSequence(seed)`` exactly as ``crewsim simulate`` derives them, so the numbers do not
-    depend on ``jobs``.
+    the root seed as ``crewsim simulate`` derives them (``montecarlo.plan_chunks``), so the
+    numbers do not depend on ``jobs``.
     """
     from crewsim.backends import LokyBackend
     from crewsim.bots import get_bot
@@ -317,7 +318,7 @@ def estimate(
         tasks=tuple(c.number for c in cards),
         owners=tuple(owners) if owners is not None else (),
     ).vector()
-    chunks = plan_chunks(1, games, seed, CHUNK)
+    chunks = plan_chunks([f"check-tasks-{players}p"], games, seed, CHUNK)
     workers = LokyBackend(jobs if len(chunks) > 1 else 1)
     parts = list(workers.imap(_play, [(mp, bp, t.games, t.seed) for t in chunks]))
     successes = sum(s for s, _ in parts)
@@ -401,11 +402,9 @@ def check_tasks(
     games: Annotated[
         int, typer.Option("-n", help="Also play this many random deals with the bot crew (0 = no).")
     ] = 0,
-    seed: Annotated[int, typer.Option(help="Root seed of the Monte Carlo deals.")] = 0,
+    seed: Seed = 0,
     bot: Annotated[str, typer.Option(help="Bot crew for the Monte Carlo deals.")] = "heuristic",
-    jobs: Annotated[
-        int, typer.Option(help="Worker processes for -n (1 = this process; 0 or -1 = all cores).")
-    ] = 1,
+    jobs: Jobs = 1,
     fmt: Annotated[
         CheckFormat, typer.Option("--format", "-f", help="table for reading, json for scripts.")
     ] = CheckFormat.TABLE,

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import numpy as np
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from crewsim.cards import Game, card_name, cards_of
@@ -24,16 +25,24 @@ class DealFormat(str, Enum):
 
 
 def deal_record(
-    players: int, game: Game, seed: int | None, mission_id: str | None
+    players: int, game: Game | None, seed: int | None, mission_id: str | None
 ) -> dict[str, Any]:
-    """The deal as the JSON document `crewsim solve` reads (dummy's cards face up first)."""
+    """The deal as the JSON document `crewsim solve` reads (dummy's cards face up first).
+
+    ``game`` None: the mission's game, else Planet Nine; a mission of the other game is an error.
+    """
     n_tasks = 0
     tokens: tuple[str, ...] = ()
     if mission_id is not None:
         from crewsim.missions import get_mission
 
         mission = get_mission(mission_id)
+        if game not in (None, mission.game):
+            raise CrewsimError(
+                f"--game {game.value}: mission {mission_id} is a {mission.game.value} mission"
+            )
         game, n_tasks, tokens = mission.game, mission.tasks, mission.tokens
+    game = game or Game.PLANET_NINE
     deal, tasks = random_setup(players, n_tasks, tuple(tokens), seed)
     deep: list[HeldTask] = []
     if mission_id is not None and game is Game.DEEP_SEA:
@@ -60,14 +69,19 @@ def deal_record(
 
 def deal(
     players: Annotated[int, typer.Option("--players", "-p", help="Players, 2-5.")] = 4,
-    game: Annotated[Game, typer.Option(help="Which game's names to print.")] = Game.PLANET_NINE,
-    seed: Annotated[int | None, typer.Option(help="Seed; omit for a fresh random deal.")] = None,
+    game: Annotated[
+        Game | None,
+        typer.Option(help="Which game's card names (default: the mission's, else planet-nine)."),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(min=0, help="Seed (0 or more); omit for a fresh random deal.")
+    ] = None,
     mission: Annotated[
         str | None, typer.Option(help="Also draw and draft this mission's task cards.")
     ] = None,
     fmt: Annotated[DealFormat, typer.Option("--format", help="text or json.")] = DealFormat.text,
 ) -> None:
-    """Deal one hand set: who holds what, the commander marked."""
+    """Deal one hand set: who holds what, the commander (Deep Sea: captain) marked."""
     if players not in (2, 3, 4, 5):
         raise CrewsimError(f"--players: expected 2 to 5, got {players}")
     rec = deal_record(players, game, seed, mission)
@@ -84,9 +98,9 @@ def deal(
     for s, hand in enumerate(rec["hands"]):
         name = "dummy" if players == 2 and s == 2 else f"P{s}"
         if s == rec["commander"]:
-            name += " (commander)"
+            name += " (captain)" if rec["game"] == Game.DEEP_SEA.value else " (commander)"
         mine = [
-            t["card"] + (f" [{t['token']}]" if t["token"] else "")
+            t["card"] + (escape(f" [{t['token']}]") if t["token"] else "")
             for t in rec["tasks"]
             if t["player"] == s
         ] + [f"#{t['task']}" for t in rec.get("deep_tasks", []) if t["player"] == s]

@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from crewsim.cards import Game
@@ -26,7 +27,11 @@ from crewsim.missions import (
     load_campaign,
 )
 
-app = typer.Typer(help="List the shipped missions and explain their rules.", no_args_is_help=True)
+app = typer.Typer(
+    help="List the shipped missions and explain their rules.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
 
 
 class OutputFormat(StrEnum):
@@ -391,5 +396,5 @@ def show_mission(
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(overflow="fold")
     for topic, text in describe(m):
-        grid.add_row(topic, text)
+        grid.add_row(topic, escape(text))
     console.print(grid, highlight=False)

@@ -19,3 +19,7 @@ Scheduler = Annotated[
     str | None,
     typer.Option("--scheduler", help="Dask scheduler address, tcp://HOST:PORT (implies dask)."),
 ]
+Seed = Annotated[
+    int,
+    typer.Option("--seed", min=0, help="Root seed (0 or more): the same seed, the same numbers."),
+]

@@ -14,7 +14,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from crewsim.cli.options import Backend, Jobs, Scheduler
+from crewsim.cli.options import Backend, Jobs, Scheduler, Seed
 from crewsim.errors import CrewsimError
 from crewsim.report import tables
 from crewsim.report.format import num_ci, pct, pct_ci
@@ -156,7 +156,7 @@ def rank(
     games: Annotated[
         int, typer.Option("-n", "--games", help="Games per mission and player count.")
     ] = 100_000,
-    seed: Annotated[int, typer.Option("--seed", help="Root seed of the run.")] = 0,
+    seed: Seed = 0,
     bot: Annotated[str, typer.Option("--bot", help="Bot crew by name.")] = "heuristic",
     jobs: Jobs = -1,
     backend: Backend = None,

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 import polars as pl
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from crewsim.backends import backend_named, describe
@@ -323,7 +324,7 @@ def ceiling_table(summary: pl.DataFrame) -> Table:
 def _report_state(state: RunState, stderr: Console) -> None:
     """Say what an existing folder contributed: resumed chunks, a top-up, damaged chunks."""
     for line in state.damaged:
-        stderr.print(f"[yellow]warning:[/] {line}", highlight=False, soft_wrap=True)
+        stderr.print(f"[yellow]warning:[/] {escape(line)}", highlight=False, soft_wrap=True)
     if state.previous_games is None:
         return
     if state.previous_games < state.config.games:

@@ -9,7 +9,9 @@ import typer
 from crewsim.cli.missions import FormatOption, OutputFormat, emit
 from crewsim.missions import load_task_cards
 
-app = typer.Typer(help="Browse the Deep Sea task cards.", no_args_is_help=True)
+app = typer.Typer(
+    help="Browse the Deep Sea task cards.", no_args_is_help=True, rich_markup_mode=None
+)
 
 
 @app.command("list")

@@ -7,17 +7,24 @@ from typing import Annotated
 
 import typer
 
+from crewsim.bots import load_bots
 from crewsim.missions import Mission, load_file, load_task_cards
-from crewsim.missions.loader import check_fixed_tasks
+from crewsim.missions.loader import check_fixed_tasks, read_document
 
 
 def validate(
     file: Annotated[
         Path,
-        typer.Argument(help="A missions file ([[missions]]) or task-card file ([[task_cards]])."),
+        typer.Argument(
+            help="A missions file ([[missions]]), task-card file ([[task_cards]]) or bots file "
+            "([bot.NAME] tables, as --bots reads)."
+        ),
     ],
 ) -> None:
-    """Load and validate FILE; print 'ok: N missions' (or task cards) or one error line."""
+    """Load and validate FILE; print 'ok: N missions' (task cards, bot crews) or one error line."""
+    if file.suffix.lower() == ".toml" and "bot" in read_document(file):
+        typer.echo(f"ok: {len(load_bots(file))} bot crews in {file}")
+        return
     records = load_file(file)
     missions = [r for r in records if isinstance(r, Mission)]
     if missions:

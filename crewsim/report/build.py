@@ -322,7 +322,7 @@ def _reading_notes(rep: Report) -> tuple[str, ...]:
             "Feasible share: the share of the same deals a perfect-information solver proves "
             "winnable (deals it could not decide within its budget are left out of the share and "
             "counted in `tables/ranking.csv`; the interval spans every way they could go). Bot "
-            "efficiency = success rate / feasible share: the share "
+            "efficiency = the bots' success on those same deals / feasible share: the share "
             "of winnable deals the bots won."
         )
     else:

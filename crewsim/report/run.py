@@ -177,16 +177,6 @@ def load_run(path: Path | str) -> Run:
 
 # ---------------------------------------------------------------- the perfect-information ceiling
 
-CEILING_COLUMNS = (
-    "feasible_games",
-    "decided_games",
-    "feasible_share",
-    "feasible_low",
-    "feasible_high",
-    "unknown_share",
-)
-
-
 def ceiling(run: Run) -> pl.DataFrame | None:
     """Feasible share per mission x players when the run has it, else None.
 
@@ -207,7 +197,8 @@ def ceiling(run: Run) -> pl.DataFrame | None:
                 rows.append({"mission": r["mission"], "players": int(r["players"]),
                              "feasible_games": 0, "decided_games": 0, "feasible_share": math.nan,
                              "feasible_low": math.nan, "feasible_high": math.nan,
-                             "unknown_share": math.nan})  # fmt: skip
+                             "unknown_share": math.nan,
+                             "ceiling_success_rate": math.nan})  # fmt: skip
                 continue
             decided = int(r.get("decided_games") or r["games"])
             feasible = r.get("feasible_games")
@@ -227,6 +218,8 @@ def ceiling(run: Run) -> pl.DataFrame | None:
                     "feasible_low": low,
                     "feasible_high": high,
                     "unknown_share": 1 - decided / solved if solved else math.nan,
+                    # the bots on exactly the solved deals; a bare share covers the whole run
+                    "ceiling_success_rate": r.get("ceiling_success_rate", r["success_rate"]),
                 }
             )
         return _ceiling_frame(rows)
@@ -246,6 +239,7 @@ def ceiling(run: Run) -> pl.DataFrame | None:
             (flag == 1).sum().alias("feasible_games"),
             (flag.is_in([0, 1])).sum().alias("decided_games"),
             pl.len().alias("solved_games"),
+            pl.col("success").mean().alias("ceiling_success_rate"),
         )
         .collect()
     )
@@ -263,6 +257,7 @@ def ceiling(run: Run) -> pl.DataFrame | None:
                 "feasible_low": low,
                 "feasible_high": high,
                 "unknown_share": 1 - d / n,
+                "ceiling_success_rate": r["ceiling_success_rate"],
             }
         )
     return _ceiling_frame(rows)
@@ -278,5 +273,6 @@ def _ceiling_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
         "feasible_low": pl.Float64,
         "feasible_high": pl.Float64,
         "unknown_share": pl.Float64,
+        "ceiling_success_rate": pl.Float64,
     }
     return pl.DataFrame(rows, schema=schema)

@@ -40,9 +40,9 @@ def ranking(run: Run) -> pl.DataFrame:
     """Missions from easiest (rank 1) to hardest, per player count.
 
     Sorted by success rate, ties broken by logbook number so the order is stable.  The ceiling
-    columns (feasible share with its interval, bot efficiency = bot success / feasible share,
-    i.e. the share of winnable deals the bots actually won) appear only when the run has the
-    solver's verdicts; ``printed_difficulty`` only for missions that print one (Deep Sea).
+    columns (feasible share with its interval, bot efficiency = bot success on the solved deals
+    / feasible share, i.e. the share of winnable deals the bots actually won) appear only when
+    the run has the solver's verdicts; ``printed_difficulty`` only for missions that print one.
     """
     s = run.summary.with_columns(
         pl.col("mission").map_elements(run.number, return_dtype=pl.Int64).alias("number")
@@ -51,7 +51,7 @@ def ranking(run: Run) -> pl.DataFrame:
     ceil = ceiling(run)
     if ceil is not None:
         s = s.join(ceil, on=["mission", "players"], how="left").with_columns(
-            (pl.col("success_rate") / pl.col("feasible_share")).alias("bot_efficiency")
+            (pl.col("ceiling_success_rate") / pl.col("feasible_share")).alias("bot_efficiency")
         )
         cols += CEILING_RANK_COLUMNS
     printed = {

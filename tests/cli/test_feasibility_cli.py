@@ -26,6 +26,9 @@ def test_feasibility_small_run() -> None:
         assert r["draft"] == "random"
         assert r["deals"] == 30 and r["feasible"] + r["infeasible"] + r["unknown"] == 30
         assert 0 <= r["ci_low"] <= r["feasible_share"] <= r["ci_high"] <= 1
+    alone = _rows(["pn-3", "-n", "30", "--seed", "2"])  # seeds by cell, not by place in line
+    assert alone[0]["feasible"] == rows[1]["feasible"]
+    assert alone[0]["median_ms"] > 0
 
 
 def test_feasibility_with_the_heuristic_draft() -> None:
@@ -59,6 +62,17 @@ def test_feasibility_says_how_many_deals_it_solved() -> None:
 def test_feasibility_refuses_unsupported() -> None:
     with pytest.raises(CrewsimError, match="unsupported: pn-12"):
         runner.invoke(app, ["feasibility", "pn-12", "-n", "5"], catch_exceptions=False)
+
+
+def test_unsupported_missions_among_others_get_a_line_of_their_own() -> None:
+    rows = _rows(["pn-11..13", "-p", "3,4", "-n", "5"])
+    assert [(r["mission"], r["players"]) for r in rows if "unsupported" not in r] == [
+        ("pn-11", 3), ("pn-11", 4), ("pn-13", 3), ("pn-13", 4)
+    ]
+    assert [r for r in rows if "unsupported" in r][0]["unsupported"].startswith("pn-12: ")
+    table = runner.invoke(app, ["feasibility", "pn-11..13", "-n", "5", "--jobs", "1"])
+    assert table.exit_code == 0, table.output
+    assert "left out: pn-12: the random card draw" in table.output
 
 
 def test_feasibility_refuses_an_unknown_draft() -> None:

@@ -21,7 +21,7 @@ CREWSIM = Path(sys.executable).parent / "crewsim"
 @pytest.mark.parametrize(
     ("name", "expected"),
     [("planet_nine.toml", "ok: 50 missions"), ("deep_sea.toml", "ok: 32 missions"),
-     ("deep_sea_tasks.toml", "ok: 96 task cards")],
+     ("deep_sea_tasks.toml", "ok: 96 task cards"), ("bots.toml", "ok: 3 bot crews")],
 )
 def test_shipped_files_validate(name: str, expected: str) -> None:
     result = runner.invoke(app, ["validate", str(scenarios_dir() / name)])
@@ -58,6 +58,8 @@ BAD_FILES = {
                                 "field 'difficulty[2]'"),
     "invalid TOML": ("a.toml", "missions = [\n", "not valid TOML"),
     "not TOML": ("a.json", "{}", "not a TOML or YAML scenario file"),
+    "neither list (brackets survive)": ("a.toml", "x = 1\n", "[[missions]] or [[task_cards]]"),
+    "unknown bot kind": ("b.toml", '[bot.x]\nkind = "smart"\n', "bot 'x': field 'kind'"),
 }
 
 

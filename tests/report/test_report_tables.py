@@ -114,6 +114,16 @@ def test_ceiling_from_summary_share(run_copy: Path) -> None:
     )
 
 
+def test_efficiency_counts_the_bots_on_the_solved_deals_only(run_copy: Path) -> None:
+    """simulate --ceiling solves the first deals: the bots' success there is the numerator."""
+    s = pl.read_parquet(run_copy / "summary.parquet")
+    s.with_columns(
+        pl.lit(0.8).alias("feasible_share"), pl.lit(0.6).alias("ceiling_success_rate")
+    ).write_parquet(run_copy / "summary.parquet")
+    rank = tables.ranking(load_run(run_copy))
+    assert rank["bot_efficiency"].to_list() == pytest.approx([0.75] * 8)
+
+
 def test_printed_difficulty_for_deep_sea_records(run_copy: Path) -> None:
     """Deep Sea records carry a printed difficulty; the ranking and correlation use it."""
     path = run_copy / "manifest.json"

@@ -1,0 +1,44 @@
+"""`crewsim deal`: the text table a person reads and the JSON the solver reads."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from crewsim.cli.app import app
+
+runner = CliRunner()
+
+
+def _deal(*args: str) -> str:
+    result = runner.invoke(app, ["deal", *args], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_order_tokens_keep_their_brackets() -> None:
+    """Rich would read ``[omega]`` as markup and print nothing."""
+    rec = json.loads(_deal("--mission", "pn-7", "--seed", "1", "--format", "json"))
+    (omega,) = [t for t in rec["tasks"] if t["token"] == "omega"]
+    row = next(line for line in _deal("--mission", "pn-7", "--seed", "1").splitlines()
+               if f"P{omega['player']} " in line)  # fmt: skip
+    assert f"{omega['card']} [omega]" in row
+
+
+def test_the_deep_sea_captain_and_the_planet_nine_commander() -> None:
+    deep = _deal("--mission", "ds-5", "--seed", "1")
+    assert "(captain)" in deep and "(commander)" not in deep and "#" in deep
+    assert "(commander)" in _deal("--seed", "1")
+
+
+def test_the_game_follows_the_mission() -> None:
+    rec = json.loads(_deal("--mission", "ds-5", "--seed", "2", "--format", "json"))
+    assert rec["game"] == "deep-sea" and len(rec["deep_tasks"]) > 0
+    assert json.loads(_deal("--seed", "2", "--format", "json"))["game"] == "planet-nine"
+
+
+def test_same_seed_same_deal() -> None:
+    assert _deal("-p", "3", "--seed", "9", "--format", "json") == _deal(
+        "-p", "3", "--seed", "9", "--format", "json"
+    )
