@@ -123,6 +123,9 @@ def balance(
             + ("-" if math.isnan(rho) else f"{rho:+.2f}"),
             highlight=False,
         )
+        if not fit["identified"]:
+            why = bal_mod.unidentified_reason(fit)
+            console.print(f"[yellow]warning:[/] {why}", highlight=False)
     if out is not None:
         console.print(f"report written to {Path(out) / 'index.html'}", highlight=False)
     console.print(f"run folder: {run.path}", highlight=False)

@@ -28,6 +28,7 @@ the proposed rating is the estimate rounded to the printed scale's whole points.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -47,6 +48,7 @@ from crewsim.stats import Z95, expected_attempts, wilson
 
 FLAG_MARGIN = 1.0  # printed points: a card off by less is within the scale's own rounding
 MIN_CARD_GAMES = 200  # a card seen in fewer games (at one player count) is not estimated
+MIN_CARDS = 5  # fewer estimated cards (or one printed value) cannot carry the calibration line
 FIT_GAMES = 25_000  # games per mission and crew size the fit reads (see ``grouped_games``)
 LABEL_TOP = 12  # flagged cards named in the chart, per player count (most mis-rated first)
 
@@ -66,7 +68,7 @@ FIT_SCHEMA = {
     "players": pl.Int64, "games": pl.Int64, "groups": pl.Int64, "missions": pl.Int64,
     "cards": pl.Int64, "intercept": pl.Float64, "slope": pl.Float64, "slope_se": pl.Float64,
     "r2": pl.Float64, "flagged": pl.Int64, "spearman_rho": pl.Float64, "rho_low": pl.Float64,
-    "rho_high": pl.Float64, "converged": pl.Boolean,
+    "rho_high": pl.Float64, "converged": pl.Boolean, "identified": pl.Boolean,
 }  # fmt: skip
 
 
@@ -170,6 +172,7 @@ def fit_players(
 ) -> _Fit:
     """Fit the balance model at one player count (see the module docstring)."""
     import statsmodels.api as sm
+    from statsmodels.tools.sm_exceptions import ModelWarning
 
     g = groups.filter(pl.col("players") == players)
     if g.is_empty():
@@ -186,8 +189,21 @@ def fit_players(
         & (pl.col("successes") < pl.col("games"))
     )
     est_cards = sorted(int(c) for c in usable["cards"].to_list())
+    printed = np.array([task_cards[c].difficulty_for(players) for c in est_cards], dtype=float)
+    if len(est_cards) < MIN_CARDS or len(set(printed)) < 2:
+        raise CrewsimError(
+            f"balance at {players} players: only {len(est_cards)} task cards were seen in "
+            f"{MIN_CARD_GAMES}+ games with both a win and a loss (at least {MIN_CARDS} of two "
+            "printed values are needed); play more games per mission (-n)"
+        )
     # rows holding a card that cannot be estimated would push its effect onto the others
     g = g.filter(pl.col("cards").list.eval(pl.element().is_in(est_cards)).list.all())
+    # a mission never (or always) won says nothing about its cards, and its effect would run
+    # off to infinity and stop the fit from converging
+    g = g.filter(
+        (pl.col("successes").sum().over("mission") > 0)
+        & (pl.col("successes").sum().over("mission") < pl.col("games").sum().over("mission"))
+    )
     mission_ids = sorted(g["mission"].unique().to_list(), key=lambda m: int(m.split("-")[-1]))
     m_index = {m: i for i, m in enumerate(mission_ids)}
     diff = np.array([missions[m] for m in mission_ids], dtype=float)
@@ -205,13 +221,19 @@ def fit_players(
     endog = np.column_stack([succ, games - succ])
     # Newton on the analytic Hessian (k x k): the default IRLS solves a least-squares problem
     # on the whole design every iteration, several times slower at a million rows
-    res = sm.GLM(endog, exog, family=sm.families.Binomial()).fit(method="newton", maxiter=100)
+    with warnings.catch_warnings(record=True) as caught:  # kept in the result, not on stderr
+        warnings.simplefilter("always", ModelWarning)
+        res = sm.GLM(endog, exog, family=sm.families.Binomial()).fit(method="newton", maxiter=100)
+    troubled = any(issubclass(w.category, ModelWarning) for w in caught)
+    converged = bool(getattr(res, "converged", True)) and not troubled
     params, cov = np.asarray(res.params), np.asarray(res.cov_params())
     k0 = 1 + basis.shape[1]
     beta, se = params[k0:], np.sqrt(np.diag(cov)[k0:])
-    printed = np.array([task_cards[c].difficulty_for(players) for c in est_cards], dtype=float)
     line = sm.OLS(beta, sm.add_constant(printed)).fit()
     a, b = (float(v) for v in line.params)
+    # printed points exist only where harder cards clearly cost success: a slope whose interval
+    # reaches 0 would turn every card's interval into hundreds of points
+    identified = converged and b + Z95 * float(line.bse[1]) < 0
     estimated = (beta - a) / b
     est_se = se / abs(b)
     counts = {int(r["cards"]): r for r in per_card.iter_rows(named=True)}
@@ -227,7 +249,7 @@ def fit_players(
             "est_high": math.nan, "off_by": math.nan, "flagged": False,
             "proposed": card.difficulty_for(players),
         }  # fmt: skip
-        if number in col:
+        if number in col and identified:
             k = col[number]
             e, s = float(estimated[k]), float(est_se[k])
             low, high = e - Z95 * s, e + Z95 * s
@@ -250,7 +272,7 @@ def fit_players(
         "players": players, "games": int(games.sum()), "groups": rows,
         "missions": len(mission_ids), "cards": len(est_cards), "intercept": a, "slope": b,
         "slope_se": float(line.bse[1]), "r2": float(line.rsquared), "flagged": flagged_n,
-        "converged": bool(getattr(res, "converged", True)),
+        "converged": converged, "identified": identified,
     }  # fmt: skip
     return _Fit(players, card_rows, effects, summary)
 
@@ -458,6 +480,8 @@ def content(bal: Balance, out: Path) -> list[Block]:
         ),
         Heading(2, "At a glance", "glance"),
         _fit_table(bal),
+        *(Para("Warning: " + unidentified_reason(r))
+          for r in bal.fits.iter_rows(named=True) if not r["identified"]),  # fmt: skip
         bal.images["card-difficulty"],
         Heading(2, "How to read this", "read"),
         Bullets(_notes(bal)),
@@ -511,6 +535,17 @@ def content(bal: Balance, out: Path) -> list[Block]:
     return blocks
 
 
+def unidentified_reason(fit: dict[str, Any]) -> str:
+    """Why a crew size got no card on the printed scale, in a line a reader can act on."""
+    why = (
+        "the model did not converge"
+        if not fit["converged"]
+        else f"printed difficulty does not clearly lower success (slope {fit['slope']:+.3f} "
+        f"± {Z95 * fit['slope_se']:.3f} log-odds per point)"
+    )
+    return f"{fit['players']} players: no card estimated, {why}; play more games per mission (-n)"
+
+
 def _fit_table(bal: Balance) -> Table:
     rows = []
     for r in bal.fits.iter_rows(named=True):
@@ -522,7 +557,8 @@ def _fit_table(bal: Balance) -> Table:
             + ("" if math.isnan(r["rho_low"]) else f" [{r['rho_low']:+.2f}, {r['rho_high']:+.2f}]")
         )  # fmt: skip
         rows.append((
-            f"{r['players']} players", f"{r['games']:,}", str(r["cards"]),
+            f"{r['players']} players", f"{r['games']:,}",
+            str(r["cards"]) if r["identified"] else "none (see the warning)",
             f"{r['slope']:+.3f} ± {Z95 * r['slope_se']:.3f}", f"{r['r2']:.2f}",
             str(r["flagged"]), worst, rho,
         ))  # fmt: skip

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import polars as pl
 import pytest
 
+from crewsim.errors import CrewsimError
 from crewsim.missions import load_task_cards
 from crewsim.report.balance import FLAG_MARGIN, _trendless_mission_basis, fit_players
 
@@ -25,7 +27,9 @@ def test_mission_basis_has_no_trend_in_difficulty() -> None:
     assert np.linalg.matrix_rank(np.column_stack([np.ones(7), d, basis])) == 7
 
 
-def _synthetic_groups(seed: int = 3) -> tuple[pl.DataFrame, dict[str, int]]:
+def _synthetic_groups(
+    seed: int = 3, slope: float = SLOPE, games: int = 4000
+) -> tuple[pl.DataFrame, dict[str, int]]:
     """Games drawn like the kernel draws (keep a card while it fits the difficulty left);
     success from the *true* values, which equal the printed ones except for PLANTED."""
     rng = np.random.default_rng(seed)
@@ -36,7 +40,7 @@ def _synthetic_groups(seed: int = 3) -> tuple[pl.DataFrame, dict[str, int]]:
     rows = []
     for m, d in missions.items():
         effect = rng.normal(0, 0.2)  # a mission rule the printed number does not show
-        for _ in range(4000):
+        for _ in range(games):
             left, hand = d, []
             for i in rng.permutation(96):
                 if left == 0:
@@ -44,7 +48,7 @@ def _synthetic_groups(seed: int = 3) -> tuple[pl.DataFrame, dict[str, int]]:
                 if printed[i] <= left:
                     hand.append(i)
                     left -= printed[i]
-            p = 1 / (1 + math.exp(-(2.0 + effect + SLOPE * true[hand].sum())))
+            p = 1 / (1 + math.exp(-(2.0 + effect + slope * true[hand].sum())))
             rows.append((m, sorted(int(i) + 1 for i in hand), bool(rng.random() < p)))
     games = pl.DataFrame(rows, schema=["mission", "cards", "success"], orient="row")
     grouped = (
@@ -82,3 +86,33 @@ def test_fairly_printed_cards_are_rarely_flagged(fitted: dict[int, dict]) -> Non
     assert len(false_flags) <= 0.05 * len(estimated)
     for r in false_flags:
         assert abs(r["off_by"]) >= FLAG_MARGIN
+
+
+def _fit(groups: pl.DataFrame, missions: dict[str, int]) -> Any:
+    return fit_players(groups, missions, PLAYERS, {c.number: c for c in load_task_cards()})
+
+
+def test_a_mission_never_won_is_left_out_and_the_fit_converges() -> None:
+    groups, missions = _synthetic_groups(games=1500)
+    lost = groups.with_columns(
+        pl.when(pl.col("mission") == "ds-11").then(0).otherwise(pl.col("successes"))
+        .alias("successes")
+    )  # fmt: skip
+    fit = _fit(lost, missions)
+    assert fit.summary["converged"] and fit.summary["identified"]
+    assert "ds-11" not in fit.missions and "ds-10" in fit.missions
+    assert fit.summary["missions"] == len(missions) - 1
+
+
+def test_no_card_is_placed_on_the_scale_unless_harder_cards_clearly_cost_success() -> None:
+    """Estimated = (beta - a) / b has a bounded interval only when b is clearly below 0
+    (Fieller); otherwise each card's interval would run to hundreds of points."""
+    fit = _fit(*_synthetic_groups(slope=0.1, games=1500))
+    assert not fit.summary["identified"] and fit.summary["flagged"] == 0
+    assert all(math.isnan(r["estimated"]) and not r["flagged"] for r in fit.cards)
+
+
+def test_too_few_cards_seen_is_one_clear_error() -> None:
+    groups, missions = _synthetic_groups(games=1500)
+    with pytest.raises(CrewsimError, match="play more games per mission"):
+        _fit(groups.filter(pl.col("mission") == "ds-1"), missions)
