@@ -15,10 +15,10 @@ from typing import Annotated
 
 import typer
 from rich import box
-from rich.console import Console
 from rich.table import Table
 
 from crewsim.cli.options import Backend, Jobs, Scheduler, Seed
+from crewsim.cli.output import stdout_console
 from crewsim.errors import CrewsimError
 
 DEFAULT_GAMES = 25_000  # per mission and crew size: the fit reads this many (FIT_GAMES)
@@ -100,7 +100,7 @@ def balance(
     if fmt is BalanceFormat.json:
         typer.echo(json.dumps(bal_mod.to_json(bal), indent=2))
         return
-    console = Console()
+    console = stdout_console()
     run = bal.run
     caption = f"{run.games_per_cell:,} games per mission · bot {run.bot} · seed {run.seed}"
     for fit in bal.fits.iter_rows(named=True):

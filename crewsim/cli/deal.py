@@ -8,11 +8,11 @@ from typing import Annotated, Any
 
 import numpy as np
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from crewsim.cards import Game, card_name, cards_of
+from crewsim.cli.output import stdout_console
 from crewsim.errors import CrewsimError
 from crewsim.rules.conditions import HeldTask
 from crewsim.rules.setup import random_setup
@@ -105,6 +105,6 @@ def deal(
             if t["player"] == s
         ] + [f"#{t['task']}" for t in rec.get("deep_tasks", []) if t["player"] == s]
         table.add_row(name, " ".join(hand), " ".join(mine))
-    Console().print(table)
+    stdout_console().print(table)
     if "dummy_under" in rec:
-        Console().print("dummy face-down: " + " ".join(b for _, b in rec["dummy_under"]))
+        stdout_console().print("dummy face-down: " + " ".join(b for _, b in rec["dummy_under"]))

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from crewsim.backends import backend_named, check_backend, describe, open_workers, worker_count
 from crewsim.cli.options import Backend, Jobs, Scheduler, Seed
-from crewsim.cli.output import deals_bar
+from crewsim.cli.output import deals_bar, stdout_console
 from crewsim.cli.simulate import parse_players
 from crewsim.errors import CrewsimError
 from crewsim.missions import Mission, resolve_missions
@@ -143,7 +143,7 @@ def feasibility(
             f"{100 * r['ci_low']:.1f}-{100 * r['upper_ci_high']:.1f} %",
             f"{100 * r['unknown_share']:.1f} %", f"{r['max_ms']:.0f}",
         )  # fmt: skip
-    Console().print(table)
+    stdout_console().print(table)
     for why in unsupported.values():
         typer.echo(f"left out: {why}")
     total = n * len(cells)

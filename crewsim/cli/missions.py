@@ -15,6 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from crewsim.cards import Game
+from crewsim.cli.output import stdout_console
 from crewsim.missions import (
     Allocation,
     CommMode,
@@ -77,7 +78,7 @@ def emit(
 
 def wide_console() -> Console:
     """Console for tables; when piped, at least 120 columns so tables stay readable."""
-    console = Console()
+    console = stdout_console()
     if not console.is_terminal and console.width < 120:
         console.width = 120
     return console
@@ -390,7 +391,7 @@ def show_mission(
 ) -> None:
     """Every rule of one mission, in words."""
     m = get_mission(mission_id)
-    console = Console()
+    console = stdout_console()
     console.print(f"[bold]{m.id}[/]  {m.game.value} mission {m.number}", highlight=False)
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", no_wrap=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -34,6 +35,18 @@ JSON_COLUMNS = (
     "ceiling_games", "feasible_games", "decided_games", "feasible_share", "feasible_low",
     "feasible_high", "unknown_share", "ceiling_success_rate", "bot_efficiency",
 )  # fmt: skip
+
+
+PIPE_WIDTH = 200  # piped tables: wide enough for every column, so no row is cut at 80
+
+
+def stdout_console() -> Console:
+    """Console for results on stdout: a terminal's own width; piped (``| less``, ``> file``),
+    ``$COLUMNS`` or PIPE_WIDTH rather than rich's 80 columns, so table rows stay whole."""
+    console = Console()
+    if console.is_terminal or "COLUMNS" in os.environ:
+        return console
+    return Console(width=PIPE_WIDTH)
 
 
 class GamesPerSecond(ProgressColumn):

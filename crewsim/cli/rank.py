@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from crewsim.cli.options import Backend, Jobs, Scheduler, Seed
+from crewsim.cli.output import stdout_console
 from crewsim.errors import CrewsimError
 from crewsim.report import tables
 from crewsim.report.format import num_ci, pct, pct_ci
@@ -219,7 +220,7 @@ def rank(
             )
         )
         return
-    console = Console()
+    console = stdout_console()
     for p in loaded.players:
         title = f"{p} players: easiest (1) to hardest"
         caption = f"{loaded.games_per_cell:,} games each · bot {loaded.bot} · seed {loaded.seed}"

@@ -20,7 +20,7 @@ from crewsim.backends import backend_named, describe
 from crewsim.bots import get_bot
 from crewsim.ceiling import DEFAULT_CEILING_N, ceiling_rows, with_ceiling
 from crewsim.cli.options import Backend, Scheduler
-from crewsim.cli.output import compact_table
+from crewsim.cli.output import compact_table, stdout_console
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
 from crewsim.montecarlo import (
@@ -250,7 +250,7 @@ def simulate(
     config.check()
     for cell in config.cells():
         config.mission_vector(cell)  # Deep Sea and other unplayable missions: one line, exit 2
-    stdout, stderr = Console(), Console(stderr=True)
+    stdout, stderr = stdout_console(), Console(stderr=True)
     if trace:
         trace_games(config, stdout)
         return

@@ -14,6 +14,7 @@ from rich.console import Console
 from crewsim.cards import Game, card_name
 from crewsim.cli.output import deals_bar
 from crewsim.errors import CrewsimError
+from crewsim.rules.play import trick_winner
 from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_CONFLICTS, Problem, Result, solve
 from crewsim.solver.deals import DealRecord, read_deals
 
@@ -94,5 +95,20 @@ def _print(rec: DealRecord, res: Result, as_json: bool) -> None:
         return
     head = f"{res.verdict}  ({res.nodes} nodes, {res.seconds * 1000:.1f} ms)"
     typer.echo(head if not res.reason else f"{head}: {res.reason}")
-    for k, trick in enumerate(out.get("tricks", []), start=1):
-        typer.echo(f"  trick {k:2d}: " + "  ".join(f"P{s}:{c}" for s, c in enumerate(trick)))
+    if res.verdict == "feasible" and rec.problem is not None:
+        for line in _play_lines(rec.problem, res, out["tricks"]):
+            typer.echo(line)
+
+
+def _play_lines(problem: Problem, res: Result, names: list[list[str]]) -> list[str]:
+    """The winning line as played: each trick from its leader round the table, and who won."""
+    deal = problem.deal
+    seat = ["P0", "P1", "dummy"] if deal.players == 2 else [f"P{s}" for s in range(deal.seats)]
+    leader, lines = deal.commander, []
+    for k, (trick, named) in enumerate(zip(res.tricks, names, strict=True), start=1):
+        order = [(leader + i) % deal.seats for i in range(deal.seats)]
+        winner, _ = trick_winner([trick[s] for s in order], leader, deal.seats)
+        plays = "  ".join(f"{seat[s]}:{named[s]}" for s in order)
+        lines.append(f"  trick {k:2d}: {plays}  -> {seat[winner]}")
+        leader = winner
+    return lines

@@ -42,7 +42,7 @@ from matplotlib.ticker import FixedLocator, FuncFormatter
 from crewsim.errors import CrewsimError
 from crewsim.report import charts, html, markdown, tables
 from crewsim.report.document import Block, Bullets, Heading, Image, Para, Table
-from crewsim.report.format import num_ci, pct_ci
+from crewsim.report.format import num, pct_ci
 from crewsim.report.run import Run, load_run
 from crewsim.stats import Z95, expected_attempts, wilson
 
@@ -602,7 +602,7 @@ def _mission_table(bal: Balance, p: int) -> Table:
         rows.append((
             r["mission"], "-" if r["printed"] is None else str(r["printed"]),
             pct_ci(r["success_rate"], r["ci_low"], r["ci_high"]),
-            num_ci(r["expected_attempts"], math.nan, math.nan).split(" [")[0],
+            num(r["expected_attempts"]),
             "-" if math.isnan(eff) else f"{_points(eff)} ± {Z95 * r['mission_effect_se']:.2f}",
         ))  # fmt: skip
     return Table(

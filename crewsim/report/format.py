@@ -28,7 +28,7 @@ def num(x: float | None) -> str:
         return "-"
     if math.isinf(x):
         return "∞"
-    return f"{x:,.0f}" if x >= 1000 else f"{x:.3g}" if x < 10 else f"{x:,.1f}"
+    return f"{x:,.0f}" if x >= 1000 else f"{x:.2f}" if x < 10 else f"{x:,.1f}"
 
 
 def num_ci(x: float, low: float, high: float) -> str:

@@ -102,3 +102,26 @@ def test_a_jsonl_file_is_solved_on_every_core_in_file_order(tmp_path: Path) -> N
     assert got[0] == got[1]
     assert [r["line"] for r in got[0]] == list(range(1, 46))
     assert {r["verdict"] for r in got[0]} >= {"feasible", "unsupported"}
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_text_line_is_in_play_order_with_each_winner(tmp_path: Path, players: int) -> None:
+    """Each trick starts with its leader (the commander, then the last winner)."""
+    from crewsim.cards import parse_card
+    from crewsim.rules.play import trick_winner
+
+    rec = deal_record(players, Game.PLANET_NINE, 4, "pn-10")
+    f = tmp_path / "d.json"
+    f.write_text(json.dumps(rec))
+    out = json.loads(runner.invoke(app, ["solve", str(f), "--json"]).output)
+    assert out["verdict"] == "feasible"
+    text = runner.invoke(app, ["solve", str(f)]).output.splitlines()[1:]
+    seats = len(rec["hands"])
+    names = ["P0", "P1", "dummy"] if players == 2 else [f"P{s}" for s in range(seats)]
+    leader = rec["commander"]
+    for line, cards in zip(text, out["tricks"], strict=True):
+        order = [(leader + i) % seats for i in range(seats)]
+        winner, _ = trick_winner([parse_card(cards[s]) for s in order], leader, seats)
+        plays = "  ".join(f"{names[s]}:{cards[s]}" for s in order)
+        assert line.split(": ", 1)[1] == f"{plays}  -> {names[winner]}"
+        leader = winner
