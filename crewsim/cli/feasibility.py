@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import time
 from typing import Annotated, Any
 
@@ -18,8 +19,9 @@ from crewsim.cli.simulate import parse_players
 from crewsim.errors import CrewsimError
 from crewsim.missions import Mission, resolve_missions
 from crewsim.montecarlo import cell_seed_sequence
+from crewsim.report.format import pct, pct_ci
 from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_CONFLICTS, Unsupported, problem_from_mission
-from crewsim.stats import share_bounds, wilson
+from crewsim.stats import share_bounds
 
 DEFAULT_N = 5000  # a 4-task mission (pn-10), DFS + SAT defaults: about 5 s on 2 cores
 CHUNK = 25
@@ -53,8 +55,8 @@ def feasibility(
     Deals are solved in small chunks that idle workers pick up one at a time (solve times are
     heavy-tailed), here or on a Dask cluster, with the same numbers either way; the last line
     says how many deals were solved and how long it took.
-    The share counts undecided deals as not winnable; its 95 % interval runs up to where it
-    would be were they all winnable.
+    The share is that of the decided deals (as in `simulate --ceiling` and the reports); its
+    95 % interval spans every way the undecided ones could go.
     """
     from crewsim.solver.sample import DRAFTS, solve_chunk
 
@@ -113,14 +115,13 @@ def feasibility(
                 wins += chunk.bot_wins
                 won_infeasible += chunk.won_but_infeasible
         feas, unk = counts.get("feasible", 0), counts.get("unknown", 0)
-        lo, hi = wilson(feas, n)
-        uhi = share_bounds(feas, unk, n)[1]
+        lo, hi = share_bounds(feas, unk, n)
         rows.append({
             "mission": mid, "players": p, "draft": draft, "deals": n, "feasible": feas,
             "infeasible": counts.get("infeasible", 0), "unknown": unk,
-            "feasible_share": feas / n, "ci_low": lo, "ci_high": hi,
-            "unknown_share": unk / n, "upper_if_unknown_feasible": (feas + unk) / n,
-            "upper_ci_high": uhi,
+            "feasible_share": feas / (n - unk) if n > unk else math.nan,
+            "ci_low": lo, "ci_high": hi, "unknown_share": unk / n,
+            "lower_if_unknown_infeasible": feas / n, "upper_if_unknown_feasible": (feas + unk) / n,
             "median_ms": float(np.median(secs) * 1000), "max_ms": float(np.max(secs) * 1000),
         })  # fmt: skip
         if draft == "heuristic":  # the drafting crew's own result on exactly these deals
@@ -135,14 +136,18 @@ def feasibility(
     table = Table(
         title=f"perfect-information feasibility, {draft} draft, budget {budget} plays/deal"
     )
-    for col in ("mission", "players", "deals", "feasible", "95 % CI", "unknown", "max ms"):
+    cols = ["mission", "players", "deals", "feasible [95 % CI]", "unknown"]
+    cols += ["bots won"] if draft == "heuristic" else []
+    for col in [*cols, "max ms"]:
         table.add_column(col, justify="left" if col == "mission" else "right")
     for r in rows:
-        table.add_row(
-            r["mission"], str(r["players"]), str(r["deals"]), f"{100 * r['feasible_share']:.1f} %",
-            f"{100 * r['ci_low']:.1f}-{100 * r['upper_ci_high']:.1f} %",
-            f"{100 * r['unknown_share']:.1f} %", f"{r['max_ms']:.0f}",
-        )  # fmt: skip
+        shown = [
+            r["mission"], str(r["players"]), str(r["deals"]),
+            pct_ci(r["feasible_share"], r["ci_low"], r["ci_high"]), pct(r["unknown_share"], 1),
+        ]  # fmt: skip
+        if draft == "heuristic":
+            shown.append(pct(r["bot_success_share"], 1))
+        table.add_row(*shown, f"{r['max_ms']:.0f}")
     stdout_console().print(table)
     for why in unsupported.values():
         typer.echo(f"left out: {why}")

@@ -39,9 +39,15 @@ def test_feasibility_with_the_heuristic_draft() -> None:
         assert r["feasible"] + r["infeasible"] + r["unknown"] == 40
         # the bots played these very deals and drafts: what they won is feasible
         assert r["won_but_infeasible"] == 0
-        assert r["feasible_share"] + r["unknown_share"] >= r["bot_success_share"] - 1e-9
+        assert r["upper_if_unknown_feasible"] >= r["bot_success_share"]
+        decided = r["deals"] - r["unknown"]  # the share is of the decided deals, as in reports
+        assert r["feasible_share"] == pytest.approx(r["feasible"] / decided)
+        assert r["lower_if_unknown_infeasible"] == pytest.approx(r["feasible"] / r["deals"])
     again = _rows(["pn-4", "-p", "3,4", "-n", "40", "--seed", "3", "--draft", "heuristic"])
     assert [r["feasible"] for r in again] == [r["feasible"] for r in rows]  # reproducible
+    table = runner.invoke(app, ["feasibility", "pn-4", "-n", "40", "--seed", "3", "--jobs", "1",
+                                "--draft", "heuristic"])  # fmt: skip
+    assert "bots won" in table.stdout and "40 deals solved" in table.stdout
 
 
 def test_feasibility_of_deep_sea_missions() -> None:
