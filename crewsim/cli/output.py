@@ -111,10 +111,16 @@ def summary_table(summary: pl.DataFrame, title: str) -> Table:
     )  # Planet Nine never redeals or repairs: keep the table narrow
     extra = ("redeal", "repair") if setup else ()  # shares of games, one decimal
     # short headers: the table fits a terminal of 80 columns
-    names = ("mission", "crew", "games", "wins", "success rate\n[95 % CI]",
+    names = ("mission", "players", "games", "wins", "success rate\n[95 % CI]",
              "attempts\n[95 % CI]", "distr.", *extra)  # fmt: skip
     for name in names:
         table.add_column(name, justify="left" if name == "mission" else "right", no_wrap=True)
+    table.caption = "distr.: games in which the crew sent the distress signal" + (
+        "; redeal: games dealt again because a drawn task card said so; repair: games whose "
+        "drawn task cards contradicted each other and were repaired"
+        if setup
+        else ""
+    )
     for r in summary.iter_rows(named=True):
         shares = (_pct(r["redeal_share"], 1), _pct(r["repair_share"], 1)) if setup else ()
         table.add_row(
@@ -135,7 +141,7 @@ def failures_table(summary: pl.DataFrame) -> Table:
     """The top failure reasons of each mission x players, in words, share of all games."""
     table = compact_table("top failure reasons (share of games)")
     table.add_column("mission")
-    table.add_column("crew", justify="right")
+    table.add_column("players", justify="right")
     table.add_column("reason")
     for r in summary.iter_rows(named=True):
         reasons = r["top_failures"].split("; ") if r["top_failures"] else ["-"]

@@ -305,7 +305,7 @@ def simulate(
 def ceiling_table(summary: pl.DataFrame) -> Table:
     """Feasible share, bot success on the same deals, and efficiency, per cell."""
     table = compact_table("perfect-information ceiling (the first deals the bots played)")
-    for col in ("mission", "crew", "deals", "feasible\n[95 % CI]", "unknown", "bot success",
+    for col in ("mission", "players", "deals", "feasible\n[95 % CI]", "unknown", "bot success",
                 "efficiency"):  # fmt: skip
         table.add_column(col, justify="left" if col == "mission" else "right", no_wrap=True)
     for r in summary.iter_rows(named=True):
