@@ -147,6 +147,10 @@ CASES: list[tuple[list[str], str]] = [
     (["deal", "--players", "7"], "--players: expected 2 to 5, got 7"),
     (["deal", "--mission", "pn-99"], "unknown mission id"),
     (["deal", "--game", "deep-sea", "--mission", "pn-10"], "pn-10 is a planet-nine mission"),
+    (["rank", "--run", "{run}", "-n", "5"], "-n shapes a new run"),
+    (["rank", "--run", "{run}", "--backend", "dask"], "--backend shapes a new run"),
+    (["balance", "--run", "{run}", "--seed", "3"], "--seed shapes a new run"),
+    (["balance", "--run", "{run}", "--run-out", "x"], "--run-out shapes a new run"),
 ]
 
 # typer's own parsing errors (a number out of range, a missing option): one line too

@@ -17,7 +17,7 @@ import typer
 from rich import box
 from rich.table import Table
 
-from crewsim.cli.options import Backend, Jobs, Scheduler, Seed
+from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, refuse_new_run_options
 from crewsim.cli.output import stdout_console
 from crewsim.errors import CrewsimError
 
@@ -38,6 +38,7 @@ def _drawing_missions() -> str:
 
 
 def balance(
+    ctx: typer.Context,
     players: Annotated[
         str | None,
         typer.Option(
@@ -80,6 +81,8 @@ def balance(
     from crewsim.report import balance as bal_mod  # statsmodels, matplotlib: loaded here only
 
     wanted = list(parse_players(players)) if players else None
+    if run_dir is not None:
+        refuse_new_run_options(ctx, ("run_out", "--run-out"))
     if wanted and 2 in wanted:
         raise CrewsimError("--players: 2 players use the 3-player card values; give 3, 4 or 5")
     if fit_games < 0:

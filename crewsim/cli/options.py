@@ -6,6 +6,8 @@ from typing import Annotated
 
 import typer
 
+from crewsim.errors import CrewsimError
+
 Jobs = Annotated[
     int, typer.Option("--jobs", "-j", help="Workers (0 or -1: all cores; -2: all but one).")
 ]
@@ -23,3 +25,17 @@ Seed = Annotated[
     int,
     typer.Option("--seed", min=0, help="Root seed (0 or more): the same seed, the same numbers."),
 ]
+
+NEW_RUN_ONLY = {"games": "-n", "seed": "--seed", "bot": "--bot", "jobs": "--jobs",
+                "backend": "--backend", "scheduler": "--scheduler"}  # fmt: skip
+
+
+def refuse_new_run_options(ctx: typer.Context, *extra: tuple[str, str]) -> None:
+    """With ``--run DIR`` nothing is simulated: an option that shapes a new run would be
+    silently ignored, so naming one is an error."""
+    for name, flag in (*NEW_RUN_ONLY.items(), *extra):
+        source = ctx.get_parameter_source(name)  # typer carries its own click: compare names
+        if source is not None and source.name == "COMMANDLINE":
+            raise CrewsimError(
+                f"{flag} shapes a new run; --run DIR reads the games that run already holds"
+            )

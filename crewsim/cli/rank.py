@@ -14,7 +14,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from crewsim.cli.options import Backend, Jobs, Scheduler, Seed
+from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, refuse_new_run_options
 from crewsim.cli.output import stdout_console
 from crewsim.errors import CrewsimError
 from crewsim.report import tables
@@ -143,6 +143,7 @@ def _finite(x: object) -> object:
 
 
 def rank(
+    ctx: typer.Context,
     missions: Annotated[
         list[str] | None,
         typer.Argument(
@@ -181,11 +182,8 @@ def rank(
     ] = RankFormat.table,
 ) -> None:
     """Rank missions from easiest to hardest per crew size, with 95 % intervals."""
-    if ceiling and run_dir is not None:
-        raise CrewsimError(
-            "--ceiling solves the deals of a new run; without it, --run DIR shows the "
-            "ceiling a run already carries (simulate --ceiling)"
-        )
+    if run_dir is not None:  # a run shows the ceiling it carries (simulate --ceiling)
+        refuse_new_run_options(ctx, ("out", "--out"), ("ceiling", "--ceiling"))
     spec = ",".join(missions) if missions else None
     if run_dir is None:
         if not spec:
