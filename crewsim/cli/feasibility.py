@@ -28,8 +28,13 @@ CHUNK = 25
 
 
 def feasibility(
-    missions: Annotated[list[str], typer.Argument(help="Mission ids or ranges: pn-1 pn-3..10.")],
-    players: Annotated[str, typer.Option("--players", "-p", help="Player counts: 3,4,5.")] = "4",
+    missions: Annotated[
+        list[str], typer.Argument(help="Mission ids, ranges or campaigns: pn-1 pn-3..10 deep-sea.")
+    ],
+    players: Annotated[
+        str,
+        typer.Option("--players", "-p", help="Player counts, comma-separated (2-5), e.g. 3,4,5."),
+    ] = "4",
     n: Annotated[int, typer.Option("-n", help="Random deals per mission and player count.")] = (
         DEFAULT_N
     ),
