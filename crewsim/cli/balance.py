@@ -19,7 +19,7 @@ from rich.table import Table
 
 from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, refuse_new_run_options
 from crewsim.cli.output import stdout_console
-from crewsim.errors import CrewsimError
+from crewsim.errors import CrewsimError, writable_folder
 
 DEFAULT_GAMES = 25_000  # per mission and crew size: the fit reads this many (FIT_GAMES)
 
@@ -87,6 +87,10 @@ def balance(
         raise CrewsimError("--players: 2 players use the 3-player card values; give 3, 4 or 5")
     if fit_games < 0:
         raise CrewsimError(f"--fit-games: expected 0 or more, got {fit_games}")
+    if out is not None:  # before any simulating: a bad folder should not cost the run
+        writable_folder(out, "--out")
+    if run_out is not None and run_out.exists() and not run_out.is_dir():
+        raise CrewsimError(f"--run-out {run_out}: is a file, not a folder")
     if run_dir is None:
         from crewsim.cli.rank import _simulate
 

@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from crewsim.errors import writable_folder
+
 
 def report(
     run_dir: Annotated[
@@ -20,6 +22,6 @@ def report(
     """Write a self-contained HTML report, Markdown, PNG/SVG charts and CSV/Parquet tables."""
     from crewsim.report.build import build  # matplotlib: loaded only when a report is made
 
-    target = out or Path("reports") / run_dir.resolve().name
+    target = writable_folder(out or Path("reports") / run_dir.resolve().name, "--out")
     built = build(run_dir, target)
     typer.echo(f"report written to {built.out / 'index.html'}")
