@@ -167,7 +167,9 @@ TYPER_USAGE: list[tuple[list[str], str]] = [
         ["balance", "--seed", "-1"],
     )),
     (["deal", "--players", "four"], "valid integer"),
-    (["simulate", "pn-1", "--no-such-option"], "No such option"),
+    (["simulate", "pn-1", "--no-such-option"], "No such option: --no-such-option (see "
+     "crewsim simulate --help)"),
+    (["bogus"], "No such command 'bogus'"),
 ]
 
 
@@ -297,3 +299,11 @@ def test_deal_reader_survives_random_structures(doc: dict[str, Any]) -> None:
         except ValueError:
             return
         _read_deals(path)
+
+
+@pytest.mark.parametrize("argv", [[], ["missions"], ["tasks"]])
+def test_a_group_alone_prints_its_help(argv: list[str], capsys: Any) -> None:
+    """No subcommand is a request for help, not an error."""
+    assert_exit_2(argv, "", ok=True)
+    out = capsys.readouterr()
+    assert out.out.startswith("Usage: crewsim") and "Commands:" in out.out and out.err == ""

@@ -80,8 +80,15 @@ def main() -> None:
         err_console.print("interrupted")
         sys.exit(130)
     except typer.TyperException as exc:  # usage errors (bad option, bad value): one line
+        ctx = getattr(exc, "ctx", None)
+        if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
+            typer.echo(ctx.get_help())  # `crewsim` or `crewsim missions` alone: just the help
+            sys.exit(0)
+        hint = f" (see {ctx.command_path} --help)" if ctx is not None else ""
         err_console.print(
-            f"[bold red]error:[/] {escape(exc.format_message())}", highlight=False, soft_wrap=True
+            f"[bold red]error:[/] {escape(exc.format_message())}{hint}",
+            highlight=False,
+            soft_wrap=True,
         )
         sys.exit(exc.exit_code)
     if isinstance(code, int):
