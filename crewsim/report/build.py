@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 
 from crewsim.report import charts, html, markdown, tables
 from crewsim.report.document import Block, Bullets, Heading, Image, Para, Table
-from crewsim.report.format import num, num_ci, pct, pct_ci
+from crewsim.report.format import num, num_ci, pct, pct_ci, rate
 from crewsim.report.run import Run, load_run
 
 HARDEST_K = 10
@@ -256,8 +256,8 @@ def _glance_table(rep: Report) -> Table:
                 f"{p} players",
                 str(h["missions"]),
                 pct(h["median_success_rate"]),
-                f"{h['easiest']} ({pct(h['easiest_rate'], 1)})",
-                f"{h['hardest']} ({pct(h['hardest_rate'], 3)})",
+                f"{h['easiest']} ({rate(h['easiest_rate'])})",
+                f"{h['hardest']} ({rate(h['hardest_rate'])})",
                 num_ci(end["cumulative_attempts"], end["cumulative_low"], end["cumulative_high"]),
                 rho,
             )
@@ -289,9 +289,8 @@ def _hardest_table(rep: Report) -> Table:
             c = cols[p]
             if i < c.height:
                 r = c.row(i, named=True)
-                digits = 2 if r["success_rate"] >= 0.01 else 3
                 row.append(
-                    f"{r['mission']}: {pct(r['success_rate'], digits)}, "
+                    f"{r['mission']}: {rate(r['success_rate'])}, "
                     f"{num(r['expected_attempts'])} attempts"
                 )
             else:
@@ -301,7 +300,7 @@ def _hardest_table(rep: Report) -> Table:
         ("", *(f"{p} players" for p in players)),
         tuple(rows),
         align="r" + "l" * len(players),
-        caption=f"The {HARDEST_K} hardest missions (success rate, expected attempts)",
+        caption=f"The {depth} hardest missions (success rate, expected attempts)",
     )
 
 

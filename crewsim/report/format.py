@@ -15,6 +15,11 @@ def pct(x: float | None, digits: int = 2) -> str:
     return f"{100 * x:.{digits}f} %"
 
 
+def rate(x: float | None) -> str:
+    """A success rate alone: two decimals, three below 1 % where two would round to 0.00."""
+    return pct(x, 3 if x is not None and x < 0.01 else 2)
+
+
 def pct_ci(rate: float | None, low: float, high: float) -> str:
     """``4.10 % [3.98, 4.22]``: a rate always travels with its interval."""
     if rate is None or math.isnan(rate):

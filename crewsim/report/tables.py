@@ -169,18 +169,19 @@ def logbook(run: Run) -> pl.DataFrame:
     The running total is what a crew playing the campaign straight through should expect to
     write in its logbook.  Its 95 % interval comes from the delta method: each mission's
     attempts are cost / p with standard error cost * sqrt(p (1 - p) / n) / p^2, and missions
-    are independent, so variances add.  A mission no game won makes the total unbounded.
+    are independent, so variances add.  A mission no game won makes the total and its upper
+    bound unbounded; its own (Wilson) lower bound still adds to the total's lower bound.
     """
     s = run.summary.with_columns(
         pl.col("mission").map_elements(run.number, return_dtype=pl.Int64).alias("number")
     ).sort("players", "number")
     rows = []
     for p in run.players:
-        total, var = 0.0, 0.0
+        total, var, unwon_low, unwon = 0.0, 0.0, 0.0, False
         for r in s.filter(pl.col("players") == p).iter_rows(named=True):
             n, k, d = r["games"], r["successes"], r["distress_games"]
             if k == 0:
-                total, var = math.inf, math.inf
+                unwon, unwon_low = True, unwon_low + r["attempts_low"]
             else:
                 prob, cost = k / n, 1 + d / n
                 total += r["expected_attempts"]
@@ -194,9 +195,9 @@ def logbook(run: Run) -> pl.DataFrame:
                     "expected_attempts": r["expected_attempts"],
                     "attempts_low": r["attempts_low"],
                     "attempts_high": r["attempts_high"],
-                    "cumulative_attempts": total,
-                    "cumulative_low": max(total - half, 0.0) if math.isfinite(total) else math.inf,
-                    "cumulative_high": total + half,
+                    "cumulative_attempts": math.inf if unwon else total,
+                    "cumulative_low": max(total - half, 0.0) + unwon_low,
+                    "cumulative_high": math.inf if unwon else total + half,
                 }
             )
     schema = {

@@ -66,6 +66,22 @@ def test_logbook_running_total(small_run: Path) -> None:
         assert part["cumulative_attempts"].is_sorted()
 
 
+def test_a_mission_never_won_leaves_the_total_a_finite_lower_bound(run_copy: Path) -> None:
+    s = pl.read_parquet(run_copy / "summary.parquet")
+    first = (pl.col("players") == 4) & (pl.col("mission") == s["mission"][0])
+    s.with_columns(
+        pl.when(first).then(0).otherwise(pl.col("successes")).alias("successes"),
+        pl.when(first).then(math.inf).otherwise(pl.col("expected_attempts")).alias(
+            "expected_attempts"),
+        pl.when(first).then(40.0).otherwise(pl.col("attempts_low")).alias("attempts_low"),
+    ).write_parquet(run_copy / "summary.parquet")  # fmt: skip
+    book = tables.logbook(load_run(run_copy)).filter(pl.col("players") == 4)
+    assert book["cumulative_attempts"].is_infinite().all()
+    assert book["cumulative_high"].is_infinite().all()
+    low = book["cumulative_low"].to_list()
+    assert all(40.0 <= x < math.inf for x in low) and low == sorted(low)
+
+
 def test_fail_tricks_shares_add_up(small_run: Path) -> None:
     ft = tables.fail_tricks(load_run(small_run))
     sums = ft.group_by("players").agg(pl.col("share").sum())
