@@ -146,10 +146,15 @@ def ceiling_rows(
     calls = [(cell.mission, cell.players, config.mission_vector(cell), bp, first[c], size)
              for c, cell in enumerate(cells)]  # fmt: skip
     names = [f"ceiling-{cell.mission.id}-{cell.players}p" for cell in cells]
+    if progress:  # the first cell can take a while: a fresh install compiles the solver
+        progress(f"ceiling: solving the first {size} deals of {len(cells)} cell(s) "
+                 "(a fresh install compiles the solver first)")  # fmt: skip
     rows = []
     for cell, row in zip(cells, backend.imap(ceiling_cell, calls, names), strict=True):
         rows.append(row)
         if progress:
-            progress(f"ceiling: {cell.mission.id} at {cell.players} players solved "
+            why = unsupported_reason(cell.mission) if not row["ceiling_games"] else None
+            done = f"left out: {why}" if why else "solved"
+            progress(f"ceiling: {cell.mission.id} at {cell.players} players {done} "
                      f"({len(rows)}/{len(cells)})")  # fmt: skip
     return rows

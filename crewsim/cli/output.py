@@ -49,6 +49,14 @@ def stdout_console() -> Console:
     return Console(width=PIPE_WIDTH)
 
 
+@contextmanager
+def loading_kernel(console: Console) -> Iterator[None]:
+    """A spinner while the game kernel loads: a fresh install compiles it first (about a
+    minute), which without a word looks like a hang."""
+    with console.status("loading the game kernel (a fresh install compiles it first: ~1 min)"):
+        yield
+
+
 class GamesPerSecond(ProgressColumn):
     """Throughput in games/s (rich's own speed column speaks of bytes)."""
 

@@ -44,7 +44,7 @@ def _simulate(
     """Run the simulation exactly as `crewsim simulate` would; return the run folder."""
     from crewsim.backends import backend_named, describe
     from crewsim.bots import get_bot
-    from crewsim.cli.output import progress_bar
+    from crewsim.cli.output import loading_kernel, progress_bar
     from crewsim.cli.simulate import parse_players
     from crewsim.missions import resolve_missions
     from crewsim.montecarlo import RunConfig, default_out, execute, open_backend, prepare, warm_up
@@ -64,13 +64,17 @@ def _simulate(
         config.mission_vector(cell)  # Deep Sea and other unplayable missions: one line, exit 2
     out = out or default_out(seed)
     stderr = Console(stderr=True)
-    say = (lambda _m: None) if quiet else (lambda m: stderr.print(m, highlight=False))
+    def say(message: str) -> None:
+        if not quiet:
+            stderr.print(message, highlight=False, soft_wrap=True)
+
     where = describe(config.backend, config.workers(), config.scheduler)
     with open_backend(config) as engine:  # an unreachable scheduler fails before any file
         say(f"simulating {len(config.cells())} cells x {games:,} games, seed {seed}, "
             f"on {where}, run folder {out}")  # fmt: skip
         state = prepare(config, out)
-        warm_up(state)  # before the bar, so its rate and ETA count games only
+        with loading_kernel(stderr):  # before the bar: its rate and ETA count games only
+            warm_up(state)
         with progress_bar(state.todo_games, stderr) as advance:
             result = execute(state, engine, on_chunk=advance)
         if ceiling:  # the perfect-information ceiling on the first deals of each cell

@@ -20,7 +20,7 @@ from crewsim.backends import backend_named, describe
 from crewsim.bots import get_bot
 from crewsim.ceiling import DEFAULT_CEILING_N, ceiling_rows, with_ceiling
 from crewsim.cli.options import Backend, Scheduler
-from crewsim.cli.output import compact_table, stdout_console
+from crewsim.cli.output import compact_table, loading_kernel, stdout_console
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
 from crewsim.montecarlo import (
@@ -267,7 +267,8 @@ def simulate(
         )
         _report_state(state, stderr)
         try:
-            warm_up(state)  # before the bar, so its rate and ETA count games only
+            with loading_kernel(stderr):  # before the bar: its rate and ETA count games only
+                warm_up(state)
             bar = progress_bar(state.todo_games, stderr) if state.todo else nullcontext(None)
             with bar as advance:
                 result = execute(state, engine, on_chunk=advance)
