@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from contextlib import nullcontext
-from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -16,7 +15,14 @@ from crewsim.cards import Game, card_name
 from crewsim.cli.output import deals_bar
 from crewsim.errors import CrewsimError
 from crewsim.rules.play import trick_winner
-from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_CONFLICTS, Problem, Result, solve
+from crewsim.solver.api import (
+    DEFAULT_BUDGET,
+    DEFAULT_CONFLICTS,
+    Problem,
+    Result,
+    solve,
+    warm_up,
+)
 from crewsim.solver.deals import DealRecord, read_deals
 
 
@@ -44,15 +50,11 @@ CHUNK = 20  # deals per worker task: solve times are heavy-tailed, so small chun
 def solve_records(
     problems: Sequence[Problem | None], budget: int, conflicts: int
 ) -> list[Result | None]:
-    """Solve one chunk of a file's deals (None: a deal the solver does not model).
-
-    A one-task copy of the first deal is solved first: it loads the compiled search and line
-    building, so no deal's time counts that load (about half a second)."""
+    """Solve one chunk of a file's deals (None: a deal the solver does not model), the
+    solver warmed up first so the first deal's time is its own."""
     for p in problems:
         if p is not None:
-            solve(
-                replace(p, tasks=p.tasks[:1], deep=p.deep[:1]), budget=budget, conflicts=conflicts
-            )
+            warm_up(p, budget, conflicts)
             break
     return [None if p is None else solve(p, budget=budget, conflicts=conflicts) for p in problems]
 

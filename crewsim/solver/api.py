@@ -444,3 +444,13 @@ def solve_deals(
         budget, _table(), _GEN, 1, verdicts, nodes, lines,
     )  # fmt: skip
     return verdicts, nodes
+
+
+def warm_up(problem: Problem, budget: int, conflicts: int) -> None:
+    """Solve a one-task copy of ``problem``: it loads the compiled search and line building
+    (about half a second), so no deal's timed solve counts that load."""
+    solve(
+        replace(problem, tasks=problem.tasks[:1], deep=problem.deep[:1]),
+        budget=budget,
+        conflicts=conflicts,
+    )
