@@ -27,7 +27,8 @@ from crewsim.solver.deals import DealRecord, read_deals
 
 
 def result_record(problem: Problem | None, res: Result, line: int) -> dict[str, Any]:
-    """One result line: verdict, nodes, seconds, the winning line (cards per seat per trick)."""
+    """One result line: verdict, nodes, seconds, the winning line (cards per seat per trick,
+    with each trick's leader and winner, so a script can replay it in play order)."""
     rec: dict[str, Any] = {
         "line": line,
         "verdict": res.verdict,
@@ -37,6 +38,8 @@ def result_record(problem: Problem | None, res: Result, line: int) -> dict[str, 
     if res.verdict == "feasible" and problem is not None:
         game = Game.DEEP_SEA if problem.deep_sea else Game.PLANET_NINE
         rec["tricks"] = [[card_name(c, game) for c in t] for t in res.tricks]
+        turns = _leaders_and_winners(problem, res)
+        rec["leaders"], rec["winners"] = [t[0] for t in turns], [t[1] for t in turns]
         if res.designated:
             rec["designated"] = list(res.designated)
     if res.reason:
@@ -115,15 +118,25 @@ def _print(rec: DealRecord, res: Result, as_json: bool) -> None:
             typer.echo(line)
 
 
+def _leaders_and_winners(problem: Problem, res: Result) -> list[tuple[int, int]]:
+    """(leader, winner) seat of each trick of a winning line: the commander leads first."""
+    seats, leader, turns = problem.deal.seats, problem.deal.commander, []
+    for trick in res.tricks:
+        order = [(leader + i) % seats for i in range(seats)]
+        winner, _ = trick_winner([trick[s] for s in order], leader, seats)
+        turns.append((leader, winner))
+        leader = winner
+    return turns
+
+
 def _play_lines(problem: Problem, res: Result, names: list[list[str]]) -> list[str]:
     """The winning line as played: each trick from its leader round the table, and who won."""
     deal = problem.deal
     seat = ["P0", "P1", "dummy"] if deal.players == 2 else [f"P{s}" for s in range(deal.seats)]
-    leader, lines = deal.commander, []
-    for k, (trick, named) in enumerate(zip(res.tricks, names, strict=True), start=1):
+    lines = []
+    turns = _leaders_and_winners(problem, res)
+    for k, (named, (leader, winner)) in enumerate(zip(names, turns, strict=True), start=1):
         order = [(leader + i) % deal.seats for i in range(deal.seats)]
-        winner, _ = trick_winner([trick[s] for s in order], leader, deal.seats)
         plays = "  ".join(f"{seat[s]}:{named[s]}" for s in order)
         lines.append(f"  trick {k:2d}: {plays}  -> {seat[winner]}")
-        leader = winner
     return lines

@@ -125,3 +125,5 @@ def test_the_text_line_is_in_play_order_with_each_winner(tmp_path: Path, players
         plays = "  ".join(f"{names[s]}:{cards[s]}" for s in order)
         assert line.split(": ", 1)[1] == f"{plays}  -> {names[winner]}"
         leader = winner
+    assert out["leaders"][0] == rec["commander"] and out["winners"][-1] == leader
+    assert out["leaders"][1:] == out["winners"][:-1]
