@@ -170,6 +170,8 @@ TYPER_USAGE: list[tuple[list[str], str]] = [
     (["simulate", "pn-1", "--no-such-option"], "No such option: --no-such-option (see "
      "crewsim simulate --help)"),
     (["bogus"], "No such command 'bogus'"),
+    (["rank", "pn-1", "-n", "1.5"], "expected a whole number"),
+    (["balance", "-n", "lots"], "expected a whole number"),
 ]
 
 

@@ -30,7 +30,7 @@ from typing import Annotated, Any
 import numpy as np
 import typer
 
-from crewsim.cli.options import Jobs, Seed
+from crewsim.cli.options import Jobs, Seed, whole_number
 from crewsim.errors import CrewsimError
 from crewsim.missions import TaskCard, get_mission, get_task_card
 from crewsim.rules.deep_sea_setup import captain_may_take, contradictions, selection_problems
@@ -400,7 +400,13 @@ def check_tasks(
         ),
     ] = None,
     games: Annotated[
-        int, typer.Option("-n", help="Also play this many random deals with the bot crew (0 = no).")
+        int,
+        typer.Option(
+            "-n",
+            help="Also play this many random deals with the bot crew (0 = no).",
+            parser=whole_number,
+            metavar="<int>",
+        ),
     ] = 0,
     seed: Seed = 0,
     bot: Annotated[str, typer.Option(help="Bot crew for the Monte Carlo deals.")] = "heuristic",

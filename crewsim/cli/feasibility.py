@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from crewsim.backends import backend_named, check_backend, describe, open_workers, worker_count
-from crewsim.cli.options import Backend, Jobs, Scheduler, Seed
+from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, whole_number
 from crewsim.cli.output import deals_bar, stdout_console
 from crewsim.cli.simulate import parse_players
 from crewsim.errors import CrewsimError
@@ -35,9 +35,15 @@ def feasibility(
         str,
         typer.Option("--players", "-p", help="Player counts, comma-separated (2-5), e.g. 3,4,5."),
     ] = "4",
-    n: Annotated[int, typer.Option("-n", help="Random deals per mission and player count.")] = (
-        DEFAULT_N
-    ),
+    n: Annotated[
+        int,
+        typer.Option(
+            "-n",
+            help="Random deals per mission and player count.",
+            parser=whole_number,
+            metavar="<int>",
+        ),
+    ] = DEFAULT_N,
     seed: Seed = 0,
     budget: Annotated[int, typer.Option(help="Card plays tried per deal.")] = DEFAULT_BUDGET,
     conflicts: Annotated[
@@ -99,9 +105,10 @@ def feasibility(
             calls.append((mid, p, child, min(CHUNK, n - part * CHUNK), budget, conflicts, draft))
             names.append(f"feasibility-{mid}-{p}p-{part}")
     results = []
-    with open_workers(backend, n_jobs, scheduler) as workers, deals_bar(
-        n * len(cells), Console(stderr=True)
-    ) as advance:
+    with (
+        open_workers(backend, n_jobs, scheduler) as workers,
+        deals_bar(n * len(cells), Console(stderr=True)) as advance,
+    ):
         start = time.perf_counter()
         for chunk in workers.imap(solve_chunk, calls, names):
             results.append(chunk)

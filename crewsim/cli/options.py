@@ -2,11 +2,31 @@
 
 from __future__ import annotations
 
+import math
 from typing import Annotated
 
 import typer
 
 from crewsim.errors import CrewsimError
+
+
+def whole_number(text: str | int) -> int:
+    """A count as people write it: ``1000000``, ``1_000_000``, ``1,000,000`` or ``1e6``."""
+    clean = str(text).strip().replace("_", "").replace(",", "")
+    try:
+        return int(clean)
+    except ValueError:
+        pass
+    try:
+        value = float(clean)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value != int(value):
+        raise typer.BadParameter(
+            f"expected a whole number (1000, 1_000, 1,000 or 1e3), got {text!r}"
+        )
+    return int(value)
+
 
 Jobs = Annotated[
     int, typer.Option("--jobs", "-j", help="Workers (0 or -1: all cores; -2: all but one).")

@@ -14,7 +14,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, refuse_new_run_options
+from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, refuse_new_run_options, whole_number
 from crewsim.cli.output import stdout_console
 from crewsim.errors import CrewsimError
 from crewsim.report import tables
@@ -64,6 +64,7 @@ def _simulate(
         config.mission_vector(cell)  # Deep Sea and other unplayable missions: one line, exit 2
     out = out or default_out(seed)
     stderr = Console(stderr=True)
+
     def say(message: str) -> None:
         if not quiet:
             stderr.print(message, highlight=False, soft_wrap=True)
@@ -160,7 +161,14 @@ def rank(
         typer.Option("--players", "-p", help="Player counts, comma-separated [default: 3,4,5]."),
     ] = None,
     games: Annotated[
-        int, typer.Option("-n", "--games", help="Games per mission and player count.")
+        int,
+        typer.Option(
+            "-n",
+            "--games",
+            help="Games per mission and player count.",
+            parser=whole_number,
+            metavar="<int>",
+        ),
     ] = 100_000,
     seed: Seed = 0,
     bot: Annotated[str, typer.Option("--bot", help="Bot crew by name.")] = "heuristic",

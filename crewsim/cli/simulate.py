@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import sys
 from contextlib import nullcontext
 from dataclasses import replace
@@ -19,7 +18,7 @@ from rich.table import Table
 from crewsim.backends import backend_named, describe
 from crewsim.bots import get_bot
 from crewsim.ceiling import DEFAULT_CEILING_N, ceiling_rows, with_ceiling
-from crewsim.cli.options import Backend, Scheduler
+from crewsim.cli.options import Backend, Scheduler, whole_number
 from crewsim.cli.output import compact_table, loading_kernel, stdout_console
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
@@ -83,21 +82,13 @@ def trace_games(config: RunConfig, console: Console) -> None:
 
 
 def _whole(option: str, text: str | None) -> int | None:
-    """A whole number from the command line: ``1000000``, ``1_000_000``, ``1,000,000``, ``1e6``."""
+    """A whole number from the command line (``options.whole_number``), None when not given."""
     if text is None:
         return None
-    clean = text.strip().replace("_", "").replace(",", "")
     try:
-        return int(clean)
-    except ValueError:
-        pass
-    try:
-        value = float(clean)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value != int(value):
-        raise CrewsimError(f"{option}: expected a whole number, got {text!r}")
-    return int(value)
+        return whole_number(text)
+    except typer.BadParameter:
+        raise CrewsimError(f"{option}: expected a whole number, got {text!r}") from None
 
 
 def _choice(option: str, text: str, enum: type[OutputFormat]) -> OutputFormat:

@@ -59,6 +59,11 @@ def test_feasibility_of_deep_sea_missions() -> None:
             assert r.get("won_but_infeasible", 0) == 0
 
 
+def test_counts_are_read_as_people_write_them() -> None:
+    assert [r["deals"] for r in _rows(["pn-2", "-n", "2e1"])] == [20]
+    assert [r["deals"] for r in _rows(["pn-2", "-n", "1_0"])] == [10]
+
+
 def test_feasibility_says_how_many_deals_it_solved() -> None:
     result = runner.invoke(app, ["feasibility", "pn-2", "-n", "20", "--jobs", "1"])
     assert result.exit_code == 0, result.output
