@@ -36,9 +36,10 @@ class RunFailed(CrewsimError):
 
 def worker_count(jobs: int) -> int:
     """Worker processes for ``jobs``: joblib's meaning (-1 all cores, -2 all but one), and 0
-    also all cores, the same in every command."""
+    also all cores, the same in every command; never more than the cores, since more
+    processes only fight over them (``-j 1000`` on two cores spent minutes starting)."""
     cores = os.cpu_count() or 1
-    return jobs if jobs > 0 else max(1, cores + 1 + (jobs or -1))
+    return min(jobs, cores) if jobs > 0 else max(1, cores + 1 + (jobs or -1))
 
 
 def backend_named(backend: str | None, scheduler: str | None) -> str:
@@ -115,8 +116,8 @@ class LokyBackend:
     def _run(self, fn: Callable[..., T], calls: Sequence[tuple[Any, ...]], how: str) -> Iterator[T]:
         from joblib import Parallel, delayed
 
-        workers = worker_count(self.jobs)
-        if workers == 1:  # in-process: no pickling, the compiled kernel reused
+        workers = min(worker_count(self.jobs), len(calls))  # idle processes cost a start-up
+        if workers <= 1:  # in-process: no pickling, the compiled kernel reused
             for args in calls:
                 with _ctrl_c_after():
                     result = fn(*args)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
@@ -26,7 +27,8 @@ def test_imap_keeps_the_call_order(jobs: int) -> None:
 
 
 def test_worker_count_reads_jobs_as_joblib_does() -> None:
-    assert worker_count(3) == 3
+    assert worker_count(1) == 1 and worker_count(3) == min(3, os.cpu_count() or 1)
+    assert worker_count(1000) == worker_count(-1)  # never more processes than cores
     assert worker_count(-1) >= 1 and worker_count(-1000) == 1
     assert worker_count(0) == worker_count(-1)  # 0 is all cores too, in every command
     assert worker_count(-2) == max(1, worker_count(-1) - 1)
