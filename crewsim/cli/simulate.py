@@ -171,23 +171,29 @@ def simulate(
             "--games",
             help="Games per mission and player count [1000000]. More than a run folder "
             "holds tops it up.",
+            metavar="<int>",
         ),
     ] = None,  # fmt: skip
     bot: Annotated[str | None, typer.Option("--bot", help="Bot crew by name. [heuristic]")] = None,
     bots: Annotated[
         Path | None, typer.Option("--bots", help="Bots file (default: scenarios/bots.toml).")
     ] = None,
-    seed: Annotated[str | None, typer.Option("--seed", help="Root seed of the run. [0]")] = None,
+    seed: Annotated[
+        str | None, typer.Option("--seed", help="Root seed of the run. [0]", metavar="<int>")
+    ] = None,
     jobs: Annotated[
         str | None,
         typer.Option(
             "--jobs",
             "-j",
-            help="Worker processes (also Dask local workers); 0 or -1: all cores, -2: all but one.",
+            help="Worker processes (also Dask local workers); 0 or -1: all cores, -2: all but "
+            "one. [-1]",
+            metavar="<int>",
         ),
     ] = None,
     distress: Annotated[
-        str | None, typer.Option("--distress", help="Distress signal: auto, never or always.")
+        str | None,
+        typer.Option("--distress", help="Distress signal. [auto]", metavar="[auto|never|always]"),
     ] = None,
     backend: Backend = None,
     scheduler: Scheduler = None,
@@ -203,7 +209,9 @@ def simulate(
         Path | None,
         typer.Option("--resume", help="Continue the run in this folder (configuration from it)."),
     ] = None,
-    fmt_name: Annotated[str, typer.Option("--format", help="table or json (stdout).")] = "table",
+    fmt_name: Annotated[
+        str, typer.Option("--format", help="table or json (stdout).", metavar="[table|json]")
+    ] = "table",
     trace: Annotated[
         bool,
         typer.Option("--trace", help="Only play one game per mission and player count; print it."),
@@ -217,7 +225,10 @@ def simulate(
         ),
     ] = False,
     ceiling_n: Annotated[
-        str, typer.Option("--ceiling-n", help="Deals solved per mission and player count.")
+        str,
+        typer.Option(
+            "--ceiling-n", help="Deals solved per mission and player count.", metavar="<int>"
+        ),
     ] = str(DEFAULT_CEILING_N),
     chunk_size: Annotated[
         str | None, typer.Option("--chunk-size", hidden=True, help="Games per chunk (tests).")
