@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 from enum import Enum
 from typing import Annotated, Any
 
@@ -14,6 +15,7 @@ from rich.table import Table
 from crewsim.cards import Game, card_name, cards_of
 from crewsim.cli.output import stdout_console
 from crewsim.errors import CrewsimError
+from crewsim.missions import load_task_cards
 from crewsim.rules.conditions import HeldTask
 from crewsim.rules.setup import random_setup
 from crewsim.solver.sample import random_deep_setup
@@ -84,14 +86,14 @@ def deal(
     """Deal one hand set: who holds what, the commander (Deep Sea: captain) marked."""
     if players not in (2, 3, 4, 5):
         raise CrewsimError(f"--players: expected 2 to 5, got {players}")
+    if seed is None:  # drawn here and shown, so a deal worth keeping can be dealt again
+        seed = secrets.randbelow(2**32)
     rec = deal_record(players, game, seed, mission)
     if fmt is DealFormat.json:
         typer.echo(json.dumps(rec))
         return
-    table = Table(
-        title=f"{rec['game']} deal, {players} players"
-        + (f", seed {seed}" if seed is not None else "")
-    )
+    table = Table(title=f"{rec['game']} deal, {players} players, seed {seed}")
+    names = {c.number: c.ref_id for c in load_task_cards()} if "deep_tasks" in rec else {}
     table.add_column("seat")
     table.add_column("cards")
     table.add_column("tasks")
@@ -103,7 +105,11 @@ def deal(
             t["card"] + (escape(f" [{t['token']}]") if t["token"] else "")
             for t in rec["tasks"]
             if t["player"] == s
-        ] + [f"#{t['task']}" for t in rec.get("deep_tasks", []) if t["player"] == s]
+        ] + [
+            f"#{t['task']} {names[t['task']]}"
+            for t in rec.get("deep_tasks", [])
+            if t["player"] == s
+        ]
         table.add_row(name, " ".join(hand), " ".join(mine))
     stdout_console().print(table)
     if "dummy_under" in rec:

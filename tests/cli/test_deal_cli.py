@@ -42,3 +42,9 @@ def test_same_seed_same_deal() -> None:
     assert _deal("-p", "3", "--seed", "9", "--format", "json") == _deal(
         "-p", "3", "--seed", "9", "--format", "json"
     )
+
+
+def test_a_deal_without_a_seed_shows_the_seed_that_deals_it_again() -> None:
+    first = _deal("--mission", "ds-7")
+    seed = first.splitlines()[0].split("seed ")[1].split()[0]
+    assert _deal("--mission", "ds-7", "--seed", seed) == first
