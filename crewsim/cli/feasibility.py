@@ -65,7 +65,7 @@ def feasibility(
 
     Deals are solved in small chunks that idle workers pick up one at a time (solve times are
     heavy-tailed), here or on a Dask cluster, with the same numbers either way; the last line
-    says how many deals were solved and how long it took.
+    (on stderr with --json) says how many deals were solved and how long it took.
     The share is that of the decided deals (as in `simulate --ceiling` and the reports); its
     95 % interval spans every way the undecided ones could go.
     """
@@ -138,12 +138,16 @@ def feasibility(
         })  # fmt: skip
         if draft == "heuristic":  # the drafting crew's own result on exactly these deals
             rows[-1].update(bot_success_share=wins / n, won_but_infeasible=won_infeasible)
-    if as_json:
+    done = (
+        f"{n * len(cells)} deals solved in {wall:.1f} s on {describe(backend, n_jobs, scheduler)}"
+    )
+    if as_json:  # stdout is for the rows alone; the closing line goes to stderr
         for r in rows:
             typer.echo(json.dumps(r))
         for mid, why in unsupported.items():
             for p in seats:
                 typer.echo(json.dumps({"mission": mid, "players": p, "unsupported": why}))
+        typer.echo(done, err=True)
         return
     table = Table(
         title=f"perfect-information feasibility, {draft} draft, budget {budget} plays/deal"
@@ -163,8 +167,7 @@ def feasibility(
     stdout_console().print(table)
     for why in unsupported.values():
         typer.echo(f"left out: {why}")
-    total = n * len(cells)
-    typer.echo(f"{total} deals solved in {wall:.1f} s on {describe(backend, n_jobs, scheduler)}")
+    typer.echo(done)
 
 
 def _unsupported(missions: list[Mission], players: int) -> dict[str, str]:

@@ -68,6 +68,8 @@ def test_feasibility_says_how_many_deals_it_solved() -> None:
     result = runner.invoke(app, ["feasibility", "pn-2", "-n", "20", "--jobs", "1"])
     assert result.exit_code == 0, result.output
     assert "20 deals solved in" in result.output
+    as_json = runner.invoke(app, ["feasibility", "pn-2", "-n", "20", "--jobs", "1", "--json"])
+    assert "20 deals solved in" in as_json.stderr and "solved" not in as_json.stdout
 
 
 def test_feasibility_refuses_unsupported() -> None:
