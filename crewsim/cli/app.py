@@ -85,8 +85,9 @@ def main() -> None:
             typer.echo(ctx.get_help())  # `crewsim` or `crewsim missions` alone: just the help
             sys.exit(0)
         hint = f" (see {ctx.command_path} --help)" if ctx is not None else ""
+        message = exc.format_message().replace("Value error, ", "")  # typer's parser wording
         err_console.print(
-            f"[bold red]error:[/] {escape(exc.format_message())}{hint}",
+            f"[bold red]error:[/] {escape(message)}{hint}",
             highlight=False,
             soft_wrap=True,
         )
