@@ -28,13 +28,16 @@ def pct_ci(rate: float | None, low: float, high: float) -> str:
     return f"{100 * rate:.{digits}f} % [{100 * low:.{digits}f}, {100 * high:.{digits}f}]"
 
 
-def num(x: float | None) -> str:
+def num(x: float | None, like: float | None = None) -> str:
+    """A count of attempts: two decimals below 10, one below 1,000, none above; ``like``
+    picks the style from another number, so an interval reads in its estimate's style."""
     if x is None or math.isnan(x):
         return "-"
     if math.isinf(x):
         return "∞"
-    return f"{x:,.0f}" if x >= 1000 else f"{x:.2f}" if x < 10 else f"{x:,.1f}"
+    ref = x if like is None or not math.isfinite(like) else like
+    return f"{x:,.0f}" if ref >= 1000 else f"{x:.2f}" if ref < 10 else f"{x:,.1f}"
 
 
 def num_ci(x: float, low: float, high: float) -> str:
-    return f"{num(x)} [{num(low)}, {num(high)}]"
+    return f"{num(x)} [{num(low, x)}, {num(high, x)}]"

@@ -83,6 +83,7 @@ def test_formatting() -> None:
     assert pct_ci(0.0041, 0.0033, 0.0051) == "0.410 % [0.330, 0.510]"
     assert num(float("inf")) == "∞" and num(1234.5) == "1,234" and num(3.14159) == "3.14"
     assert num_ci(1.97, 1.94, 2.0) == "1.97 [1.94, 2.00]"  # one style across an interval
+    assert num_ci(9.8, 8.62, 11.2) == "9.80 [8.62, 11.20]"
     assert num_ci(24.4, 23.7, 25.1) == "24.4 [23.7, 25.1]"
 
 
