@@ -33,6 +33,7 @@ import typer
 from crewsim.cli.options import Jobs, Seed, whole_number
 from crewsim.errors import CrewsimError
 from crewsim.missions import TaskCard, get_mission, get_task_card
+from crewsim.report.format import pct_ci
 from crewsim.rules.deep_sea_setup import captain_may_take, contradictions, selection_problems
 
 CARRIER = "ds-1"  # a plain Deep Sea mission: normal communication, draft selection
@@ -517,8 +518,7 @@ def _lines(
     if mc is not None:
         yield (
             f"Monte Carlo ({mc['bot']} crew, {mc['games']:,} deals, seed {mc['seed']}): "
-            f"{100 * mc['success_rate']:.2f} % completed "
-            f"[95 % CI {100 * mc['ci_low']:.2f}-{100 * mc['ci_high']:.2f} %]"
+            f"{pct_ci(mc['success_rate'], mc['ci_low'], mc['ci_high'])} completed (95 % CI)"
         )
         top = mc["top_failing_card"]
         if top is not None:
