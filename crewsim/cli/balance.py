@@ -17,7 +17,7 @@ import typer
 from rich import box
 from rich.table import Table
 
-from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, refuse_new_run_options, whole_number
+from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, count_option, refuse_new_run_options
 from crewsim.cli.output import stdout_console
 from crewsim.errors import CrewsimError, writable_folder
 
@@ -47,13 +47,7 @@ def balance(
     ] = None,
     games: Annotated[
         int,
-        typer.Option(
-            "-n",
-            "--games",
-            help="Games per mission and player count to simulate.",
-            parser=whole_number,
-            metavar="<int>",
-        ),
+        count_option("-n", "--games", help="Games per mission and player count to simulate."),
     ] = DEFAULT_GAMES,
     seed: Seed = 0,
     bot: Annotated[str, typer.Option("--bot", help="Bot crew by name.")] = "heuristic",

@@ -30,7 +30,7 @@ from typing import Annotated, Any
 import numpy as np
 import typer
 
-from crewsim.cli.options import Jobs, Seed, whole_number
+from crewsim.cli.options import Jobs, Seed, count_option
 from crewsim.errors import CrewsimError
 from crewsim.missions import TaskCard, get_mission, get_task_card
 from crewsim.report.format import pct_ci
@@ -402,12 +402,7 @@ def check_tasks(
     ] = None,
     games: Annotated[
         int,
-        typer.Option(
-            "-n",
-            help="Also play this many random deals with the bot crew (0 = no).",
-            parser=whole_number,
-            metavar="<int>",
-        ),
+        count_option("-n", help="Also play this many random deals with the bot crew (0 = no)."),
     ] = 0,
     seed: Seed = 0,
     bot: Annotated[str, typer.Option(help="Bot crew for the Monte Carlo deals.")] = "heuristic",

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from crewsim.backends import backend_named, check_backend, describe, open_workers, worker_count
-from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, whole_number
+from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, count_option
 from crewsim.cli.output import deals_bar, stdout_console
 from crewsim.cli.simulate import parse_players
 from crewsim.errors import CrewsimError
@@ -37,12 +37,7 @@ def feasibility(
     ] = "4",
     n: Annotated[
         int,
-        typer.Option(
-            "-n",
-            help="Random deals per mission and player count.",
-            parser=whole_number,
-            metavar="<int>",
-        ),
+        count_option("-n", help="Random deals per mission and player count."),
     ] = DEFAULT_N,
     seed: Seed = 0,
     budget: Annotated[int, typer.Option(help="Card plays tried per deal.")] = DEFAULT_BUDGET,

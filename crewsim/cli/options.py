@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -26,6 +26,11 @@ def whole_number(text: str | int) -> int:
             f"expected a whole number (1000, 1_000, 1,000 or 1e3), got {text!r}"
         )
     return int(value)
+
+
+def count_option(*names: str, help: str) -> Any:
+    """An option holding a count, read as people write it (``whole_number``)."""
+    return typer.Option(*names, help=help, parser=whole_number, metavar="<int>")
 
 
 Jobs = Annotated[

@@ -14,7 +14,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, refuse_new_run_options, whole_number
+from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, count_option, refuse_new_run_options
 from crewsim.cli.output import stdout_console
 from crewsim.errors import CrewsimError
 from crewsim.report import tables
@@ -162,13 +162,7 @@ def rank(
     ] = None,
     games: Annotated[
         int,
-        typer.Option(
-            "-n",
-            "--games",
-            help="Games per mission and player count.",
-            parser=whole_number,
-            metavar="<int>",
-        ),
+        count_option("-n", "--games", help="Games per mission and player count."),
     ] = 100_000,
     seed: Seed = 0,
     bot: Annotated[str, typer.Option("--bot", help="Bot crew by name.")] = "heuristic",
