@@ -38,6 +38,8 @@ def test_json_ranking_from_existing_run(ranked_run: Path) -> None:
     assert [r["success_rate"] for r in rows] == sorted((r["success_rate"] for r in rows),
                                                        reverse=True)  # fmt: skip
     assert {c["players"] for c in doc["correlations"]} == {3, 4}
+    assert all(isinstance(r["top_failures"], list) for r in rows)  # as simulate's JSON
+    assert any(r["top_failures"] and "%" in r["top_failures"][0] for r in rows)
 
 
 def test_csv_with_filters(ranked_run: Path) -> None:
