@@ -210,7 +210,8 @@ def rank(
     if fmt is RankFormat.json:
         rows = [{k: _finite(v) for k, v in r.items()} for r in ranking.iter_rows(named=True)]
         for row in rows:  # a list, as in `simulate --format json`
-            row["top_failures"] = row["top_failures"].split("; ") if row["top_failures"] else []
+            reasons = str(row["top_failures"] or "")
+            row["top_failures"] = reasons.split("; ") if reasons else []
         cor = [{k: _finite(v) for k, v in r.items()} for r in corr.iter_rows(named=True)]
         typer.echo(
             json.dumps(
