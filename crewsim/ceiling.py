@@ -22,19 +22,10 @@ from crewsim.replay import recorded_deep_tasks
 from crewsim.rules.deal import Deal
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.objectives import DESIGNATED
-from crewsim.solver.api import Problem, Unsupported, solve
+from crewsim.solver.api import Problem, Unsupported, solve, unsupported_reason
 from crewsim.stats import share_bounds
 
 DEFAULT_CEILING_N = 200  # deals per cell: about a minute for a 10-mission, 3-count campaign
-
-
-def unsupported_reason(mission: Mission) -> str | None:
-    """Why the solver cannot judge this mission's deals, or None."""
-    if mission.card_draw_after_trick:
-        return "a random card draw mid-hand is not known in advance"
-    if sum(1 for o in mission.objectives if str(o.kind) != "omega_last_trick") > 1:
-        return "more than one crew objective"
-    return None
 
 
 def problem_of(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int) -> Problem:

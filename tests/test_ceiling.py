@@ -64,7 +64,7 @@ def test_simulate_with_ceiling_writes_the_columns(tmp_path: Path) -> None:
     assert rows["pn-1"]["ceiling_games"] == 50
     assert 0.0 <= rows["pn-1"]["feasible_share"] <= 1.0
     assert rows["pn-12"]["ceiling_games"] == 0  # not solvable: left out, said so
-    assert "ceiling: pn-12 at 4 players left out: a random card draw" in result.stderr
+    assert "ceiling: pn-12 at 4 players left out: pn-12: the random card draw" in result.stderr
     assert "ceiling: pn-1 at 4 players solved" in result.stderr
 
 

@@ -90,8 +90,8 @@ def balance(
         raise CrewsimError(f"--fit-games: expected 0 or more, got {fit_games}")
     if out is not None:  # before any simulating: a bad folder should not cost the run
         writable_folder(out, "--out")
-    if run_out is not None and run_out.exists() and not run_out.is_dir():
-        raise CrewsimError(f"--run-out {run_out}: is a file, not a folder")
+    if run_out is not None:
+        writable_folder(run_out, "--run-out")
     if run_dir is None:
         from crewsim.cli.rank import _simulate
 

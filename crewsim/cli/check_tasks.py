@@ -320,7 +320,7 @@ def estimate(
         owners=tuple(owners) if owners is not None else (),
     ).vector()
     chunks = plan_chunks([f"check-tasks-{players}p"], games, seed, CHUNK)
-    workers = LokyBackend(jobs if len(chunks) > 1 else 1)
+    workers = LokyBackend(jobs)  # one chunk runs in this process (LokyBackend caps workers)
     parts = list(workers.imap(_play, [(mp, bp, t.games, t.seed) for t in chunks]))
     successes = sum(s for s, _ in parts)
     failures: Counter[tuple[int, int]] = Counter()

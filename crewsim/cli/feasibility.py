@@ -17,10 +17,10 @@ from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, count_option
 from crewsim.cli.output import deals_bar, stdout_console
 from crewsim.cli.simulate import parse_players
 from crewsim.errors import CrewsimError
-from crewsim.missions import Mission, resolve_missions
+from crewsim.missions import resolve_missions
 from crewsim.montecarlo import cell_seed_sequence
 from crewsim.report.format import pct, pct_ci
-from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_CONFLICTS, Unsupported, problem_from_mission
+from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_CONFLICTS, unsupported_reason
 from crewsim.stats import share_bounds
 
 DEFAULT_N = 5000  # a 4-task mission (pn-10), DFS + SAT defaults: about 5 s on 2 cores
@@ -78,7 +78,8 @@ def feasibility(
     check_backend(backend, scheduler)
     chosen = [m for spec in missions for m in resolve_missions(spec)]
     seats = list(parse_players(players))
-    unsupported = _unsupported(chosen, seats[0])
+    # what the solver cannot model is found before any time is spent, and gets its own line
+    unsupported = {m.id: why for m in chosen if (why := unsupported_reason(m))}
     if len(unsupported) == len(chosen):
         raise CrewsimError("unsupported: " + "; ".join(unsupported.values()))
     solvable = [m for m in chosen if m.id not in unsupported]
@@ -164,17 +165,3 @@ def feasibility(
         typer.echo(f"left out: {why}")
     typer.echo(done)
 
-
-def _unsupported(missions: list[Mission], players: int) -> dict[str, str]:
-    """Mission id -> why the solver cannot model it (say, pn-12's card draw), found before
-    any time is spent; those missions get a line of their own instead of a share."""
-    from crewsim.rules.setup import random_setup
-
-    found = {}
-    for m in missions:
-        deal, tasks = random_setup(players, m.tasks, tuple(m.tokens), 0)
-        try:
-            problem_from_mission(deal, tasks, m)
-        except Unsupported as exc:
-            found[m.id] = str(exc)
-    return found

@@ -26,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from crewsim.montecarlo import ChunkCounts
-from crewsim.report.format import num_ci, pct
+from crewsim.report.format import num_ci, pct, pct_ci
 
 JSON_COLUMNS = (
     "mission", "players", "bot", "games", "successes", "success_rate", "ci_low", "ci_high",
@@ -92,11 +92,9 @@ def deals_bar(total: int, console: Console) -> Iterator[Callable[[int], None]]:
         yield lambda n: bar.advance(task, n)
 
 
-def rate_ci_cell(rate: float, low: float, high: float, digits: int = 2) -> str:
-    """``93.80 %`` over ``[92.66, 94.78]``: a two-line cell in the style of ``pct_ci``."""
-    if math.isnan(rate):
-        return "-"
-    return f"{pct(rate, digits)}\n[{100 * low:.{digits}f}, {100 * high:.{digits}f}]"
+def stacked(cell: str) -> str:
+    """``93.80 % [92.66, 94.78]`` as two lines, estimate over interval: narrow table columns."""
+    return cell.replace(" [", "\n[", 1)
 
 
 def compact_table(title: str) -> Table:
@@ -130,10 +128,8 @@ def summary_table(summary: pl.DataFrame, title: str) -> Table:
             str(r["players"]),
             f"{r['games']:,}",
             f"{r['successes']:,}",
-            rate_ci_cell(r["success_rate"], r["ci_low"], r["ci_high"]),
-            num_ci(r["expected_attempts"], r["attempts_low"], r["attempts_high"]).replace(
-                " [", "\n["
-            ),
+            stacked(pct_ci(r["success_rate"], r["ci_low"], r["ci_high"], 2)),
+            stacked(num_ci(r["expected_attempts"], r["attempts_low"], r["attempts_high"])),
             pct(r["distress_share"], 1),
             *shares,
         )

@@ -19,7 +19,7 @@ from crewsim.backends import backend_named, describe
 from crewsim.bots import get_bot
 from crewsim.ceiling import DEFAULT_CEILING_N, ceiling_rows, with_ceiling
 from crewsim.cli.options import Backend, Scheduler, whole_number
-from crewsim.cli.output import compact_table, loading_kernel, rate_ci_cell, stdout_console
+from crewsim.cli.output import compact_table, loading_kernel, stacked, stdout_console
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
 from crewsim.montecarlo import (
@@ -36,7 +36,7 @@ from crewsim.montecarlo import (
     resume_command,
     warm_up,
 )
-from crewsim.report.format import pct
+from crewsim.report.format import pct, pct_ci
 
 
 class OutputFormat(str, Enum):
@@ -318,7 +318,7 @@ def ceiling_table(summary: pl.DataFrame) -> Table:
             continue
         table.add_row(
             r["mission"], str(r["players"]), f"{r['ceiling_games']:,}",
-            rate_ci_cell(r["feasible_share"], r["feasible_low"], r["feasible_high"], 1),
+            stacked(pct_ci(r["feasible_share"], r["feasible_low"], r["feasible_high"], 1)),
             pct(r["unknown_share"], 1), pct(r["ceiling_success_rate"], 1),
             pct(r["bot_efficiency"], 1),
         )  # fmt: skip

@@ -15,17 +15,22 @@ def pct(x: float | None, digits: int = 2) -> str:
     return f"{100 * x:.{digits}f} %"
 
 
+def _rate_digits(x: float | None) -> int:
+    """Two decimals, three below 1 % where two would round to 0.00."""
+    return 3 if x is not None and x < 0.01 else 2
+
+
 def rate(x: float | None) -> str:
-    """A success rate alone: two decimals, three below 1 % where two would round to 0.00."""
-    return pct(x, 3 if x is not None and x < 0.01 else 2)
+    """A success rate alone, in the digits ``pct_ci`` gives it."""
+    return pct(x, _rate_digits(x))
 
 
-def pct_ci(rate: float | None, low: float, high: float) -> str:
+def pct_ci(rate: float | None, low: float, high: float, digits: int | None = None) -> str:
     """``4.10 % [3.98, 4.22]``: a rate always travels with its interval."""
     if rate is None or math.isnan(rate):
         return "-"
-    digits = 3 if rate < 0.01 else 2
-    return f"{100 * rate:.{digits}f} % [{100 * low:.{digits}f}, {100 * high:.{digits}f}]"
+    d = _rate_digits(rate) if digits is None else digits
+    return f"{pct(rate, d)} [{100 * low:.{d}f}, {100 * high:.{d}f}]"
 
 
 def num(x: float | None, like: float | None = None) -> str:

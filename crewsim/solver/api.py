@@ -145,22 +145,40 @@ def problem_from_mission(
     deep_sea = bool(deep)
     if mission is not None:
         deep_sea = str(getattr(mission.game, "value", mission.game)) == "deep-sea"
-        if mission.card_draw_after_trick:
-            raise Unsupported(
-                f"{mission.id}: the random card draw after trick "
-                f"{mission.card_draw_after_trick} is not supported by the solver"
-            )
-        for o in mission.objectives:
-            kind = str(getattr(o.kind, "value", o.kind))
-            if kind == "omega_last_trick":
-                omega_last = True
-            elif kind not in OBJECTIVE_CODES:
-                raise Unsupported(f"{mission.id}: objective {kind} is not supported")
-            elif objective is not None:
-                raise Unsupported(f"{mission.id}: two crew objectives are not supported")
-            else:
-                objective = (kind, dict(o.params))
+        objective, omega_last = mission_objective(mission)
     return Problem(deal, tuple(tasks), objective, omega_last, designated, deep_sea, tuple(deep))
+
+
+def mission_objective(mission: Any) -> tuple[tuple[str, Mapping[str, Any]] | None, bool]:
+    """The crew objective and the omega flag the solver reads from a mission; Unsupported if
+    the solver cannot model the mission at all (whatever the deal)."""
+    if mission.card_draw_after_trick:
+        raise Unsupported(
+            f"{mission.id}: the random card draw after trick "
+            f"{mission.card_draw_after_trick} is not supported by the solver"
+        )
+    objective: tuple[str, Mapping[str, Any]] | None = None
+    omega_last = False
+    for o in mission.objectives:
+        kind = str(getattr(o.kind, "value", o.kind))
+        if kind == "omega_last_trick":
+            omega_last = True
+        elif kind not in OBJECTIVE_CODES:
+            raise Unsupported(f"{mission.id}: objective {kind} is not supported")
+        elif objective is not None:
+            raise Unsupported(f"{mission.id}: two crew objectives are not supported")
+        else:
+            objective = (kind, dict(o.params))
+    return objective, omega_last
+
+
+def unsupported_reason(mission: Any) -> str | None:
+    """Why the solver cannot judge this mission's deals, or None."""
+    try:
+        mission_objective(mission)
+    except Unsupported as exc:
+        return str(exc)
+    return None
 
 
 # ---- the memo table: one per process, reused across problems thanks to generation stamps
