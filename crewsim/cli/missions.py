@@ -184,14 +184,16 @@ _ALLOCATION_TEXT = {
     Allocation.DRAFT: "Starting with the {lead}, then clockwise, each player takes one task at a "
     "time until all are taken.",
     Allocation.COMMANDER_DISTRIBUTES: "After everyone has seen their hand, the commander asks each "
-    "member yes/no about each task and then hands the tasks out (evenly).",
+    "member yes/no about each task and then hands the tasks out evenly (at most one task apart).",
     Allocation.ONE_MEMBER: "All tasks go to one crew member: in Planet Nine the commander picks "
     "one other member (yes/no answers only); in Deep Sea the crew chooses together.",
     Allocation.CAPTAIN_ALL_OR_PASS: "The captain keeps all tasks or passes all of them to one "
     "willing crew member.",
-    Allocation.VOLUNTEER_1: "The captain asks each member in turn; the first to say yes takes all "
-    "tasks.",
-    Allocation.VOLUNTEER_2: "Two volunteers take all tasks between them.",
+    Allocation.VOLUNTEER_1: "The captain asks the others in turn from the left; the first to say "
+    "yes takes all tasks, and if all pass the captain must (never a captain card: then the "
+    "best-placed other member does).",
+    Allocation.VOLUNTEER_2: "Two volunteers take all tasks between them: the captain asks in turn "
+    "from the left, the captain last, and when too few say yes the last asked must.",
     Allocation.FREE_SELECTION: "The crew splits the tasks freely among themselves.",
     Allocation.CAPTAIN_HARDEST_FIRST: "The captain must first take the task with the highest "
     "difficulty for the player count; then selection continues clockwise.",

@@ -5,7 +5,7 @@ and predictions (rules 10, 15, 16).  Reads the per-crew-size card table in ``S.d
 import numpy as np
 from numba import njit
 
-from crewsim.kernel.bits import COLOURS, count_seat, popcount, rand_below, rand_card, seat_count
+from crewsim.kernel.bits import COLOURS, count_seat, popcount, rand_below, seat_count
 from crewsim.kernel.deep_sea_tables import (
     C_CAPTAIN_OK,
     C_DIFF0,
@@ -86,21 +86,27 @@ def draw(S, mp, st):
 def needs_redeal(S, hands, under, seats):
     """A drawn card's redeal set held entirely by one hand (e.g. all four submarines); the
     two-player dummy's covered cards count as its hand."""
-    tab = S.ds_tab
+    for k in range(S.g[G_NDS]):
+        if _redeal_met(S.ds_tab, S.ds_task[k] * N_COLS, hands, under, seats):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _redeal_met(tab, row, hands, under, seats):
+    """Whether one hand holds every card of one of this task card's redeal sets."""
     covered = np.int64(0)
     for c in range(40):
         if under[c] >= 0:
             covered |= np.int64(1) << under[c]
-    for k in range(S.g[G_NDS]):
-        row = S.ds_task[k] * N_COLS
-        for j in range(2):
-            m = tab[row + C_REDEAL0 + j]
-            if m == 0:
-                continue
-            for s in range(seats):
-                full = hands[s] | (covered if s == 2 else np.int64(0))
-                if full & m == m:
-                    return True
+    for j in range(2):
+        m = tab[row + C_REDEAL0 + j]
+        if m == 0:
+            continue
+        for s in range(seats):
+            full = hands[s] | (covered if s == 2 else np.int64(0))
+            if full & m == m:
+                return True
     return False
 
 
@@ -147,18 +153,21 @@ def select(S, bp, alloc, hands, st):
                 if not _may_take(tab, row, s, cap):
                     score[s] -= 1e6
                 score[s] += task_score(tab, row, hands[s])
+        cap_ok = score[cap] > -1e5  # no captain card among the tasks
         chosen = cap
-        if rnd:
+        if rnd and cap_ok:  # a random member who may take every task
             chosen = rand_below(st, seats)
-        elif alloc == 4:  # volunteers answer in turn from the captain; the first yes takes all
+        elif rnd:
+            chosen = (cap + 1 + rand_below(st, seats - 1)) % seats
+        elif alloc == 4:  # the captain asks the others clockwise; if all pass, takes them all
             chosen = -1
-            for j in range(seats):
+            for j in range(1, seats):
                 s = (cap + j) % seats
                 if score[s] >= -1.5 * n:
                     chosen = s
                     break
-            if chosen < 0:
-                chosen = cap
+            if chosen < 0:  # the captain may not take a captain card: the best-placed other must
+                chosen = cap if cap_ok else _best_other(score, seats, cap)
         else:  # the crew agrees on the best-placed member (3: the captain unless another is)
             for s in range(seats):
                 if score[s] > score[chosen]:
@@ -169,23 +178,22 @@ def select(S, bp, alloc, hands, st):
     takers = np.int64((1 << seats) - 1)
     if alloc == 8:  # the captain skips the selection
         takers &= ~(np.int64(1) << cap)
-    if alloc == 5:  # two volunteers split the tasks
-        best, second = -1, -1
-        for s in range(seats):
-            score[s] = 0.0
+    if alloc == 5:  # two volunteers, asked clockwise from the captain's left, the captain
+        # last; the first two yes split the tasks, and when too few say yes those asked last
+        # must (seed: "the first two say no: the third member and the captain take them")
+        takers = np.int64(0)
+        got = 0
+        for j in range(1, seats + 1):
+            s = (cap + j) % seats
+            sc = 0.0
             for k in range(n):
-                score[s] += task_score(tab, task[k] * N_COLS, hands[s])
-            if best < 0 or score[s] > score[best]:
-                best, second = s, best
-            elif second < 0 or score[s] > score[second]:
-                second = s
-        if rnd:
-            # two distinct seats drawn from a mask: numba 0.68 miscompiled the former
-            # (best + 1 + rand_below(st, seats - 1)) % seats here (no modulo at all)
-            everyone = (np.int64(1) << seats) - 1
-            best = rand_card(st, everyone)
-            second = rand_card(st, everyone & ~(np.int64(1) << best))
-        takers = (np.int64(1) << best) | (np.int64(1) << second)
+                sc += task_score(tab, task[k] * N_COLS, hands[s])
+            yes = rand_below(st, 2) == 1 if rnd else sc >= -1.5 * n
+            if yes or seats - j + 1 <= 2 - got:
+                takers |= np.int64(1) << s
+                got += 1
+                if got == 2:
+                    break
     left = n - fixed
     turn = cap
     if alloc == 7:  # the captain takes the hardest task first
@@ -251,6 +259,17 @@ def select(S, bp, alloc, hands, st):
 
 
 @njit(cache=True)
+def _best_other(score, seats, cap):
+    """The best-placed member other than the captain."""
+    best = (cap + 1) % seats
+    for j in range(2, seats):
+        s = (cap + j) % seats
+        if score[s] > score[best]:
+            best = s
+    return best
+
+
+@njit(cache=True)
 def _contradiction(tab, a, b, same_owner):
     """Pairwise contradiction of rows a and b, proven at the boundary by the referee's checker."""
     col = C_SAME0 if same_owner else C_DIFF0
@@ -259,11 +278,12 @@ def _contradiction(tab, a, b, same_owner):
 
 
 @njit(cache=True)
-def repair(S, mp, st):
+def repair(S, mp, hands, under, st):
     """Replace the later-revealed card of a contradictory pair by an unused card of equal value
-    (its owner keeps the slot).  Returns the number of replacements."""
+    that its owner may take and that calls for no redeal of this deal (its owner keeps the
+    slot; a redeal after selection has no place in the rules).  Returns the replacements."""
     tab, task, owner, deck = S.ds_tab, S.ds_task, S.ds_owner, S.ds_deck
-    n = S.g[G_NDS]
+    n, seats, cap = S.g[G_NDS], S.g[G_SEATS], S.g[G_CMD]
     repairs = 0
     for _ in range(8):
         found = -1
@@ -281,7 +301,12 @@ def repair(S, mp, st):
         replaced = False
         for d in range(96):
             c = deck[(start + d) % 96]
-            if tab[c * N_COLS + C_VALUE] != value:
+            row = c * N_COLS
+            if (
+                tab[row + C_VALUE] != value
+                or not _may_take(tab, row, owner[found], cap)
+                or _redeal_met(tab, row, hands, under, seats)
+            ):
                 continue
             used = False
             for k in range(n):

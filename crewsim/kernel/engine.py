@@ -336,27 +336,32 @@ def _allocate(mp, bp, g, hands, tcard, towner, pick, st):
             towner[i] = s
             pick[k] = i
             free &= ~(np.int64(1) << i)
-    elif alloc == 1:  # commander distributes evenly, asking yes/no per task
-        cap = (n + seats - 1) // seats
+    elif alloc == 1:  # the commander distributes, asking yes/no per task, evenly (BGA):
+        # every seat ends with n // seats or one more, so a seat at the floor may take one
+        # more only while fewer than n % seats seats are above it
+        q, r = n // seats, n % seats
         counts = np.int64(0)  # tasks per seat (seat_count)
         for i in range(n):
-            chosen = -1
+            above = 0
+            for s in range(seats):
+                if seat_count(counts, s) > q:
+                    above += 1
+            chosen, fewest = -1, -1
             for k in range(seats):
                 s = (cmd + k) % seats
-                if seat_count(counts, s) >= cap:
+                c = seat_count(counts, s)
+                if c > q or (c == q and above >= r):
                     continue
+                if fewest < 0 or c < seat_count(counts, fewest):
+                    fewest = s
                 yes = (
                     rand_below(st, 2) == 1 if bp[BP_KIND] == 0 else says_yes(bp, hands[s], tcard[i])
                 )
                 if yes:
                     chosen = s
                     break
-            if chosen < 0:
-                best = 99
-                for k in range(seats):
-                    s = (cmd + k) % seats
-                    if seat_count(counts, s) < best:
-                        best, chosen = seat_count(counts, s), s
+            if chosen < 0:  # nobody said yes: the seat with the fewest tasks takes it
+                chosen = fewest
             towner[i] = chosen
             counts = count_seat(counts, chosen)
             pick[i] = i
@@ -587,7 +592,7 @@ def play_chunk(
         if deep:
             if select(S, bp, mp[MP_ALLOC], hands, st) and mp[MP_COMM_IF_PASSED]:
                 g[G_COMM_UNTIL] = 1
-            repair(S, mp, st)
+            repair(S, mp, hands, under, st)
             predict(S, hands)
             for k in range(g[G_NDS]):  # the cards in play after selection and repair
                 ds_cards[gi, k] = S.ds_task[k] + 1

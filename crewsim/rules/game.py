@@ -191,6 +191,21 @@ class GameState:
                 owner == self.next_drafter(),
                 f"it is {self._who(self.next_drafter())}'s turn to take a task",
             )
+        elif self.rules.allocation == "commander_distributes":
+            self._require(
+                self._even_share_allows(owner),
+                f"{self._who(owner)} has enough tasks: the commander distributes evenly",
+            )
+
+    def _even_share_allows(self, owner: int) -> bool:
+        """Whether ``owner`` may get one more task when every seat must end with ``n // seats``
+        tasks or one more (BGA: at most one task apart)."""
+        counts = [0] * self.seats
+        for t in self.tasks:
+            if t.owner is not None:
+                counts[t.owner] += 1
+        q, r = divmod(len(self.tasks), self.seats)
+        return counts[owner] < q or (counts[owner] == q and sum(c > q for c in counts) < r)
 
     def can_assign_task(self, index: int, owner: int) -> bool:
         return _can(self.verify_assign_task, index, owner)

@@ -385,6 +385,23 @@ def test_free_allocation_has_no_draft_order() -> None:
     assert [t.owner for t in state.tasks[:2]] == [DIEGO, DIEGO]
 
 
+def test_commander_distributes_evenly() -> None:
+    """Planet Nine 24/32/36/43: five tasks at four seats end 2-1-1-1 in any order (BGA keeps
+    the seats at most one task apart), so a seat with two gets no third and, once one seat
+    has two, nobody else gets a second."""
+    rules = Rules(allocation="commander_distributes")
+    state = GameState(worked_deal(), tasks=five_tasks(), rules=rules)
+    state.assign_task(0, BETO)
+    state.assign_task(1, BETO)
+    with pytest.raises(IllegalMove, match="distributes evenly"):
+        state.verify_assign_task(2, BETO)
+    state.assign_task(2, ANA)
+    assert not state.can_assign_task(3, ANA)
+    state.assign_task(3, DIEGO)
+    state.assign_task(4, CARLA)
+    assert sorted(t.owner for t in state.tasks) == [ANA, BETO, BETO, CARLA, DIEGO]
+
+
 # ---- 5-player task hand-over (rule nuance 14) --------------------------------------------------
 
 
