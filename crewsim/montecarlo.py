@@ -100,6 +100,7 @@ class ChunkCounts:
     task: ChunkTask
     successes: int
     distress_games: int
+    distress_successes: int  # games won after sending the distress signal
     failures: pl.DataFrame  # kind, detail, trick, count
     seconds: float  # NaN for a chunk reused from an earlier session
     sha256: str = ""
@@ -263,6 +264,7 @@ def chunk_counts(task: ChunkTask, games: pl.DataFrame, seconds: float, sha: str)
         task,
         int(games["success"].sum()),
         int(games["distress"].sum()),
+        int((games["distress"] & games["success"]).sum()),
         failures,
         seconds,
         sha,
@@ -646,7 +648,8 @@ def _finish(state: RunState, results: list[ChunkCounts], seconds: float) -> RunR
             "_cell": done.task.cell, "chunk": done.task.index,
             "mission": cell.mission.id, "players": cell.players,
             "games": done.task.games, "successes": done.successes,
-            "distress_games": done.distress_games, "redeal_games": done.redeal_games,
+            "distress_games": done.distress_games,
+            "distress_successes": done.distress_successes, "redeal_games": done.redeal_games,
             "repair_games": done.repair_games, "seconds": done.seconds, "sha256": done.sha256,
         })  # fmt: skip
         failures.append(

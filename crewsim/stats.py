@@ -40,22 +40,42 @@ def share_bounds(hits: int, unknown: int, n: int) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Attempts:
-    """Expected attempts per success (a distress game costs one extra), with a 95 % interval."""
+    """Expected attempts a crew logs per mission won, with a 95 % interval."""
 
     expected: float
     low: float
     high: float
 
 
-def expected_attempts(games: int, successes: int, distress_games: int) -> Attempts:
-    """(games + distress games) / successes; interval from Wilson bounds of p, same scaling."""
+def distress_chance(distress_games: int, distress_successes: int, successes: int) -> float:
+    """The chance that a crew sends the distress signal in some attempt before its win.
+
+    Attempts are independent games, played until one is won; the signal's extra attempt is
+    logged once per mission (rule 20), whatever the number of attempts that sent it.  With
+    ``d`` the share of games that send it and ``c`` that of games won without it, the chance
+    that no attempt up to the win sends it is c / (c + d): estimated from the counts."""
+    clean = successes - distress_successes
+    return distress_games / (distress_games + clean) if distress_games else 0.0
+
+
+def expected_attempts(
+    games: int, successes: int, distress_games: int, distress_successes: int
+) -> Attempts:
+    """1 / p attempts until a win, plus the one logged for the distress signal when some
+    attempt sent it (``distress_chance``).  The interval joins the Wilson bounds of p and of
+    that chance at their ends (a little wider than 95 %, never narrower)."""
     if games <= 0:
         return Attempts(math.nan, math.nan, math.nan)
-    cost = 1 + distress_games / games  # attempts spent per game played
     p_low, p_high = wilson(successes, games)
-    expected = (games + distress_games) / successes if successes else math.inf
-    low = cost / p_high if p_high > 0 else math.inf
-    high = cost / p_low if p_low > 0 else math.inf
+    q = distress_chance(distress_games, distress_successes, successes)
+    q_low, q_high = (
+        wilson(distress_games, distress_games + successes - distress_successes)
+        if distress_games
+        else (0.0, 0.0)
+    )
+    expected = games / successes + q if successes else math.inf
+    low = 1 / p_high + q_low if p_high > 0 else math.inf
+    high = 1 / p_low + q_high if p_low > 0 else math.inf
     return Attempts(expected, low, high)
 
 
@@ -110,8 +130,8 @@ def top_failures(
 
 SUMMARY_COLUMNS = (
     "mission", "players", "bot", "games", "successes", "success_rate", "ci_low", "ci_high",
-    "expected_attempts", "attempts_low", "attempts_high", "distress_games", "distress_share",
-    "top_failures",
+    "expected_attempts", "attempts_low", "attempts_high", "distress_games", "distress_successes",
+    "distress_share", "top_failures",
 )  # fmt: skip
 
 
@@ -120,18 +140,20 @@ def summarise(
 ) -> pl.DataFrame:
     """One row per mission x players from chunk counts.
 
-    ``cells``: mission, players, games, successes, distress_games (one row per chunk);
+    ``cells``: mission, players, games, successes, distress_games, distress_successes (one
+    row per chunk);
     ``failures``: mission, players, kind, detail, trick, count (rows per chunk, any order);
     ``games_of``: mission id -> its game, for card names.
     """
     totals = cells.group_by("mission", "players", maintain_order=True).agg(
-        pl.col("games", "successes", "distress_games").sum()
+        pl.col("games", "successes", "distress_games", "distress_successes").sum()
     )
     rows = []
     for r in totals.iter_rows(named=True):
         n, s, d = int(r["games"]), int(r["successes"]), int(r["distress_games"])
+        ds = int(r["distress_successes"])
         low, high = wilson(s, n)
-        att = expected_attempts(n, s, d)
+        att = expected_attempts(n, s, d, ds)
         mine = failures.filter(
             (pl.col("mission") == r["mission"]) & (pl.col("players") == r["players"])
         ).select("kind", "detail", "trick", "count")
@@ -141,13 +163,15 @@ def summarise(
             "games": n, "successes": s, "success_rate": s / n if n else math.nan,
             "ci_low": low, "ci_high": high, "expected_attempts": att.expected,
             "attempts_low": att.low, "attempts_high": att.high, "distress_games": d,
-            "distress_share": d / n if n else math.nan, "top_failures": "; ".join(reasons),
+            "distress_successes": ds, "distress_share": d / n if n else math.nan,
+            "top_failures": "; ".join(reasons),
         })  # fmt: skip
     schema = {
         "mission": pl.String, "players": pl.Int64, "bot": pl.String, "games": pl.Int64,
         "successes": pl.Int64, "success_rate": pl.Float64, "ci_low": pl.Float64,
         "ci_high": pl.Float64, "expected_attempts": pl.Float64, "attempts_low": pl.Float64,
-        "attempts_high": pl.Float64, "distress_games": pl.Int64, "distress_share": pl.Float64,
+        "attempts_high": pl.Float64, "distress_games": pl.Int64, "distress_successes": pl.Int64,
+        "distress_share": pl.Float64,
         "top_failures": pl.String,
     }  # fmt: skip
     return pl.DataFrame(rows, schema=schema)

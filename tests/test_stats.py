@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import polars as pl
 import pytest
 
 from crewsim.cards import Game
 from crewsim.stats import (
     describe_failure,
+    distress_chance,
     expected_attempts,
     share_bounds,
     summarise,
@@ -53,19 +55,45 @@ def test_share_bounds_span_every_way_the_unknowns_could_go() -> None:
         assert lo <= hits / (100 - unknown) <= hi
 
 
-def test_expected_attempts_counts_distress_as_an_extra_attempt() -> None:
-    plain = expected_attempts(1000, 500, 0)
-    assert plain.expected == pytest.approx(2.0)
-    with_distress = expected_attempts(1000, 500, 100)
-    assert with_distress.expected == pytest.approx(1100 / 500)
+def test_expected_attempts_charge_the_distress_signal_once_per_mission() -> None:
+    """Rule 20: the signal's extra attempt is logged once, however many attempts sent it.  A
+    crew that calls it in every attempt and wins half of them logs 2 + 1 attempts, not 4."""
+    assert expected_attempts(1000, 500, 0, 0).expected == pytest.approx(2.0)
+    always = expected_attempts(1000, 500, 1000, 500)
+    assert always.expected == pytest.approx(3.0)
     lo, hi = wilson(500, 1000)
-    assert with_distress.low == pytest.approx(1.1 / hi)
-    assert with_distress.high == pytest.approx(1.1 / lo)
-    assert with_distress.low < with_distress.expected < with_distress.high
+    assert always.low == pytest.approx(1 / hi + wilson(1000, 1000)[0])
+    assert always.high == pytest.approx(1 / lo + 1)
+    some = expected_attempts(1000, 500, 100, 60)  # 100 distress games, 60 of them won
+    assert some.expected == pytest.approx(2 + 100 / (100 + 440))
+    assert some.low < some.expected < some.high
+    assert distress_chance(0, 0, 500) == 0.0
+
+
+def test_distress_chance_matches_a_played_out_logbook() -> None:
+    """Play missions attempt by attempt (each attempt sends the signal with chance 0.3 and is
+    won with chance 0.5 with it, 0.2 without) and compare the logged attempts with the rule
+    computed from one pass of game counts."""
+    rng = np.random.default_rng(4)
+    logged = []
+    for _ in range(20_000):
+        attempts, sent = 0, False
+        while True:
+            attempts += 1
+            d = rng.random() < 0.3
+            sent |= d
+            if rng.random() < (0.5 if d else 0.2):
+                break
+        logged.append(attempts + sent)
+    games = 200_000
+    d = rng.random(games) < 0.3
+    won = rng.random(games) < np.where(d, 0.5, 0.2)
+    att = expected_attempts(games, int(won.sum()), int(d.sum()), int((d & won).sum()))
+    assert att.expected == pytest.approx(np.mean(logged), rel=0.02)
 
 
 def test_expected_attempts_without_success_is_infinite() -> None:
-    att = expected_attempts(100, 0, 0)
+    att = expected_attempts(100, 0, 0, 0)
     assert math.isinf(att.expected) and math.isinf(att.high)
     assert att.low == pytest.approx(1 / wilson(0, 100)[1])
 
@@ -103,6 +131,7 @@ def test_summarise_sums_chunks_per_cell_in_order() -> None:
             "games": [10, 20, 30],
             "successes": [5, 20, 15],
             "distress_games": [1, 0, 2],
+            "distress_successes": [1, 0, 1],
         }  # fmt: skip
     )
     fails = pl.DataFrame(
@@ -120,6 +149,6 @@ def test_summarise_sums_chunks_per_cell_in_order() -> None:
     row = s.row(0, named=True)
     assert (row["games"], row["successes"], row["distress_games"]) == (40, 20, 3)
     assert row["success_rate"] == pytest.approx(0.5)
-    assert row["expected_attempts"] == pytest.approx(43 / 20)
+    assert row["expected_attempts"] == pytest.approx(40 / 20 + 3 / (3 + 18))
     assert row["top_failures"] == "task pink1 not completed (50.0%, trick 10)"
     assert s.row(1, named=True)["top_failures"] == ""

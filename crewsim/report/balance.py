@@ -44,7 +44,7 @@ from crewsim.report import charts, html, markdown, tables
 from crewsim.report.document import Block, Bullets, Heading, Image, Para, Table
 from crewsim.report.format import num, pct_ci
 from crewsim.report.run import Run, load_run
-from crewsim.stats import Z95, expected_attempts, wilson
+from crewsim.stats import Z95, wilson
 
 FLAG_MARGIN = 1.0  # printed points: a card off by less is within the scale's own rounding
 MIN_CARD_GAMES = 200  # a card seen in fewer games (at one player count) is not estimated
@@ -293,7 +293,7 @@ def mission_table(run: Run, fits: dict[int, _Fit]) -> pl.DataFrame:
             "players": p, "mission": r["mission"], "number": info.number,
             "printed": info.printed_difficulty.get(p), "games": n, "successes": s,
             "success_rate": s / n if n else math.nan, "ci_low": low, "ci_high": high,
-            "expected_attempts": expected_attempts(n, s, int(r["distress_games"])).expected,
+            "expected_attempts": r["expected_attempts"],
             "mission_effect": eff, "mission_effect_se": eff_se,
         })  # fmt: skip
     return pl.DataFrame(rows, schema=MISSION_SCHEMA).sort("players", "number")

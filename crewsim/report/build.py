@@ -192,8 +192,8 @@ def content(rep: Report) -> list[Block]:
         Heading(2, "The campaign logbook", "logbook"),
         Para(
             "How many attempts a crew playing the campaign straight through should expect to "
-            "write in its logbook, mission after mission (distress calls count as an extra "
-            "attempt)."
+            "write in its logbook, mission after mission (a mission in which the crew sent "
+            "the distress signal logs one extra attempt)."
         ),
         rep.images["logbook"],
         _logbook_table(rep),
@@ -310,9 +310,10 @@ def _reading_notes(rep: Report) -> tuple[str, ...]:
         f"Success rate: the share of {run.games_per_cell:,} random deals of that mission the "
         f"`{run.bot}` bot crew won. The bracket is a 95 % Wilson interval; with this many games "
         "the ranking is rarely in doubt, but neighbours whose intervals overlap are a tie.",
-        "Expected attempts: (games + games that used the distress signal) / wins, i.e. how "
-        "many tries a crew playing like the bots needs per success; the interval scales the "
-        "Wilson bounds.",
+        "Expected attempts: the attempts a crew playing like the bots logs per mission won, "
+        "1 / success rate, plus the one extra attempt the distress signal costs once per "
+        "mission (times the chance that some attempt before the win sent it); the interval "
+        "joins the Wilson bounds of both.",
         "These are bot results. A human crew will do better or worse in absolute terms; the "
         "ranking between missions is the robust part.",
     ]

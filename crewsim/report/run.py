@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,7 @@ from typing import Any
 import polars as pl
 
 from crewsim.errors import CrewsimError
-from crewsim.stats import share_bounds
+from crewsim.stats import expected_attempts, share_bounds
 
 _REQUIRED = ("manifest.json", "summary.parquet", "failures.parquet")
 
@@ -172,7 +172,30 @@ def load_run(path: Path | str) -> Run:
         if old is not None:
             info.printed_difficulty.update(old.printed_difficulty)
         missions[info.id] = info
-    return Run(path, manifest, summary, failures, missions)
+    run = Run(path, manifest, summary, failures, missions)
+    if "distress_successes" not in summary.columns:
+        run = replace(run, summary=_recount_attempts(run))
+    return run
+
+
+def _recount_attempts(run: Run) -> pl.DataFrame:
+    """A summary written before crewsim counted the games won after a distress call (and
+    charged the signal's attempt once per game, not once per mission): those counts from the
+    chunk files, and the expected attempts again by today's rule."""
+    wins = (
+        run.game_rows()
+        .group_by("mission", "players")
+        .agg((pl.col("distress") & pl.col("success")).sum().cast(pl.Int64).alias("ds"))
+        .collect()
+    )
+    s = run.summary.join(wins, on=["mission", "players"], how="left")
+    rows = []
+    for r in s.iter_rows(named=True):
+        att = expected_attempts(r["games"], r["successes"], r["distress_games"], r["ds"] or 0)
+        rows.append((r["ds"] or 0, att.expected, att.low, att.high))
+    names = ("distress_successes", "expected_attempts", "attempts_low", "attempts_high")
+    cols = [pl.Series(name, [row[k] for row in rows]) for k, name in enumerate(names)]
+    return s.drop("ds").with_columns(cols)
 
 
 # ---------------------------------------------------------------- the perfect-information ceiling

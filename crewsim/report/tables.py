@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
 import polars as pl
 
 from crewsim.kernel.layout import FAIL_NAMES
@@ -34,6 +35,8 @@ CEILING_RANK_COLUMNS = (
     "feasible_share", "feasible_low", "feasible_high", "unknown_share", "bot_efficiency"
 )
 FAIL_KIND_LABELS = {k: v for k, v in FAIL_NAMES.items() if k}
+LOGBOOK_DRAWS = 20_000  # bootstrap draws for the running total's interval
+LOGBOOK_SEED = 20_261_201
 
 
 def ranking(run: Run) -> pl.DataFrame:
@@ -163,30 +166,36 @@ def order_correlations(run: Run) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=schema)
 
 
-def logbook(run: Run) -> pl.DataFrame:
+def logbook(run: Run, draws: int = LOGBOOK_DRAWS) -> pl.DataFrame:
     """Expected attempts per mission in logbook order and their running total per player count.
 
     The running total is what a crew playing the campaign straight through should expect to
-    write in its logbook.  Its 95 % interval comes from the delta method: each mission's
-    attempts are cost / p with standard error cost * sqrt(p (1 - p) / n) / p^2, and missions
-    are independent, so variances add.  A mission no game won makes the total and its upper
-    bound unbounded; its own (Wilson) lower bound still adds to the total's lower bound.
+    write in its logbook.  Its 95 % interval comes from a parametric bootstrap: each mission's
+    success rate (and its chance of a distress call before the win) is drawn from its Jeffreys
+    posterior, the attempts ``stats.expected_attempts`` gives are summed, and the 2.5 / 97.5
+    percentiles of the sums are the bounds.  A rarely won mission makes the sum skewed to the
+    right, which a symmetric (delta-method) interval misses.  A mission no game won makes the
+    total and its upper bound unbounded; its own (Wilson) lower bound still adds to the total's
+    lower bound.  The draws come from a fixed seed: the same run gives the same report.
     """
     s = run.summary.with_columns(
         pl.col("mission").map_elements(run.number, return_dtype=pl.Int64).alias("number")
     ).sort("players", "number")
+    rng = np.random.default_rng(LOGBOOK_SEED)
     rows = []
     for p in run.players:
-        total, var, unwon_low, unwon = 0.0, 0.0, 0.0, False
+        sums, total, unwon_low, unwon = np.zeros(draws), 0.0, 0.0, False
         for r in s.filter(pl.col("players") == p).iter_rows(named=True):
-            n, k, d = r["games"], r["successes"], r["distress_games"]
+            n, k = r["games"], r["successes"]
+            d, clean = r["distress_games"], r["successes"] - r["distress_successes"]
             if k == 0:
                 unwon, unwon_low = True, unwon_low + r["attempts_low"]
             else:
-                prob, cost = k / n, 1 + d / n
                 total += r["expected_attempts"]
-                var += (cost * math.sqrt(prob * (1 - prob) / n) / prob**2) ** 2
-            half = Z95 * math.sqrt(var)
+                sums += 1 / rng.beta(k + 0.5, n - k + 0.5, draws)
+                if d:
+                    sums += rng.beta(d + 0.5, clean + 0.5, draws)
+            low, high = np.percentile(sums, [2.5, 97.5]) if total else (0.0, 0.0)
             rows.append(
                 {
                     "players": p,
@@ -196,8 +205,8 @@ def logbook(run: Run) -> pl.DataFrame:
                     "attempts_low": r["attempts_low"],
                     "attempts_high": r["attempts_high"],
                     "cumulative_attempts": math.inf if unwon else total,
-                    "cumulative_low": max(total - half, 0.0) + unwon_low,
-                    "cumulative_high": math.inf if unwon else total + half,
+                    "cumulative_low": float(low) + unwon_low,
+                    "cumulative_high": math.inf if unwon else float(high),
                 }
             )
     schema = {

@@ -82,6 +82,44 @@ def test_a_mission_never_won_leaves_the_total_a_finite_lower_bound(run_copy: Pat
     assert all(40.0 <= x < math.inf for x in low) and low == sorted(low)
 
 
+def test_logbook_interval_is_skewed_by_a_rarely_won_mission(run_copy: Path) -> None:
+    """1 / p of a mission won 3 times in its games is far more likely to be much larger than
+    its estimate than much smaller: the running total's interval reaches further up than
+    down (a symmetric delta-method interval did not), and a rebuilt report draws the same."""
+    s = pl.read_parquet(run_copy / "summary.parquet")
+    rare = (pl.col("players") == 4) & (pl.col("mission") == s["mission"][0])
+    s.with_columns(
+        pl.when(rare).then(3).otherwise(pl.col("successes")).alias("successes"),
+        pl.when(rare).then(0).otherwise(pl.col("distress_games")).alias("distress_games"),
+        pl.when(rare).then(0).otherwise(pl.col("distress_successes")).alias("distress_successes"),
+        pl.when(rare).then(pl.col("games") / 3).otherwise(pl.col("expected_attempts")).alias(
+            "expected_attempts"),
+    ).write_parquet(run_copy / "summary.parquet")  # fmt: skip
+    run = load_run(run_copy)
+    book = tables.logbook(run).filter(pl.col("players") == 4).sort("number")
+    last = book.row(-1, named=True)
+    total, low, high = (last[k] for k in ("cumulative_attempts", "cumulative_low",
+                                          "cumulative_high"))  # fmt: skip
+    assert low < total < high
+    assert high - total > 1.5 * (total - low)
+    assert tables.logbook(run).equals(tables.logbook(run))
+
+
+def test_a_summary_written_before_distress_wins_were_counted_is_recounted(
+    run_copy: Path,
+) -> None:
+    """An older run folder's summary has no ``distress_successes`` and attempts by the old
+    rule: the report counts them from the chunk files and applies today's rule."""
+    cols = ["mission", "players", "distress_successes", "expected_attempts", "attempts_low",
+            "attempts_high"]  # fmt: skip
+    fresh = load_run(run_copy).summary.select(cols)
+    s = pl.read_parquet(run_copy / "summary.parquet")
+    s.drop("distress_successes").with_columns(
+        pl.lit(9.9).alias("expected_attempts")
+    ).write_parquet(run_copy / "summary.parquet")
+    assert load_run(run_copy).summary.select(cols).equals(fresh)
+
+
 def test_fail_tricks_shares_add_up(small_run: Path) -> None:
     ft = tables.fail_tricks(load_run(small_run))
     sums = ft.group_by("players").agg(pl.col("share").sum())
