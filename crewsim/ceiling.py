@@ -23,7 +23,7 @@ from crewsim.rules.deal import Deal
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.objectives import DESIGNATED
 from crewsim.solver.api import Problem, Unsupported, solve, unsupported_reason
-from crewsim.stats import share_bounds
+from crewsim.stats import ceiling_columns
 
 DEFAULT_CEILING_N = 200  # deals per cell: about a minute for a 10-mission, 3-count campaign
 
@@ -88,24 +88,17 @@ def ceiling_cell(
             return row
     v = np.array(verdicts)
     won = rec["success"]
-    feasible, decided = int((v == "feasible").sum()), int((v != "unknown").sum())
-    low, high = share_bounds(feasible, n - decided, n)
-    share = feasible / decided if decided else float("nan")
-    success = float(won.mean())
-    row.update(
-        ceiling_games=n,
-        feasible_games=feasible,
-        decided_games=decided,
-        feasible_share=share,
-        feasible_low=low,
-        feasible_high=high,
-        unknown_share=float((v == "unknown").mean()),
-        ceiling_success_rate=success,
-        bot_efficiency=success / share if share else float("nan"),
-        won_but_infeasible=int((won & (v == "infeasible")).sum()),  # must be 0
-        ceiling_seconds=time.perf_counter() - start,
-    )
+    row.update(ceiling_row(v, won), won_but_infeasible=int((won & (v == "infeasible")).sum()))
+    row["ceiling_seconds"] = time.perf_counter() - start
     return row
+
+
+def ceiling_row(verdicts: np.ndarray, won: np.ndarray) -> dict[str, Any]:
+    """The ceiling columns of one cell from the solver's verdicts and the bots' results on the
+    same deals.  A deal the bots won is winnable even when the solver gave up on it."""
+    feasible = int(((verdicts == "feasible") | won).sum())
+    return ceiling_columns(len(verdicts), feasible, int((verdicts == "infeasible").sum()),
+                           int(won.sum()))  # fmt: skip
 
 
 def with_ceiling(summary: pl.DataFrame, rows: list[dict[str, Any]]) -> pl.DataFrame:

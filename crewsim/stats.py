@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import polars as pl
 
@@ -36,6 +37,41 @@ def share_bounds(hits: int, unknown: int, n: int) -> tuple[float, float]:
     end with every unknown a miss, its high end with every unknown a hit.  No guess about the
     unknowns: they are often the hard, infeasible deals, so leaving them out would flatter."""
     return wilson(hits, n)[0], wilson(hits + unknown, n)[1]
+
+
+def bot_efficiency(wins: int, feasible: int, unknown: int) -> tuple[float, float, float]:
+    """The share of the winnable solved deals the bots won, with a 95 % interval.
+
+    ``wins`` all lie among the ``feasible`` deals (a deal the bots won is winnable, whatever
+    the solver said); the ``unknown`` deals the solver left open and the bots lost may be
+    winnable too, so the low end counts them in the denominator and the high end does not."""
+    est = wins / feasible if feasible else math.nan
+    low = wilson(wins, feasible + unknown)[0] if feasible + unknown else math.nan
+    high = wilson(wins, feasible)[1] if feasible else math.nan
+    return est, low, high
+
+
+def ceiling_columns(n: int, feasible: int, infeasible: int, wins: int) -> dict[str, Any]:
+    """A cell's ceiling columns from its counts on ``n`` solved deals: the feasible share of
+    the decided ones (interval: every way the undecided could go), the bots' wins there and
+    their efficiency (``bot_efficiency``).  ``feasible`` counts the deals the bots won."""
+    decided = feasible + infeasible
+    low, high = share_bounds(feasible, n - decided, n)
+    eff, eff_low, eff_high = bot_efficiency(wins, feasible, n - decided)
+    return {
+        "ceiling_games": n,
+        "feasible_games": feasible,
+        "decided_games": decided,
+        "feasible_share": feasible / decided if decided else math.nan,
+        "feasible_low": low,
+        "feasible_high": high,
+        "unknown_share": 1 - decided / n if n else math.nan,
+        "ceiling_wins": wins,
+        "ceiling_success_rate": wins / n if n else math.nan,
+        "bot_efficiency": eff,
+        "efficiency_low": eff_low,
+        "efficiency_high": eff_high,
+    }
 
 
 @dataclass(frozen=True)

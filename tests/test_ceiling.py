@@ -42,7 +42,10 @@ def test_the_interval_spans_the_undecided_deals() -> None:
     row = ceiling_cell(m, 4, KernelMission(m, 4).vector(), get_bot("heuristic").vector(), 7, 60,
                        solver=every_third_open)  # fmt: skip
     n, feasible, decided = row["ceiling_games"], row["feasible_games"], row["decided_games"]
-    assert (n, decided, row["unknown_share"]) == (60, 40, pytest.approx(1 / 3))
+    # a third left open, less those the bots won: winnable whatever the solver said
+    assert n == 60 and 40 < decided < 60
+    assert row["unknown_share"] == pytest.approx(1 - decided / n)
+    assert row["efficiency_low"] < row["bot_efficiency"] < row["efficiency_high"]
     assert row["feasible_low"] <= feasible / n  # every open deal infeasible
     assert row["feasible_high"] >= (feasible + n - decided) / n  # every open deal feasible
     assert row["feasible_low"] <= row["feasible_share"] <= row["feasible_high"]

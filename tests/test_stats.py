@@ -10,6 +10,8 @@ import pytest
 
 from crewsim.cards import Game
 from crewsim.stats import (
+    bot_efficiency,
+    ceiling_columns,
     describe_failure,
     distress_chance,
     expected_attempts,
@@ -90,6 +92,19 @@ def test_distress_chance_matches_a_played_out_logbook() -> None:
     won = rng.random(games) < np.where(d, 0.5, 0.2)
     att = expected_attempts(games, int(won.sum()), int(d.sum()), int((d & won).sum()))
     assert att.expected == pytest.approx(np.mean(logged), rel=0.02)
+
+
+def test_bot_efficiency_spans_the_open_deals() -> None:
+    """30 wins among 40 winnable deals, 10 more left open (and lost): 75 %, but if the open
+    deals were winnable it would be 30 / 50, which only the low end admits."""
+    est, low, high = bot_efficiency(30, 40, 10)
+    assert est == 0.75
+    assert low == pytest.approx(wilson(30, 50)[0]) and high == pytest.approx(wilson(30, 40)[1])
+    row = ceiling_columns(60, 40, 10, 30)
+    assert (row["decided_games"], row["unknown_share"]) == (50, pytest.approx(1 / 6))
+    assert row["feasible_share"] == pytest.approx(0.8)
+    assert (row["bot_efficiency"], row["efficiency_low"]) == (est, low)
+    assert math.isnan(ceiling_columns(0, 0, 0, 0)["bot_efficiency"])
 
 
 def test_expected_attempts_without_success_is_infinite() -> None:

@@ -34,7 +34,8 @@ JSON_COLUMNS = (
     "repair_share", "top_failures",
     # with --ceiling: the perfect-information ceiling on the first deals the bots played
     "ceiling_games", "feasible_games", "decided_games", "feasible_share", "feasible_low",
-    "feasible_high", "unknown_share", "ceiling_success_rate", "bot_efficiency",
+    "feasible_high", "unknown_share", "ceiling_wins", "ceiling_success_rate", "bot_efficiency",
+    "efficiency_low", "efficiency_high",
 )  # fmt: skip
 
 

@@ -18,7 +18,7 @@ from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, count_option, re
 from crewsim.cli.output import stdout_console
 from crewsim.errors import CrewsimError
 from crewsim.report import tables
-from crewsim.report.format import num_ci, pct, pct_ci
+from crewsim.report.format import num_ci, pct_ci, rank_label
 from crewsim.report.run import Run, load_run
 
 
@@ -119,22 +119,23 @@ def _table(rank: pl.DataFrame, p: int, title: str, caption: str = "") -> Table:
     has_printed = "printed_difficulty" in rank.columns
     cols = ["rank", "mission", "success [95 % CI]", "attempts [95 % CI]"]
     if has_ceiling:
-        cols += ["feasible [95 % CI]", "bot efficiency"]
+        cols += ["solved", "feasible [95 % CI]", "bot efficiency [95 % CI]"]
     if has_printed:
         cols.append("printed")
     for c in cols:
         t.add_column(c, justify="left" if c == "mission" else "right", no_wrap=True)
     for r in rank.filter(pl.col("players") == p).sort("rank").iter_rows(named=True):
         row = [
-            str(r["rank"]),
+            rank_label(r["rank"], r["tied"]),
             r["mission"],
             pct_ci(r["success_rate"], r["ci_low"], r["ci_high"]),
             num_ci(r["expected_attempts"], r["attempts_low"], r["attempts_high"]),
         ]
         if has_ceiling:
             row += [
-                pct_ci(r["feasible_share"], r["feasible_low"], r["feasible_high"]),
-                pct(r["bot_efficiency"], 1),
+                f"{r['ceiling_games'] or 0:,}",
+                pct_ci(r["feasible_share"], r["feasible_low"], r["feasible_high"], 1),
+                pct_ci(r["bot_efficiency"], r["efficiency_low"], r["efficiency_high"], 1),
             ]
         if has_printed:
             v = r["printed_difficulty"]
@@ -230,7 +231,8 @@ def rank(
     console = stdout_console()
     for p in loaded.players:
         title = f"{p} players: easiest (1) to hardest"
-        caption = f"{loaded.games_per_cell:,} games each · bot {loaded.bot} · seed {loaded.seed}"
+        caption = (f"{loaded.games_per_cell:,} games each · bot {loaded.bot} · seed "
+                   f"{loaded.seed} · =: interval overlaps a neighbour's")  # fmt: skip
         console.print(_table(ranking, p, title, caption))
     for r in corr.iter_rows(named=True):
         if math.isnan(r["spearman_rho"]):

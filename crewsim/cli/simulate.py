@@ -310,7 +310,7 @@ def ceiling_table(summary: pl.DataFrame) -> Table:
     """Feasible share, bot success on the same deals, and efficiency, per cell."""
     table = compact_table("perfect-information ceiling (the first deals the bots played)")
     for col in ("mission", "players", "deals", "feasible\n[95 % CI]", "unknown", "bot success",
-                "efficiency"):  # fmt: skip
+                "efficiency\n[95 % CI]"):  # fmt: skip
         table.add_column(col, justify="left" if col == "mission" else "right", no_wrap=True)
     for r in summary.iter_rows(named=True):
         if not r.get("ceiling_games"):
@@ -320,7 +320,7 @@ def ceiling_table(summary: pl.DataFrame) -> Table:
             r["mission"], str(r["players"]), f"{r['ceiling_games']:,}",
             stacked(pct_ci(r["feasible_share"], r["feasible_low"], r["feasible_high"], 1)),
             pct(r["unknown_share"], 1), pct(r["ceiling_success_rate"], 1),
-            pct(r["bot_efficiency"], 1),
+            stacked(pct_ci(r["bot_efficiency"], r["efficiency_low"], r["efficiency_high"], 1)),
         )  # fmt: skip
     return table
 

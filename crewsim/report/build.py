@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 
 from crewsim.report import charts, html, markdown, tables
 from crewsim.report.document import Block, Bullets, Heading, Image, Para, Table
-from crewsim.report.format import num, num_ci, pct, pct_ci, rate
+from crewsim.report.format import num, num_ci, pct, pct_ci, rank_label, rate
 from crewsim.report.run import Run, load_run
 
 HARDEST_K = 10
@@ -270,7 +270,7 @@ def _glance_table(rep: Report) -> Table:
             "median success",
             "easiest",
             "hardest",
-            "attempts for the whole campaign [95 % CI]",
+            "attempts for these missions in a row [95 % CI]",
             f"Spearman ρ, success vs {against}",
         ),
         tuple(rows),
@@ -308,8 +308,9 @@ def _reading_notes(rep: Report) -> tuple[str, ...]:
     run = rep.run
     notes = [
         f"Success rate: the share of {run.games_per_cell:,} random deals of that mission the "
-        f"`{run.bot}` bot crew won. The bracket is a 95 % Wilson interval; with this many games "
-        "the ranking is rarely in doubt, but neighbours whose intervals overlap are a tie.",
+        f"`{run.bot}` bot crew won. The bracket is a 95 % Wilson interval. A rank marked = "
+        "has an interval that overlaps a neighbour's: those games do not settle the order "
+        f"between them ({_ties(rep)}).",
         "Expected attempts: the attempts a crew playing like the bots logs per mission won, "
         "1 / success rate, plus the one extra attempt the distress signal costs once per "
         "mission (times the chance that some attempt before the win sent it); the interval "
@@ -319,11 +320,15 @@ def _reading_notes(rep: Report) -> tuple[str, ...]:
     ]
     if rep.has_ceiling:
         notes.append(
-            "Feasible share: the share of the same deals a perfect-information solver proves "
-            "winnable (deals it could not decide within its budget are left out of the share and "
-            "counted in `tables/ranking.csv`; the interval spans every way they could go). Bot "
-            "efficiency = the bots' success on those same deals / feasible share: the share "
-            "of winnable deals the bots won."
+            f"Feasible share: of the first {_solved(rep)} deals of each mission and crew size "
+            "(the very deals, task assignments and passes the bots played; the 'solved deals' "
+            "column), the share a perfect-information solver proves winnable. Deals it could "
+            "not decide within its budget are left out of the share and counted in "
+            "`tables/ranking.csv`; the interval spans every way they could go. A deal the bots "
+            "won counts as winnable. Bot efficiency: the share of those winnable deals the bots "
+            "won; its interval also spans the deals the solver left open. Both rest on these "
+            "few deals, so their intervals are wide: the success rate beside them covers every "
+            "game."
         )
     else:
         notes.append(
@@ -340,13 +345,33 @@ def _reading_notes(rep: Report) -> tuple[str, ...]:
     return tuple(notes)
 
 
+def _ties(rep: Report) -> str:
+    """How many neighbouring missions the games cannot order, over every crew size."""
+    pairs = overlapping = 0
+    for p in rep.run.players:
+        part = rep.ranking.filter(pl.col("players") == p).sort("rank")
+        lows, highs = part["ci_low"].to_list(), part["ci_high"].to_list()
+        pairs += max(len(lows) - 1, 0)
+        overlapping += sum(lo <= hi for lo, hi in zip(lows, highs[1:], strict=False))
+    return f"{overlapping} of {pairs} neighbouring pairs here"
+
+
+def _solved(rep: Report) -> str:
+    """The number of solved deals per cell (a range if the cells differ)."""
+    n = rep.ranking.filter(pl.col("ceiling_games") > 0)["ceiling_games"]
+    if n.is_empty():
+        return "0"
+    lo, hi = int(n.min()), int(n.max())  # type: ignore[arg-type]
+    return f"{lo:,}" if lo == hi else f"{lo:,}-{hi:,}"
+
+
 def _ranking_table(rep: Report, p: int) -> Table:
     part = rep.ranking.filter(pl.col("players") == p).sort("rank")
     header = ["rank", "mission", "success [95 % CI]", "attempts [95 % CI]", "distress"]
     align = "rlrrr"
     if rep.has_ceiling:
-        header += ["feasible [95 % CI]", "bot efficiency"]
-        align += "rr"
+        header += ["solved deals", "feasible [95 % CI]", "bot efficiency [95 % CI]"]
+        align += "rrr"
     if rep.has_printed:
         header.append("printed difficulty")
         align += "r"
@@ -355,7 +380,7 @@ def _ranking_table(rep: Report, p: int) -> Table:
     rows = []
     for r in part.iter_rows(named=True):
         row = [
-            str(r["rank"]),
+            rank_label(r["rank"], r["tied"]),
             r["mission"],
             pct_ci(r["success_rate"], r["ci_low"], r["ci_high"]),
             num_ci(r["expected_attempts"], r["attempts_low"], r["attempts_high"]),
@@ -363,8 +388,9 @@ def _ranking_table(rep: Report, p: int) -> Table:
         ]
         if rep.has_ceiling:
             row += [
-                pct_ci(r["feasible_share"], r["feasible_low"], r["feasible_high"]),
-                pct(r["bot_efficiency"], 1),
+                f"{r['ceiling_games'] or 0:,}",
+                pct_ci(r["feasible_share"], r["feasible_low"], r["feasible_high"], 1),
+                pct_ci(r["bot_efficiency"], r["efficiency_low"], r["efficiency_high"], 1),
             ]
         if rep.has_printed:
             v = r["printed_difficulty"]

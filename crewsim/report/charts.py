@@ -19,6 +19,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, FuncFormatter
 
+from crewsim.report.format import num
 from crewsim.report.run import Run
 from crewsim.report.tables import FAIL_KIND_LABELS
 
@@ -208,12 +209,13 @@ def logbook_chart(run: Run, book: pl.DataFrame) -> Figure:
         hi = part["cumulative_high"].to_numpy()
         ok = np.isfinite(y)
         colour = PLAYER_COLOURS.get(p, "black")
-        ax.fill_between(x[ok], lo[ok], hi[ok], color=colour, alpha=0.18, step="post", linewidth=0)
-        ax.step(x[ok], y[ok], where="post", color=colour, linewidth=1.8, label=f"{p} players")
+        sx, sy, slo, shi = _mission_steps(x[ok], y[ok], lo[ok], hi[ok])
+        ax.fill_between(sx, slo, shi, color=colour, alpha=0.18, linewidth=0)
+        ax.plot(sx, sy, color=colour, linewidth=1.8, label=f"{p} players")
         ax.plot(x[ok][-1:], y[ok][-1:], PLAYER_MARKERS.get(p, "o"), color=colour, ms=6)
         if ok.any():
             ax.annotate(
-                f"{y[ok][-1]:,.0f}",
+                num(float(y[ok][-1])),
                 (x[ok][-1], y[ok][-1]),
                 xytext=(6, 0),
                 textcoords="offset points",
@@ -233,6 +235,25 @@ def logbook_chart(run: Run, book: pl.DataFrame) -> Figure:
     ax.legend(title="crew size (band: 95 % interval)", loc="upper left", fontsize=8.5)
     _caption(fig, run)
     return fig
+
+
+def _mission_steps(
+    x: np.ndarray, *ys: np.ndarray
+) -> tuple[np.ndarray, ...]:
+    """Step lines over the logbook: each simulated mission holds its running total for one
+    mission's width, and the line breaks (NaN) where missions are missing from the run, so
+    no flat step claims that missions never simulated cost nothing."""
+    xs: list[float] = []
+    cols: list[list[float]] = [[] for _ in ys]
+    for i, xi in enumerate(x):
+        xs += [xi, xi + 1]
+        for col, y in zip(cols, ys, strict=True):
+            col += [y[i], y[i]]
+        if i + 1 < len(x) and x[i + 1] != xi + 1:
+            xs.append(math.nan)
+            for col in cols:
+                col.append(math.nan)
+    return (np.array(xs), *(np.array(c) for c in cols))
 
 
 def fail_tricks_chart(run: Run, ft: pl.DataFrame) -> Figure:
@@ -288,12 +309,18 @@ def ceiling_chart(run: Run, rank: pl.DataFrame) -> Figure:
         label="bots win every winnable deal",
     )
     ax.set_xlim(0, 100)
-    ax.set_ylim(0, 100)
+    ax.set_ylim(0, 105)  # room above 100 % for the labels of always-winnable missions
+    ax.set_yticks(range(0, 101, 20))
     labels = []
     for p in run.players:
         part = rank.filter(pl.col("players") == p)
         colour = PLAYER_COLOURS.get(p, "black")
-        x, y = 100 * part["success_rate"].to_numpy(), 100 * part["feasible_share"].to_numpy()
+        x = 100 * part["ceiling_success_rate"].to_numpy()
+        y = 100 * part["feasible_share"].to_numpy()
+        below = np.clip(y - 100 * part["feasible_low"].to_numpy(), 0, None)
+        above = np.clip(100 * part["feasible_high"].to_numpy() - y, 0, None)
+        ax.errorbar(x, y, yerr=np.nan_to_num(np.vstack([below, above])), fmt="none",
+                    ecolor=colour, alpha=0.35, linewidth=0.8)  # fmt: skip
         ax.scatter(
             x, y, color=colour, marker=PLAYER_MARKERS.get(p, "o"), s=22, label=f"{p} players"
         )
@@ -301,8 +328,10 @@ def ceiling_chart(run: Run, rank: pl.DataFrame) -> Figure:
         for i in np.argsort(np.nan_to_num(gap, nan=-1))[-3:]:
             labels.append((str(part["mission"][int(i)]), float(x[i]), float(y[i]), colour))
     _annotate_apart(ax, labels)
-    ax.set_xlabel("bot crew wins (% of deals)")
-    ax.set_ylabel("deals that can be won at all (%, perfect-information solver)")
+    solved = rank.filter(pl.col("ceiling_games") > 0)["ceiling_games"]
+    n = f"{int(solved.max()):,} " if not solved.is_empty() else ""  # type: ignore[arg-type]
+    ax.set_xlabel(f"bot crew wins (% of the first {n}deals, the solved ones)")
+    ax.set_ylabel("deals that can be won at all (%, perfect-information solver, 95 % CI)")
     ax.set_title(f"{_campaign_title(run)}: winnable deals against bot wins")
     ax.grid(color="#eeeeee")
     ax.legend(fontsize=8.5, loc="lower right")

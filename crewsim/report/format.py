@@ -44,5 +44,10 @@ def num(x: float | None, like: float | None = None) -> str:
     return f"{x:,.0f}" if ref >= 1000 else f"{x:.2f}" if ref < 10 else f"{x:,.1f}"
 
 
+def rank_label(rank: int, tied: bool) -> str:
+    """``7=`` when the mission's interval overlaps a neighbour's in the ranking."""
+    return f"{rank}=" if tied else str(rank)
+
+
 def num_ci(x: float, low: float, high: float) -> str:
     return f"{num(x)} [{num(low, x)}, {num(high, x)}]"

@@ -8,7 +8,6 @@ seed, date, bot, n) is the run's own, not the reporting machine's.
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -17,7 +16,7 @@ from typing import Any
 import polars as pl
 
 from crewsim.errors import CrewsimError
-from crewsim.stats import expected_attempts, share_bounds
+from crewsim.stats import ceiling_columns, expected_attempts
 
 _REQUIRED = ("manifest.json", "summary.parquet", "failures.parquet")
 
@@ -201,50 +200,39 @@ def _recount_attempts(run: Run) -> pl.DataFrame:
 # ---------------------------------------------------------------- the perfect-information ceiling
 
 def ceiling(run: Run) -> pl.DataFrame | None:
-    """Feasible share per mission x players when the run has it, else None.
+    """The perfect-information ceiling per mission x players when the run has it, else None.
 
     The solver writes it in one of two shapes, and both are read: a per-game ``feasible`` column
     in the chunk files (true / false / null = unknown past the node budget; integers 1 / 0 / -1
     or the solver's verdict names "feasible" / "infeasible" / "unknown" work too), or summary
-    columns ``feasible_share`` (optionally with counts ``feasible_games`` or ``feasible`` and
-    ``decided_games`` and ``ceiling_games``).  The share is that of the decided deals; its
-    interval (``stats.share_bounds``) also spans every way the undecided ones could go, so it
-    never pretends to more than the solver decided.
+    columns ``feasible_share`` (optionally with counts ``feasible_games`` or ``feasible``,
+    ``decided_games``, ``ceiling_games`` and ``ceiling_wins``).  Both go through
+    ``stats.ceiling_columns``: the share of the decided deals with an interval spanning every
+    way the undecided ones could go, and the bots' efficiency on exactly the solved deals.
     """
     s = run.summary
     if "feasible_share" in s.columns:
         rows = []
         for r in s.iter_rows(named=True):
             share = r["feasible_share"]
-            if share is None:  # a cell the solver could not judge (e.g. pn-12, Deep Sea)
-                rows.append({"mission": r["mission"], "players": int(r["players"]),
-                             "feasible_games": 0, "decided_games": 0, "feasible_share": math.nan,
-                             "feasible_low": math.nan, "feasible_high": math.nan,
-                             "unknown_share": math.nan,
-                             "ceiling_success_rate": math.nan})  # fmt: skip
+            key = {"mission": r["mission"], "players": int(r["players"])}
+            if share is None:  # a cell the solver could not judge (e.g. pn-12)
+                rows.append(key | ceiling_columns(0, 0, 0, 0))
                 continue
             decided = int(r.get("decided_games") or r["games"])
             feasible = r.get("feasible_games")
             if feasible is None and isinstance(r.get("feasible"), int):
                 feasible = r["feasible"]  # the solver's own summary names the count `feasible`
             if feasible is None:
-                feasible = round(share * decided) if share is not None else 0
+                feasible = round(share * decided)
             solved = int(r.get("ceiling_games") or decided)
-            low, high = share_bounds(int(feasible), solved - decided, solved)
-            rows.append(
-                {
-                    "mission": r["mission"],
-                    "players": int(r["players"]),
-                    "feasible_games": int(feasible),
-                    "decided_games": decided,
-                    "feasible_share": int(feasible) / decided if decided else math.nan,
-                    "feasible_low": low,
-                    "feasible_high": high,
-                    "unknown_share": 1 - decided / solved if solved else math.nan,
-                    # the bots on exactly the solved deals; a bare share covers the whole run
-                    "ceiling_success_rate": r.get("ceiling_success_rate", r["success_rate"]),
-                }
-            )
+            wins = r.get("ceiling_wins")
+            if wins is None:  # the bots on exactly the solved deals; a bare share: the whole run
+                wins = round(r.get("ceiling_success_rate", r["success_rate"]) * solved)
+            infeasible = decided - int(feasible)
+            feasible = max(int(feasible), int(wins))  # a deal the bots won is winnable
+            rows.append(key | ceiling_columns(solved, feasible, min(infeasible, solved - feasible),
+                                              int(wins)))  # fmt: skip
         return _ceiling_frame(rows)
     chunks = sorted((run.path / "chunks").glob("*.parquet"))
     if not chunks or "feasible" not in pl.read_parquet_schema(chunks[0]):
@@ -259,43 +247,23 @@ def ceiling(run: Run) -> pl.DataFrame | None:
     counts = (
         games.group_by("mission", "players")
         .agg(
-            (flag == 1).sum().alias("feasible_games"),
-            (flag.is_in([0, 1])).sum().alias("decided_games"),
-            pl.len().alias("solved_games"),
-            pl.col("success").mean().alias("ceiling_success_rate"),
+            ((flag == 1) | pl.col("success")).sum().alias("feasible"),
+            ((flag == 0) & ~pl.col("success")).sum().alias("infeasible"),
+            pl.len().alias("solved"),
+            pl.col("success").sum().alias("wins"),
         )
         .collect()
     )
-    rows = []
-    for r in counts.iter_rows(named=True):
-        f, d, n = int(r["feasible_games"]), int(r["decided_games"]), int(r["solved_games"])
-        low, high = share_bounds(f, n - d, n)
-        rows.append(
-            {
-                "mission": r["mission"],
-                "players": int(r["players"]),
-                "feasible_games": f,
-                "decided_games": d,
-                "feasible_share": f / d if d else math.nan,
-                "feasible_low": low,
-                "feasible_high": high,
-                "unknown_share": 1 - d / n,
-                "ceiling_success_rate": r["ceiling_success_rate"],
-            }
-        )
-    return _ceiling_frame(rows)
+    return _ceiling_frame([
+        {"mission": r["mission"], "players": int(r["players"])}
+        | ceiling_columns(int(r["solved"]), int(r["feasible"]), int(r["infeasible"]),
+                          int(r["wins"]))
+        for r in counts.iter_rows(named=True)
+    ])  # fmt: skip
 
 
 def _ceiling_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
-    schema = {
-        "mission": pl.String,
-        "players": pl.Int64,
-        "feasible_games": pl.Int64,
-        "decided_games": pl.Int64,
-        "feasible_share": pl.Float64,
-        "feasible_low": pl.Float64,
-        "feasible_high": pl.Float64,
-        "unknown_share": pl.Float64,
-        "ceiling_success_rate": pl.Float64,
-    }
+    counts = ("ceiling_games", "feasible_games", "decided_games", "ceiling_wins")
+    schema = {"mission": pl.String, "players": pl.Int64}
+    schema |= {k: pl.Int64 if k in counts else pl.Float64 for k in ceiling_columns(0, 0, 0, 0)}
     return pl.DataFrame(rows, schema=schema)

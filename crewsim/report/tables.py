@@ -32,7 +32,8 @@ RANKING_COLUMNS = (
     "distress_share",
 )
 CEILING_RANK_COLUMNS = (
-    "feasible_share", "feasible_low", "feasible_high", "unknown_share", "bot_efficiency"
+    "ceiling_games", "feasible_share", "feasible_low", "feasible_high", "unknown_share",
+    "ceiling_wins", "ceiling_success_rate", "bot_efficiency", "efficiency_low", "efficiency_high",
 )
 FAIL_KIND_LABELS = {k: v for k, v in FAIL_NAMES.items() if k}
 LOGBOOK_DRAWS = 20_000  # bootstrap draws for the running total's interval
@@ -42,10 +43,12 @@ LOGBOOK_SEED = 20_261_201
 def ranking(run: Run) -> pl.DataFrame:
     """Missions from easiest (rank 1) to hardest, per player count.
 
-    Sorted by success rate, ties broken by logbook number so the order is stable.  The ceiling
-    columns (feasible share with its interval, bot efficiency = bot success on the solved deals
-    / feasible share, i.e. the share of winnable deals the bots actually won) appear only when
-    the run has the solver's verdicts; ``printed_difficulty`` only for missions that print one.
+    Sorted by success rate, equal rates by logbook number so the order is stable; ``tied``
+    marks a mission whose interval overlaps a neighbour's (the games do not settle their
+    order).  The ceiling columns (solved deals, feasible share with its interval, the bots'
+    wins on those deals and their efficiency: the share of the winnable solved deals they won,
+    with its interval) appear only when the run has the solver's verdicts;
+    ``printed_difficulty`` only for missions that print one.
     """
     s = run.summary.with_columns(
         pl.col("mission").map_elements(run.number, return_dtype=pl.Int64).alias("number")
@@ -53,9 +56,7 @@ def ranking(run: Run) -> pl.DataFrame:
     cols = list(RANKING_COLUMNS)
     ceil = ceiling(run)
     if ceil is not None:
-        s = s.join(ceil, on=["mission", "players"], how="left").with_columns(
-            (pl.col("ceiling_success_rate") / pl.col("feasible_share")).alias("bot_efficiency")
-        )
+        s = s.join(ceil, on=["mission", "players"], how="left")
         cols += CEILING_RANK_COLUMNS
     printed = {
         (m, p): v for m, info in run.missions.items() for p, v in info.printed_difficulty.items()
@@ -72,7 +73,10 @@ def ranking(run: Run) -> pl.DataFrame:
     cols.append("top_failures")
     s = s.sort(["players", "success_rate", "number"], descending=[False, True, False])
     s = s.with_columns(pl.int_range(1, pl.len() + 1).over("players").alias("rank"))
-    return s.select(cols)
+    over = (pl.col("ci_low") <= pl.col("ci_high").shift(-1)).over("players")  # the next is lower
+    under = (pl.col("ci_high") >= pl.col("ci_low").shift(1)).over("players")
+    s = s.with_columns((over.fill_null(False) | under.fill_null(False)).alias("tied"))
+    return s.select(cols[:2] + ["tied"] + cols[2:])
 
 
 def hardest(rank: pl.DataFrame, players: int, k: int = 10) -> pl.DataFrame:

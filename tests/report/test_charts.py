@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
 from crewsim.report import charts
@@ -19,3 +20,11 @@ def test_attempts_axis_reaches_the_hardest_won_mission(small_run: Path) -> None:
     })  # fmt: skip
     fig = charts.attempts_ranking(load_run(small_run), rank, 4)
     assert fig.axes[0].get_xlim()[1] >= 800  # the no-win mission's inf no longer hides the rest
+
+
+def test_logbook_steps_break_where_missions_are_missing() -> None:
+    """Missions 1, 2 and 5 simulated: no line runs over 3 and 4 as if they cost nothing."""
+    x, y = charts._mission_steps(np.array([1, 2, 5]), np.array([1.0, 3.0, 7.0]))
+    assert list(x[:4]) == [1, 2, 2, 3] and list(y[:4]) == [1.0, 1.0, 3.0, 3.0]
+    assert np.isnan(x[4]) and np.isnan(y[4])
+    assert list(x[5:]) == [5, 6] and list(y[5:]) == [7.0, 7.0]

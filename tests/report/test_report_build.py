@@ -57,7 +57,7 @@ def test_markdown_links_charts_and_has_tables(rep: Report) -> None:
 
 def test_ceiling_section_appears_when_the_run_has_verdicts(run_copy: Path, tmp_path: Path) -> None:
     s = pl.read_parquet(run_copy / "summary.parquet")
-    s.with_columns(pl.lit(0.95).alias("feasible_share")).write_parquet(run_copy / "summary.parquet")
+    s.with_columns(pl.lit(0.99).alias("feasible_share")).write_parquet(run_copy / "summary.parquet")
     rep = build(run_copy, tmp_path / "rep")
     assert (rep.out / "charts" / "ceiling.png").exists()
     md = (rep.out / "report.md").read_text()
@@ -71,6 +71,7 @@ def test_ceiling_says_how_many_deals_were_left_undecided(run_copy: Path, tmp_pat
     s = s.with_columns(
         pl.lit(0.9).alias("feasible_share"),
         pl.lit(100).alias("ceiling_games"),
+        pl.lit(0.3).alias("ceiling_success_rate"),
         pl.Series("decided_games", [100] * (s.height - 1) + [40]),
     )
     s.write_parquet(run_copy / "summary.parquet")

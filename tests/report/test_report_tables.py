@@ -120,6 +120,16 @@ def test_a_summary_written_before_distress_wins_were_counted_is_recounted(
     assert load_run(run_copy).summary.select(cols).equals(fresh)
 
 
+def test_ranks_whose_intervals_overlap_a_neighbour_are_marked_tied(small_run: Path) -> None:
+    rank = tables.ranking(load_run(small_run))
+    for p in (3, 4):
+        part = rank.filter(pl.col("players") == p).sort("rank")
+        lo, hi, tied = (part[c].to_list() for c in ("ci_low", "ci_high", "tied"))
+        for i in range(len(lo)):
+            overlaps = (i > 0 and hi[i] >= lo[i - 1]) or (i + 1 < len(lo) and lo[i] <= hi[i + 1])
+            assert tied[i] == overlaps
+
+
 def test_fail_tricks_shares_add_up(small_run: Path) -> None:
     ft = tables.fail_tricks(load_run(small_run))
     sums = ft.group_by("players").agg(pl.col("share").sum())
@@ -139,11 +149,12 @@ def test_ceiling_from_a_per_game_feasible_column(run_copy: Path) -> None:
     assert ceil is not None and ceil.height == 8
     rank = tables.ranking(run)
     assert {"feasible_share", "bot_efficiency"} <= set(rank.columns)
-    # feasible = won here; unknown verdicts leave the denominator, so efficiency = decided / n
+    # feasible = won here, so the bots won every winnable deal; the lost deals left open
+    # (every tenth) may be winnable too, which only the interval's low end admits
     both = rank.join(ceil, on=["mission", "players"])
-    assert both["bot_efficiency"].to_list() == pytest.approx(
-        (both["decided_games"] / 1200).to_list()
-    )
+    assert both["bot_efficiency"].to_list() == pytest.approx([1.0] * 8)
+    assert (both["efficiency_low"] < both["bot_efficiency"]).all()
+    assert both["efficiency_high"].to_list() == pytest.approx([1.0] * 8)
     assert (ceil["feasible_games"] == both["successes"]).all()
     assert (ceil["decided_games"] < 1200).all()
 
@@ -160,11 +171,11 @@ def test_ceiling_from_verdict_names(run_copy: Path) -> None:
 
 def test_ceiling_from_summary_share(run_copy: Path) -> None:
     s = pl.read_parquet(run_copy / "summary.parquet")
-    s.with_columns(pl.lit(0.9).alias("feasible_share")).write_parquet(run_copy / "summary.parquet")
+    s.with_columns(pl.lit(0.99).alias("feasible_share")).write_parquet(run_copy / "summary.parquet")
     rank = tables.ranking(load_run(run_copy))
-    assert rank["feasible_share"].to_list() == pytest.approx([0.9] * 8)
+    assert rank["feasible_share"].to_list() == pytest.approx([0.99] * 8)
     assert rank["bot_efficiency"].to_list() == pytest.approx(
-        [r / 0.9 for r in rank["success_rate"]]
+        [r / 0.99 for r in rank["success_rate"]]
     )
 
 
