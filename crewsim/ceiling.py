@@ -8,8 +8,8 @@ the share that could be won at all, the bots' success rate and their efficiency.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -78,7 +78,6 @@ def ceiling_cell(
     row: dict[str, Any] = {"mission": mission.id, "players": players, "ceiling_games": 0}
     if unsupported_reason(mission):
         return row
-    start = time.perf_counter()
     rec = run_chunk(mp, bp, n, seed, record=True)
     verdicts = []
     for i in range(n):
@@ -89,7 +88,6 @@ def ceiling_cell(
     v = np.array(verdicts)
     won = rec["success"]
     row.update(ceiling_row(v, won), won_but_infeasible=int((won & (v == "infeasible")).sum()))
-    row["ceiling_seconds"] = time.perf_counter() - start
     return row
 
 
@@ -106,6 +104,21 @@ def with_ceiling(summary: pl.DataFrame, rows: list[dict[str, Any]]) -> pl.DataFr
     extra = pl.DataFrame(rows).with_columns(pl.col("players").cast(summary["players"].dtype))
     keep = [c for c in summary.columns if c not in extra.columns or c in ("mission", "players")]
     return summary.select(keep).join(extra, on=["mission", "players"], how="left")
+
+
+def earlier_ceiling(folder: Path | None) -> list[dict[str, Any]] | None:
+    """The ceiling rows a run folder's summary already carries (None: none), so resuming or
+    topping up a run without ``--ceiling`` keeps them: they depend on each cell's first
+    chunk only, which neither changes."""
+    path = None if folder is None else folder / "summary.parquet"
+    if path is None or not path.exists():
+        return None
+    summary = pl.read_parquet(path)
+    if "ceiling_games" not in summary.columns:
+        return None
+    ceiling = [*ceiling_columns(0, 0, 0, 0), "won_but_infeasible"]
+    keep = ["mission", "players", *(c for c in ceiling if c in summary.columns)]
+    return summary.select(keep).to_dicts()
 
 
 def ceiling_rows(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import polars as pl
 import pytest
 from typer.testing import CliRunner
 
@@ -69,6 +70,11 @@ def test_simulate_with_ceiling_writes_the_columns(tmp_path: Path) -> None:
     assert rows["pn-12"]["ceiling_games"] == 0  # not solvable: left out, said so
     assert "ceiling: pn-12 at 4 players left out: pn-12: the random card draw" in result.stderr
     assert "ceiling: pn-1 at 4 players solved" in result.stderr
+    before = pl.read_parquet(out / "summary.parquet")
+    again = CliRunner().invoke(app, ["simulate", "--resume", str(out), "--format", "json"])
+    assert again.exit_code == 0, again.output
+    assert "kept the perfect-information ceiling" in again.stderr
+    assert pl.read_parquet(out / "summary.parquet").equals(before)  # not silently dropped
 
 
 def test_the_ceiling_does_not_depend_on_the_worker_count(tmp_path: Path) -> None:

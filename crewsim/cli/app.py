@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 
 import typer
@@ -62,8 +63,15 @@ def _root(
     """Monte Carlo mission analyzer for The Crew."""
 
 
+def _stop_on_term(signum: int, frame: object) -> None:
+    """SIGTERM (``timeout``, a batch system, ``kill``) stops a command as Ctrl-C does: a
+    simulation then says how far it got and how to resume."""
+    raise KeyboardInterrupt
+
+
 def main() -> None:
     """Console-script entry: user errors become one red line and exit status 2."""
+    signal.signal(signal.SIGTERM, _stop_on_term)
     try:
         code = app(standalone_mode=False)
     except CrewsimError as exc:

@@ -129,7 +129,7 @@ def summary_table(summary: pl.DataFrame, title: str) -> Table:
             str(r["players"]),
             f"{r['games']:,}",
             f"{r['successes']:,}",
-            stacked(pct_ci(r["success_rate"], r["ci_low"], r["ci_high"], 2)),
+            stacked(pct_ci(r["success_rate"], r["ci_low"], r["ci_high"])),
             stacked(num_ci(r["expected_attempts"], r["attempts_low"], r["attempts_high"])),
             pct(r["distress_share"], 1),
             *shares,

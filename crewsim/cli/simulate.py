@@ -17,7 +17,7 @@ from rich.table import Table
 
 from crewsim.backends import backend_named, describe
 from crewsim.bots import get_bot
-from crewsim.ceiling import DEFAULT_CEILING_N, ceiling_rows, with_ceiling
+from crewsim.ceiling import DEFAULT_CEILING_N, ceiling_rows, earlier_ceiling, with_ceiling
 from crewsim.cli.options import Backend, Scheduler, whole_number
 from crewsim.cli.output import compact_table, loading_kernel, stacked, stdout_console
 from crewsim.errors import CrewsimError
@@ -260,7 +260,13 @@ def simulate(
     info = stderr if fmt is OutputFormat.json else stdout
     n_cells = len(config.cells())
     where = describe(config.backend, config.workers(), config.scheduler)
+    def again(folder: Path) -> str:
+        """How to resume: with the ceiling when this command asked for it."""
+        more = f" --ceiling --ceiling-n {n_solve}" if ceiling else ""
+        return resume_command(folder) + more
+
     with open_backend(config) as engine:  # an unreachable scheduler fails before any file
+        earlier = None if ceiling else earlier_ceiling(out)
         state = prepare(config, out)
         info.print(
             f"{n_cells} mission x player cells, {config.games:,} games each, "
@@ -277,8 +283,7 @@ def simulate(
                 result = execute(state, engine, on_chunk=advance)
         except RunInterrupted as stop:
             stderr.print(stop.status(), highlight=False, soft_wrap=True)
-            stderr.print(f"resume with: {resume_command(stop.out)}", highlight=False,
-                         soft_wrap=True)  # fmt: skip
+            stderr.print(f"resume with: {again(stop.out)}", highlight=False, soft_wrap=True)
             # SystemExit, not typer.Exit: app.main runs click with standalone_mode=False,
             # which turns typer.Exit into a return value that main() does not pass on
             sys.exit(stop.exit_code)
@@ -290,9 +295,18 @@ def simulate(
             highlight=False,
             soft_wrap=True,
         )
-        rows = ceiling_rows(config, n_solve, info.print, engine) if ceiling else []
+        try:
+            rows = ceiling_rows(config, n_solve, info.print, engine) if ceiling else earlier
+        except KeyboardInterrupt:
+            stderr.print(f"interrupted while solving the ceiling; the games are all in "
+                         f"{state.out}\nresume with: {again(state.out)}", highlight=False,
+                         soft_wrap=True)  # fmt: skip
+            sys.exit(130)
     summary = result.summary
-    if ceiling:
+    if rows:
+        if not ceiling:
+            info.print("kept the perfect-information ceiling this folder already had",
+                       highlight=False)  # fmt: skip
         summary = with_ceiling(summary, rows)
         summary.write_parquet(state.out / "summary.parquet")
         summary.write_csv(state.out / "summary.csv")

@@ -527,8 +527,8 @@ def content(bal: Balance, out: Path) -> list[Block]:
             )
         ),  # fmt: skip
         Para(
-            f"Regenerate: `crewsim balance --run {run.path.name} --out {out}` from the run "
-            "folder; the same seed and settings give the same numbers.",
+            f"Regenerate: `crewsim balance --run {run.path} --out {out}` (from the folder it "
+            "was made in); the same seed and settings give the same numbers.",
             small=True,
         ),
     ]

@@ -234,8 +234,9 @@ def content(rep: Report) -> list[Block]:
             )
         ),
         Para(
-            f"Regenerate: `crewsim report {run.path.name} --out {rep.out}` from the run folder; "
-            "re-run the simulation with the seed and settings above to get the same numbers.",
+            f"Regenerate: `crewsim report {run.path} --out {rep.out}` (from the folder it was "
+            "made in); re-run the simulation with the seed and settings above to get the same "
+            "numbers.",
             small=True,
         ),
     ]
@@ -251,6 +252,9 @@ def _glance_table(rep: Report) -> Table:
         end = book_end.filter(pl.col("players") == p).row(0, named=True)
         c = corr.get(p)
         rho = "-" if c is None or math.isnan(c["spearman_rho"]) else f"{c['spearman_rho']:+.2f}"
+        if rho != "-":  # its interval, or why there is none (too few missions to have one)
+            lo, hi = c["rho_low"], c["rho_high"]  # type: ignore[index]
+            rho += f" [{lo:+.2f}, {hi:+.2f}]" if math.isfinite(lo) else " (too few missions)"
         rows.append(
             (
                 f"{p} players",
@@ -271,7 +275,7 @@ def _glance_table(rep: Report) -> Table:
             "easiest",
             "hardest",
             "attempts for these missions in a row [95 % CI]",
-            f"Spearman ρ, success vs {against}",
+            f"Spearman ρ, success vs {against} [95 % CI]",
         ),
         tuple(rows),
         align="lrrllrr",

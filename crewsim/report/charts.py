@@ -14,10 +14,11 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+from matplotlib import rc_context
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.ticker import FixedLocator, FuncFormatter
+from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator
 
 from crewsim.report.format import num
 from crewsim.report.run import Run
@@ -228,6 +229,7 @@ def logbook_chart(run: Run, book: pl.DataFrame) -> Figure:
     ax.grid(which="major", color="#dddddd", linewidth=0.8)
     ax.set_axisbelow(True)
     ax.set_xlabel("mission (logbook number)")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("attempts so far, expected (log scale)")
     ax.set_title(
         f"{_campaign_title(run)}: attempts a crew should expect to log through the campaign"
@@ -290,6 +292,7 @@ def fail_tricks_chart(run: Run, ft: pl.DataFrame) -> Figure:
         ax.grid(axis="y", color="#dddddd", linewidth=0.8)
         ax.set_axisbelow(True)
     axes[0].set_ylabel("share of lost games (%)")
+    axes[0].set_ylim(top=axes[0].get_ylim()[1] * 1.08)  # headroom above the tallest bar
     axes[0].legend(fontsize=8, loc="upper left", title="why")
     fig.suptitle(f"{_campaign_title(run)}: when missions are lost (all missions together)")
     _caption(fig, run)
@@ -361,5 +364,6 @@ def save(fig: Figure, folder: Path, name: str) -> tuple[Path, Path]:
     folder.mkdir(parents=True, exist_ok=True)
     png, svg = folder / f"{name}.png", folder / f"{name}.svg"
     fig.savefig(png, dpi=DPI, metadata={"Software": None})
-    fig.savefig(svg, metadata={"Date": None})
+    with rc_context({"svg.hashsalt": "crewsim"}):  # fixed ids: the same chart, the same bytes
+        fig.savefig(svg, metadata={"Date": None})
     return png, svg

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from crewsim.report import charts
+from crewsim.report import charts, tables
 from crewsim.report.run import load_run
 
 
@@ -28,3 +28,10 @@ def test_logbook_steps_break_where_missions_are_missing() -> None:
     assert list(x[:4]) == [1, 2, 2, 3] and list(y[:4]) == [1.0, 1.0, 3.0, 3.0]
     assert np.isnan(x[4]) and np.isnan(y[4])
     assert list(x[5:]) == [5, 6] and list(y[5:]) == [7.0, 7.0]
+
+
+def test_the_same_chart_gives_the_same_svg_bytes(small_run: Path, tmp_path: Path) -> None:
+    run = load_run(small_run)
+    rank = tables.ranking(run)
+    paths = [charts.save(charts.attempts_ranking(run, rank, 4), tmp_path / k, "c") for k in "ab"]
+    assert paths[0][1].read_bytes() == paths[1][1].read_bytes()
