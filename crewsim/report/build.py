@@ -346,7 +346,24 @@ def _reading_notes(rep: Report) -> tuple[str, ...]:
             "Deep Sea: not in this run. `crewsim simulate deep-sea` runs the Deep Sea campaign "
             "(printed against simulated difficulty), and `crewsim balance` rates the task cards."
         )
+    elif {"redeal_share", "repair_share"} <= set(run.summary.columns):
+        notes.append(_setup_note(run.summary))
     return tuple(notes)
+
+
+def _setup_note(summary: pl.DataFrame) -> str:
+    """How often a Deep Sea task draw was repaired or the deal redealt (rule 16, the cards'
+    deal exceptions): the games are played on those set-ups, so readers should know."""
+    games = int(summary["games"].sum())
+    parts = []
+    for col, what in (("repair_share", "had a contradictory task draw repaired"),
+                      ("redeal_share", "were dealt again as a drawn card says")):  # fmt: skip
+        share = float((summary[col] * summary["games"]).sum()) / games
+        top = summary.sort(col, descending=True).row(0, named=True)
+        parts.append(f"{pct(share, 1)} of the games {what} (most: {top['mission']} at "
+                     f"{top['players']} players, {pct(top[col], 1)})")  # fmt: skip
+    return ("Deep Sea set-up: " + "; ".join(parts) + ". Per mission and crew size in "
+            "`tables/summary.csv`.")
 
 
 def _ties(rep: Report) -> str:

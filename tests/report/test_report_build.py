@@ -93,3 +93,18 @@ def test_renderers_escape_text() -> None:
     assert "a\\|b" in render_md([t])
     page = render_html([t], "t")
     assert "<script>" not in page and "&lt;script&gt;" in page
+
+
+def test_a_deep_sea_report_says_how_often_the_set_up_was_repaired(tmp_path: Path) -> None:
+    from crewsim.bots import get_bot
+    from crewsim.missions import resolve_missions
+    from crewsim.montecarlo import RunConfig, run
+
+    config = RunConfig(missions=tuple(resolve_missions("ds-20,ds-29")), players=(3,),
+                       games=600, bot=get_bot("heuristic"), seed=3, jobs=1)  # fmt: skip
+    run(config, tmp_path / "run")
+    md = (build(tmp_path / "run", tmp_path / "rep").out / "report.md").read_text()
+    summary = pl.read_parquet(tmp_path / "run" / "summary.parquet")
+    top = summary.sort("repair_share", descending=True).row(0, named=True)
+    assert "Deep Sea set-up: " in md
+    assert f"(most: {top['mission']} at 3 players, {pct(top['repair_share'], 1)})" in md
