@@ -118,3 +118,28 @@ def test_a_repair_brings_in_no_card_that_calls_for_a_redeal(mission_id: str) -> 
             hands = [deal.full_hand(s) for s in range(seats)]
             assert not redeal_reasons([CARDS[c] for c in cards], hands), (mission_id, i)
         assert repaired > 0  # the check met repaired games
+
+
+def test_unfamiliar_terrain_draws_each_communication_a_third_of_the_time() -> None:
+    """ds-20: a random colour card (1-3 normal, 4-6 currents, 7-9 rapture) per attempt."""
+    rec = _deep_games("ds-20", 4, "heuristic", 3000)
+    modes = rec["rec_ds"][:, 3 * L.MAX_DS + 1]
+    counts = np.bincount(modes, minlength=4)
+    codes = [L.COMM_CODES[k] for k in ("normal", "dead_zone", "rapture")]
+    assert counts[codes].sum() == 3000
+    assert all(abs(counts[c] - 1000) < 4 * np.sqrt(3000 * (1 / 3) * (2 / 3)) for c in codes)
+
+
+@pytest.mark.parametrize("mission_id", ["ds-10", "ds-13"])
+def test_passed_tasks_mean_all_communication_before_the_first_trick(mission_id: str) -> None:
+    """Deep Sea 10/13: the captain keeps every task or passes them all to one member; only a
+    pass limits communication to before trick 1."""
+    rec = _deep_games(mission_id, 4, "heuristic", 400)
+    passed_games = 0
+    for i in range(400):
+        _, owners = _in_play(rec, i)
+        assert len(set(owners)) == 1
+        passed = owners[0] != _captain(rec, i, 4)
+        passed_games += passed
+        assert int(rec["rec_ds"][i][3 * L.MAX_DS + 2]) == (1 if passed else 0), i
+    assert 0 < passed_games < 400
