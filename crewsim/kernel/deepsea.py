@@ -5,7 +5,7 @@ and predictions (rules 10, 15, 16).  Reads the per-crew-size card table in ``S.d
 import numpy as np
 from numba import njit
 
-from crewsim.kernel.bits import COLOURS, count_seat, popcount, rand_below, seat_count
+from crewsim.kernel.bits import COLOURS, count_seat, popcount, rand_below, rand_card, seat_count
 from crewsim.kernel.deep_sea_tables import (
     C_CAPTAIN_OK,
     C_DIFF0,
@@ -157,8 +157,8 @@ def select(S, bp, alloc, hands, st):
         chosen = cap
         if rnd and cap_ok:  # a random member who may take every task
             chosen = rand_below(st, seats)
-        elif rnd:
-            chosen = (cap + 1 + rand_below(st, seats - 1)) % seats
+        elif rnd:  # drawn from a mask: numba 0.68 miscompiled (cap + 1 + r) % seats once
+            chosen = rand_card(st, ((np.int64(1) << seats) - 1) & ~(np.int64(1) << cap))
         elif alloc == 4:  # the captain asks the others clockwise; if all pass, takes them all
             chosen = -1
             for j in range(1, seats):
