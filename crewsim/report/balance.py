@@ -22,7 +22,8 @@ From coefficient to the printed scale: across the estimated cards we fit ``beta 
 (ordinary least squares, one point per card, because each card is one rating) and read a card
 back as ``(beta - a) / b``: its estimated difficulty in printed points.  A card is flagged when
 ``|estimated - printed| >= FLAG_MARGIN`` *and* its 95 % interval excludes the printed value;
-the proposed rating is the estimate rounded to the printed scale's whole points.
+the proposed rating is the estimate rounded to the printed scale's whole points, beside the
+whole points its interval allows (another seed may well propose one of those).
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ CARD_SCHEMA = {
     "printed": pl.Int64, "games": pl.Int64, "success_rate": pl.Float64,
     "coef": pl.Float64, "se": pl.Float64, "estimated": pl.Float64, "est_low": pl.Float64,
     "est_high": pl.Float64, "off_by": pl.Float64, "flagged": pl.Boolean, "proposed": pl.Int64,
+    "proposed_low": pl.Int64, "proposed_high": pl.Int64,
 }  # fmt: skip
 MISSION_SCHEMA = {
     "players": pl.Int64, "mission": pl.String, "number": pl.Int64, "printed": pl.Int64,
@@ -247,7 +249,7 @@ def fit_players(
             "success_rate": pc["successes"] / pc["games"] if pc else math.nan,
             "coef": math.nan, "se": math.nan, "estimated": math.nan, "est_low": math.nan,
             "est_high": math.nan, "off_by": math.nan, "flagged": False,
-            "proposed": card.difficulty_for(players),
+            "proposed": card.difficulty_for(players), "proposed_low": None, "proposed_high": None,
         }  # fmt: skip
         if number in col and identified:
             k = col[number]
@@ -259,6 +261,9 @@ def fit_players(
                 coef=float(beta[k]), se=float(se[k]), estimated=e, est_low=low, est_high=high,
                 off_by=off, flagged=flagged,
                 proposed=max(round(e), 1) if flagged else row["printed"],
+                # the whole points the interval allows: another seed may well propose those
+                proposed_low=max(round(low), 1) if flagged else None,
+                proposed_high=max(round(high), 1) if flagged else None,
             )  # fmt: skip
         card_rows.append(row)
     # mission effects alpha_m = basis[m] . gamma, in printed points (positive = harder)
@@ -459,12 +464,14 @@ def card_rows(bal: Balance, players: int, only_flagged: bool) -> list[tuple[str,
         rows.append((
             str(r["card"]), r["name"], str(r["printed"]), est,
             "-" if math.isnan(r["off_by"]) else f"{r['off_by']:+.2f}",
-            str(r["proposed"]) if r["flagged"] else "", f"{r['games']:,}",
+            f"{r['proposed']} ({r['proposed_low']}-{r['proposed_high']})" if r["flagged"] else "",
+            f"{r['games']:,}",
         ))  # fmt: skip
     return rows
 
 
-CARD_HEADER = ("card", "name", "printed", "estimated [95 % CI]", "off by", "proposed", "games")
+CARD_HEADER = ("card", "name", "printed", "estimated [95 % CI]", "off by",
+               "proposed (95 % range)", "games")  # fmt: skip
 
 
 def content(bal: Balance, out: Path) -> list[Block]:

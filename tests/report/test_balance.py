@@ -74,6 +74,9 @@ def test_planted_cards_are_flagged_with_their_true_value(fitted: dict[int, dict]
         assert row["flagged"], row
         assert abs(row["off_by"] - shift) < 1.0, row  # recovered within a point
         assert abs(row["proposed"] - max(row["printed"] + shift, 1)) <= 1
+        true = max(row["printed"] + shift, 1)  # the range another seed might propose covers it
+        assert row["proposed_low"] <= row["proposed"] <= row["proposed_high"]
+        assert row["proposed_low"] - 1 <= true <= row["proposed_high"] + 1
 
 
 def test_fairly_printed_cards_are_rarely_flagged(fitted: dict[int, dict]) -> None:
