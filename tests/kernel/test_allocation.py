@@ -143,3 +143,49 @@ def test_passed_tasks_mean_all_communication_before_the_first_trick(mission_id: 
         passed_games += passed
         assert int(rec["rec_ds"][i][3 * L.MAX_DS + 2]) == (1 if passed else 0), i
     assert 0 < passed_games < 400
+
+
+@pytest.mark.parametrize("mission_id", ["pn-20", "pn-27", "pn-37"])
+@pytest.mark.parametrize("bot", BOTS)
+def test_the_commander_gives_every_task_to_one_other_member(mission_id: str, bot: str) -> None:
+    mission = get_mission(mission_id)
+    for players in (3, 4, 5):
+        mp = KernelMission(mission, players).vector()
+        rec = run_chunk(mp, get_bot(bot).vector(), 200, players, record=True)
+        for i in range(200):
+            owners = set(rec["rec_tasks"][i][: mission.tasks, 1].tolist())
+            cmd = next(s for s in range(players) if int(rec["rec_hands"][i][s]) >> 39 & 1)
+            assert len(owners) == 1 and cmd not in owners, (players, i, owners)
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_ds19_captain_takes_the_hardest_task_first(bot: str) -> None:
+    """The captain's first pick is a task of the highest value it may take (so it holds one)."""
+    for players in (3, 4, 5):
+        rec = _deep_games("ds-19", players, bot)
+        for i in range(300):
+            cap = _captain(rec, i, players)
+            cards, owners = _in_play(rec, i)
+            values = [CARDS[c].difficulty_for(players) for c in cards]
+            allowed = [v for c, v in zip(cards, values, strict=True)
+                       if captain_may_take(CARDS[c])]  # fmt: skip
+            mine = [v for v, o in zip(values, owners, strict=True) if o == cap]
+            assert max(mine) == max(allowed), (players, i)
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_ds25_the_captain_takes_no_task(bot: str) -> None:
+    for players in (3, 4, 5):
+        rec = _deep_games("ds-25", players, bot)
+        for i in range(300):
+            _, owners = _in_play(rec, i)
+            assert _captain(rec, i, players) not in owners, (players, i)
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_ds6_one_member_takes_every_task(bot: str) -> None:
+    for players in (3, 4, 5):
+        rec = _deep_games("ds-6", players, bot)
+        for i in range(300):
+            _, owners = _in_play(rec, i)
+            assert len(set(owners)) == 1, (players, i)
