@@ -87,16 +87,12 @@ def ceiling_cell(
             return row
     v = np.array(verdicts)
     won = rec["success"]
-    row.update(ceiling_row(v, won), won_but_infeasible=int((won & (v == "infeasible")).sum()))
+    # a deal the bots won is winnable, even when the solver gave up on it
+    feasible = int(((v == "feasible") | won).sum())
+    infeasible = int(((v == "infeasible") & ~won).sum())
+    row.update(ceiling_columns(n, feasible, infeasible, int(won.sum())),
+               won_but_infeasible=int((won & (v == "infeasible")).sum()))  # must be 0
     return row
-
-
-def ceiling_row(verdicts: np.ndarray, won: np.ndarray) -> dict[str, Any]:
-    """The ceiling columns of one cell from the solver's verdicts and the bots' results on the
-    same deals.  A deal the bots won is winnable even when the solver gave up on it."""
-    feasible = int(((verdicts == "feasible") | won).sum())
-    return ceiling_columns(len(verdicts), feasible, int((verdicts == "infeasible").sum()),
-                           int(won.sum()))  # fmt: skip
 
 
 def with_ceiling(summary: pl.DataFrame, rows: list[dict[str, Any]]) -> pl.DataFrame:
