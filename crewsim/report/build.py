@@ -314,7 +314,7 @@ def _reading_notes(rep: Report) -> tuple[str, ...]:
         f"Success rate: the share of {run.games_per_cell:,} random deals of that mission the "
         f"`{run.bot}` bot crew won. The bracket is a 95 % Wilson interval. A rank marked = "
         "has an interval that overlaps a neighbour's: those games do not settle the order "
-        f"between them ({_ties(rep)}).",
+        f"between them ({int(rep.ranking['tied'].sum())} of {rep.ranking.height} here).",
         "Expected attempts: the attempts a crew playing like the bots logs per mission won, "
         "1 / success rate, plus the one extra attempt the distress signal costs once per "
         "mission (times the chance that some attempt before the win sent it); the interval "
@@ -324,7 +324,8 @@ def _reading_notes(rep: Report) -> tuple[str, ...]:
     ]
     if rep.has_ceiling:
         notes.append(
-            f"Feasible share: of the first {_solved(rep)} deals of each mission and crew size "
+            f"Feasible share: of the first {tables.solved_deals(rep.ranking)} deals of each "
+            "mission and crew size "
             "(the very deals, task assignments and passes the bots played; the 'solved deals' "
             "column), the share a perfect-information solver proves winnable. Deals it could "
             "not decide within its budget are left out of the share and counted in "
@@ -364,26 +365,6 @@ def _setup_note(summary: pl.DataFrame) -> str:
                      f"{top['players']} players, {pct(top[col], 1)})")  # fmt: skip
     return ("Deep Sea set-up: " + "; ".join(parts) + ". Per mission and crew size in "
             "`tables/summary.csv`.")
-
-
-def _ties(rep: Report) -> str:
-    """How many neighbouring missions the games cannot order, over every crew size."""
-    pairs = overlapping = 0
-    for p in rep.run.players:
-        part = rep.ranking.filter(pl.col("players") == p).sort("rank")
-        lows, highs = part["ci_low"].to_list(), part["ci_high"].to_list()
-        pairs += max(len(lows) - 1, 0)
-        overlapping += sum(lo <= hi for lo, hi in zip(lows, highs[1:], strict=False))
-    return f"{overlapping} of {pairs} neighbouring pairs here"
-
-
-def _solved(rep: Report) -> str:
-    """The number of solved deals per cell (a range if the cells differ)."""
-    n = rep.ranking.filter(pl.col("ceiling_games") > 0)["ceiling_games"]
-    if n.is_empty():
-        return "0"
-    lo, hi = int(n.min()), int(n.max())  # type: ignore[arg-type]
-    return f"{lo:,}" if lo == hi else f"{lo:,}-{hi:,}"
 
 
 def _ranking_table(rep: Report, p: int) -> Table:

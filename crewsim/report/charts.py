@@ -22,7 +22,7 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator
 
 from crewsim.report.format import num
 from crewsim.report.run import Run
-from crewsim.report.tables import FAIL_KIND_LABELS
+from crewsim.report.tables import FAIL_KIND_LABELS, solved_deals
 
 # Okabe & Ito (2008), "Color Universal Design"
 OKABE_ITO = {
@@ -331,9 +331,7 @@ def ceiling_chart(run: Run, rank: pl.DataFrame) -> Figure:
         for i in np.argsort(np.nan_to_num(gap, nan=-1))[-3:]:
             labels.append((str(part["mission"][int(i)]), float(x[i]), float(y[i]), colour))
     _annotate_apart(ax, labels)
-    solved = rank.filter(pl.col("ceiling_games") > 0)["ceiling_games"]
-    n = f"{int(solved.max()):,} " if not solved.is_empty() else ""  # type: ignore[arg-type]
-    ax.set_xlabel(f"bot crew wins (% of the first {n}deals, the solved ones)")
+    ax.set_xlabel(f"bot crew wins (% of the first {solved_deals(rank)} deals, the solved ones)")
     ax.set_ylabel("deals that can be won at all (%, perfect-information solver, 95 % CI)")
     ax.set_title(f"{_campaign_title(run)}: winnable deals against bot wins")
     ax.grid(color="#eeeeee")

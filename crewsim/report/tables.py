@@ -79,6 +79,14 @@ def ranking(run: Run) -> pl.DataFrame:
     return s.select(cols[:2] + ["tied"] + cols[2:])
 
 
+def solved_deals(rank: pl.DataFrame) -> str:
+    """The deals the ceiling solved per cell, ``100`` (or ``60-100`` if the cells differ)."""
+    n = rank.filter(pl.col("ceiling_games") > 0)["ceiling_games"].to_list()
+    if not n:
+        return "0"
+    return f"{min(n):,}" if min(n) == max(n) else f"{min(n):,}-{max(n):,}"
+
+
 def hardest(rank: pl.DataFrame, players: int, k: int = 10) -> pl.DataFrame:
     """The ``k`` hardest missions at one player count, hardest first."""
     return rank.filter(pl.col("players") == players).sort("rank", descending=True).head(k)
