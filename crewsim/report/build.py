@@ -314,7 +314,8 @@ def _reading_notes(rep: Report) -> tuple[str, ...]:
         f"Success rate: the share of {run.games_per_cell:,} random deals of that mission the "
         f"`{run.bot}` bot crew won. The bracket is a 95 % Wilson interval. A rank marked = "
         "has an interval that overlaps a neighbour's: those games do not settle the order "
-        f"between them ({int(rep.ranking['tied'].sum())} of {rep.ranking.height} here).",
+        f"between them ({int(rep.ranking['tied'].sum())} of the {rep.ranking.height} ranks "
+        "here are marked).",
         "Expected attempts: the attempts a crew playing like the bots logs per mission won, "
         "1 / success rate, plus the one extra attempt the distress signal costs once per "
         "mission (times the chance that some attempt before the win sent it); the interval "
