@@ -548,7 +548,7 @@ def unidentified_reason(fit: dict[str, Any]) -> str:
         "the model did not converge"
         if not fit["converged"]
         else f"printed difficulty does not clearly lower success (slope {fit['slope']:+.3f} "
-        f"± {Z95 * fit['slope_se']:.3f} log-odds per point)"
+        f"± {Z95 * fit['slope_se']:.3f} log-odds per point, 95 %)"
     )
     return f"{fit['players']} players: no card estimated, {why}; play more games per mission (-n)"
 
@@ -570,7 +570,7 @@ def _fit_table(bal: Balance) -> Table:
             str(r["flagged"]), worst, rho,
         ))  # fmt: skip
     return Table(
-        ("crew", "games fitted", "cards estimated", "log-odds per printed point",
+        ("crew", "games fitted", "cards estimated", "log-odds per printed point (± 95 %)",
          "R² printed vs coefficient", "flagged", "most mis-rated (printed→proposed)",
          "Spearman ρ, mission success vs printed"),
         tuple(rows), align="lrrrrrlr",
