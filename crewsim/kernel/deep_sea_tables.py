@@ -99,7 +99,9 @@ def _hints(card: TaskCard) -> tuple[int, int, int, int, int, int, int, int]:
     elif k == "never_lead_color":
         family = FAM_NEUTRAL
         never_lead = _colours(p["colors"])
-    predict = int(k == "win_predicted_trick_count")
+    predict = 0  # 1: a prediction everyone knows, 2: one only its owner knows (card 95)
+    if k == "win_predicted_trick_count":
+        predict = 2 if p["visibility"] == "secret" else 1
     return family, need, bad, target, tricks, last, predict, never_lead
 
 

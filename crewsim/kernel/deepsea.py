@@ -159,19 +159,18 @@ def select(S, bp, alloc, hands, st):
             chosen = rand_below(st, seats)
         elif rnd:  # drawn from a mask: numba 0.68 miscompiled (cap + 1 + r) % seats once
             chosen = rand_card(st, ((np.int64(1) << seats) - 1) & ~(np.int64(1) << cap))
-        elif alloc == 4:  # the captain asks the others clockwise; if all pass, takes them all
+        else:  # yes/no answers in turn, each from the member's own hand: 2 (the crew picks
+            # one) and 3 (the captain keeps them or passes them on) start at the captain, 4 (a
+            # volunteer) at the captain's left with the captain last
             chosen = -1
-            for j in range(1, seats):
+            first = 1 if alloc == 4 else 0
+            for j in range(first, first + seats):
                 s = (cap + j) % seats
                 if score[s] >= -1.5 * n:
                     chosen = s
                     break
-            if chosen < 0:  # the captain may not take a captain card: the best-placed other must
-                chosen = cap if cap_ok else _best_other(score, seats, cap)
-        else:  # the crew agrees on the best-placed member (3: the captain unless another is)
-            for s in range(seats):
-                if score[s] > score[chosen]:
-                    chosen = s
+            if chosen < 0:  # nobody said yes: the captain, or if a captain card is among
+                chosen = cap if cap_ok else (cap + 1) % seats  # them the member at its left
         for k in range(n):
             owner[k] = chosen
         return alloc == 3 and chosen != cap
@@ -213,20 +212,30 @@ def select(S, bp, alloc, hands, st):
     while left > 0 and guard < 4 * MAX_DS * 5:
         guard += 1
         s = turn
-        if alloc == 6:  # free selection: each task in reveal order to the highest bidder
+        if alloc == 6:  # free selection: each task in reveal order goes to the first member,
+            # from the captain, who says yes (from its own hand and the tasks it already has);
+            # if nobody does, to a member with the fewest tasks (the random crew: at random)
             k = 0
             while owner[k] >= 0:
                 k += 1
             row = task[k] * N_COLS
-            best_s, best_b = -1, -1e18
-            for q in range(seats):
+            best_s, fewest = -1, -1
+            for j in range(seats):
+                q = (cap + j) % seats
                 if not (takers >> q & 1) or not _may_take(tab, row, q, cap):
                     continue
-                b = task_score(tab, row, hands[q]) - 1.5 * seat_count(counts, q)
+                if fewest < 0 or seat_count(counts, q) < seat_count(counts, fewest):
+                    fewest = q
                 if rnd:
-                    b = float(rand_below(st, 1000))
-                if b > best_b:
-                    best_s, best_b = q, b
+                    yes = rand_below(st, 2) == 1
+                else:
+                    b = task_score(tab, row, hands[q]) - 1.5 * seat_count(counts, q)
+                    yes = b >= PASS_MARGIN - tab[row + C_VALUE]
+                if yes:
+                    best_s = q
+                    break
+            if best_s < 0:
+                best_s = fewest
             owner[k] = best_s
             counts = count_seat(counts, best_s)
             left -= 1
@@ -256,17 +265,6 @@ def select(S, bp, alloc, hands, st):
         counts = count_seat(counts, s)
         left -= 1
     return False
-
-
-@njit(cache=True)
-def _best_other(score, seats, cap):
-    """The best-placed member other than the captain."""
-    best = (cap + 1) % seats
-    for j in range(2, seats):
-        s = (cap + j) % seats
-        if score[s] > score[best]:
-            best = s
-    return best
 
 
 @njit(cache=True)

@@ -401,17 +401,23 @@ def _designate(mp, bp, g, hands, desig, st):
                 if answers_good(kind, hands[s]):
                     desig[0] = s
                     break
-        elif kind == 9:  # roles: the crew agrees on the strongest hand first, then the next
+        elif kind == 9:  # roles, asked in turn from the commander without showing cards:
+            # "can you take the first tricks?", then "the last one?"; a member says yes when
+            # its own hand is stronger than an average one (nobody: the commander, its left)
             if bp[BP_KIND] == 0:
                 desig[0] = rand_below(st, seats)
                 desig[1] = (desig[0] + 1 + rand_below(st, seats - 1)) % seats
                 continue
+            average = 14.0 / seats  # strength(): 2 per trump, 1 per nine, 0.5 per eight
             for r in range(2):
-                best = -1.0
-                for s in range(seats):
-                    if s != desig[0] and strength(hands[s]) > best:
-                        best = strength(hands[s])
+                desig[r] = -1
+                for j in range(seats):
+                    s = (cmd + j) % seats
+                    if (r == 0 or s != desig[0]) and strength(hands[s]) > average:
                         desig[r] = s
+                        break
+                if desig[r] < 0:
+                    desig[r] = cmd if r == 0 or desig[0] != cmd else (cmd + 1) % seats
     g[G_SILENCED] = -1
     if mp[MP_SILENCED]:
         for j in range(1, seats):
@@ -423,23 +429,27 @@ def _designate(mp, bp, g, hands, desig, st):
 
 @njit(cache=True)
 def _handover(bp, g, hands, tcard, towner):
-    """5 players: the owner of the worst-fitting task offers it; the first "yes" takes it.
+    """5 players: in turn from the commander, an owner whose own hand fits one of its tasks
+    badly offers it; the first other member to say yes (from its own hand) takes it.
 
     Returns (task index, new owner) or (-1, -1)."""
     if bp[BP_KIND] == 0:
         return -1, -1
-    worst, wi = 1e9, -1
-    for i in range(g[G_NTASK]):
-        sc = task_score(hands[towner[i]], tcard[i])
-        if sc < worst:
-            worst, wi = sc, i
-    if wi < 0 or worst >= bp[BP_HANDOVER_GAIN]:
-        return -1, -1
-    o = towner[wi]
-    for j in range(1, g[G_SEATS]):
-        s = (o + j) % g[G_SEATS]
-        if task_score(hands[s], tcard[wi]) >= bp[BP_HANDOVER_GAIN] + 2.0:
-            return wi, s
+    seats = g[G_SEATS]
+    for j0 in range(seats):
+        o = (g[G_CMD] + j0) % seats
+        worst, wi = 1e9, -1
+        for i in range(g[G_NTASK]):
+            if towner[i] == o:
+                sc = task_score(hands[o], tcard[i])
+                if sc < worst:
+                    worst, wi = sc, i
+        if wi < 0 or worst >= bp[BP_HANDOVER_GAIN]:
+            continue
+        for j in range(1, seats):
+            s = (o + j) % seats
+            if task_score(hands[s], tcard[wi]) >= bp[BP_HANDOVER_GAIN] + 2.0:
+                return wi, s
     return -1, -1
 
 

@@ -46,6 +46,7 @@ from crewsim.kernel.layout import (
     BP_YES_THRESHOLD,
     G_CMD,
     G_DONE,
+    G_DUMMY,
     G_FIRST_WINNER,
     G_LEADER,
     G_NDS,
@@ -328,9 +329,11 @@ def _want(S, g, mp, me, won, desig, ct, want):
 
 
 @njit(cache=True)
-def _deep_sea_want(S, g, won, want):
+def _deep_sea_want(S, g, me, won, want):
     """Add what the open Deep Sea task cards want from the current trick (coarse hints from
-    ``deep_sea_tables``; exact-card tasks are handled as task cards already)."""
+    ``deep_sea_tables``; exact-card tasks are handled as task cards already).  A secret
+    prediction steers only the seat that knows it: its owner (and, at two players, the
+    commander, who plays the dummy too)."""
     tab, t, nt = S.ds_tab, g[G_T], g[G_NT]
     inside = g[G_TRICKMASK]
     for k in range(g[G_NDS]):
@@ -342,8 +345,10 @@ def _deep_sea_want(S, g, won, want):
         need, bad = tab[row + C_NEED], tab[row + C_BAD]
         named = tab[row + C_TRICKS] >> t & 1 or (tab[row + C_LAST] and t == nt - 1)
         target = tab[row + C_TARGET]
-        if tab[row + C_PREDICT]:
+        if tab[row + C_PREDICT] == 1 or (tab[row + C_PREDICT] == 2 and _knows(g, me, o)):
             target = S.ds_pred[k]
+        elif tab[row + C_PREDICT] == 2:
+            target = -1  # someone else's secret number: no steering by it
         if inside & bad:
             want[o] -= BIG
         if fam == FAM_AVOID:
@@ -369,6 +374,16 @@ def _deep_sea_want(S, g, won, want):
                 want[o] += 60.0
             else:
                 want[o] += 8.0
+
+
+@njit(cache=True)
+def _knows(g, me, owner):
+    """Whether seat ``me`` decides with ``owner``'s private knowledge: the same seat, or the
+    two-player commander and the dummy it plays."""
+    if me == owner:
+        return True
+    d, cmd = g[G_DUMMY], g[G_CMD]
+    return d >= 0 and (me == d or me == cmd) and (owner == d or owner == cmd)
 
 
 @njit(cache=True)
@@ -468,7 +483,7 @@ def choose_play(
     played = g[G_PLAYED]
     _want(S, g, mp, me, won, desig, ct, want)
     if mp[MP_GAME] == 1:
-        _deep_sea_want(S, g, won, want)
+        _deep_sea_want(S, g, me, won, want)
     open_cards = g[G_TASKMASK] & ~played
     my_tasks = np.int64(0)
     m = open_cards
