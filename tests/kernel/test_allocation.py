@@ -4,6 +4,8 @@ volunteers, repairs)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
 
@@ -158,37 +160,30 @@ def test_the_commander_gives_every_task_to_one_other_member(mission_id: str, bot
             assert len(owners) == 1 and cmd not in owners, (players, i, owners)
 
 
+def _selections(mission_id: str, bot: str) -> Iterator[tuple[int, int, list[int], list[int]]]:
+    """(players, captain seat, task cards, owners) of 300 games at 3, 4 and 5 players."""
+    for players in (3, 4, 5):
+        rec = _deep_games(mission_id, players, bot)
+        for i in range(300):
+            yield (players, _captain(rec, i, players), *_in_play(rec, i))
+
+
 @pytest.mark.parametrize("bot", BOTS)
 def test_ds19_captain_takes_the_hardest_task_first(bot: str) -> None:
     """The captain's first pick is a task of the highest value it may take (so it holds one)."""
-    for players in (3, 4, 5):
-        rec = _deep_games("ds-19", players, bot)
-        for i in range(300):
-            cap = _captain(rec, i, players)
-            cards, owners = _in_play(rec, i)
-            values = [CARDS[c].difficulty_for(players) for c in cards]
-            allowed = [v for c, v in zip(cards, values, strict=True)
-                       if captain_may_take(CARDS[c])]  # fmt: skip
-            mine = [v for v, o in zip(values, owners, strict=True) if o == cap]
-            assert max(mine) == max(allowed), (players, i)
+    for players, cap, cards, owners in _selections("ds-19", bot):
+        values = [CARDS[c].difficulty_for(players) for c in cards]
+        allowed = [v for c, v in zip(cards, values, strict=True) if captain_may_take(CARDS[c])]
+        mine = [v for v, o in zip(values, owners, strict=True) if o == cap]
+        assert max(mine) == max(allowed), (players, cards, owners)
 
 
 @pytest.mark.parametrize("bot", BOTS)
-def test_ds25_the_captain_takes_no_task(bot: str) -> None:
-    for players in (3, 4, 5):
-        rec = _deep_games("ds-25", players, bot)
-        for i in range(300):
-            _, owners = _in_play(rec, i)
-            assert _captain(rec, i, players) not in owners, (players, i)
-
-
-@pytest.mark.parametrize("bot", BOTS)
-def test_ds6_one_member_takes_every_task(bot: str) -> None:
-    for players in (3, 4, 5):
-        rec = _deep_games("ds-6", players, bot)
-        for i in range(300):
-            _, owners = _in_play(rec, i)
-            assert len(set(owners)) == 1, (players, i)
+def test_ds25_the_captain_takes_no_task_and_ds6_one_member_takes_all(bot: str) -> None:
+    for _, cap, _, owners in _selections("ds-25", bot):
+        assert cap not in owners
+    for _, _, _, owners in _selections("ds-6", bot):
+        assert len(set(owners)) == 1
 
 
 def test_a_secret_prediction_steers_only_its_owner() -> None:
