@@ -64,9 +64,10 @@ def _root(
 
 
 def _stop_on_term(signum: int, frame: object) -> None:
-    """SIGTERM (``timeout``, a batch system, ``kill``) stops a command as Ctrl-C does: a
+    """SIGTERM (``timeout``, a batch system, ``kill``) stops a command as Ctrl-C does, through
+    whatever SIGINT handler is in place (one that lets a running call finish first): a
     simulation then says how far it got and how to resume."""
-    raise KeyboardInterrupt
+    signal.raise_signal(signal.SIGINT)
 
 
 def main() -> None:

@@ -191,7 +191,7 @@ _ALLOCATION_TEXT = {
     "willing crew member.",
     Allocation.VOLUNTEER_1: "The captain asks the others in turn from the left; the first to say "
     "yes takes all tasks, and if all pass the captain must (never a captain card: then the "
-    "best-placed other member does).",
+    "member at the captain's left does).",
     Allocation.VOLUNTEER_2: "Two volunteers take all tasks between them: the captain asks in turn "
     "from the left, the captain last, and when too few say yes the last asked must.",
     Allocation.FREE_SELECTION: "The crew splits the tasks freely among themselves.",

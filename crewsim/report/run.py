@@ -180,18 +180,26 @@ def load_run(path: Path | str) -> Run:
 def _recount_attempts(run: Run) -> pl.DataFrame:
     """A summary written before crewsim counted the games won after a distress call (and
     charged the signal's attempt once per game, not once per mission): those counts from the
-    chunk files, and the expected attempts again by today's rule."""
-    wins = (
-        run.game_rows()
-        .group_by("mission", "players")
-        .agg((pl.col("distress") & pl.col("success")).sum().cast(pl.Int64).alias("ds"))
-        .collect()
-    )
+    chunk files, and the expected attempts again by today's rule.  A cell whose chunk files
+    are gone gets the count a signal that does not change the odds would give."""
+    schema = {"mission": pl.String, "players": pl.Int64, "ds": pl.Int64}
+    wins = pl.DataFrame(schema=schema)
+    if any((run.path / "chunks").glob("*.parquet")):
+        wins = (
+            run.game_rows()
+            .group_by("mission", "players")
+            .agg((pl.col("distress") & pl.col("success")).sum().alias("ds"))
+            .collect()
+            .cast(schema)  # type: ignore[arg-type]
+        )
     s = run.summary.join(wins, on=["mission", "players"], how="left")
     rows = []
     for r in s.iter_rows(named=True):
-        att = expected_attempts(r["games"], r["successes"], r["distress_games"], r["ds"] or 0)
-        rows.append((r["ds"] or 0, att.expected, att.low, att.high))
+        ds = r["ds"]
+        if ds is None:
+            ds = round(r["distress_games"] * r["successes"] / r["games"]) if r["games"] else 0
+        att = expected_attempts(r["games"], r["successes"], r["distress_games"], ds)
+        rows.append((ds, att.expected, att.low, att.high))
     names = ("distress_successes", "expected_attempts", "attempts_low", "attempts_high")
     cols = [pl.Series(name, [row[k] for row in rows]) for k, name in enumerate(names)]
     return s.drop("ds").with_columns(cols)
@@ -219,13 +227,16 @@ def ceiling(run: Run) -> pl.DataFrame | None:
             if share is None:  # a cell the solver could not judge (e.g. pn-12)
                 rows.append(key | ceiling_columns(0, 0, 0, 0))
                 continue
-            decided = int(r.get("decided_games") or r["games"])
+            decided = r.get("decided_games")  # 0 is a count: every deal left open
+            decided = int(r["games"] if decided is None else decided)
             feasible = r.get("feasible_games")
             if feasible is None and isinstance(r.get("feasible"), int):
                 feasible = r["feasible"]  # the solver's own summary names the count `feasible`
             if feasible is None:
                 feasible = round(share * decided)
             solved = int(r.get("ceiling_games") or decided)
+            decided = min(decided, solved)  # counts that overrun the solved deals are capped
+            feasible = min(int(feasible), decided)
             wins = r.get("ceiling_wins")
             if wins is None:  # the bots on exactly the solved deals; a bare share: the whole run
                 wins = round(r.get("ceiling_success_rate", r["success_rate"]) * solved)

@@ -56,7 +56,8 @@ def ranking(run: Run) -> pl.DataFrame:
     cols = list(RANKING_COLUMNS)
     ceil = ceiling(run)
     if ceil is not None:
-        s = s.join(ceil, on=["mission", "players"], how="left")
+        stale = [c for c in ceil.columns if c in s.columns and c not in ("mission", "players")]
+        s = s.drop(stale).join(ceil, on=["mission", "players"], how="left")
         cols += CEILING_RANK_COLUMNS
     printed = {
         (m, p): v for m, info in run.missions.items() for p, v in info.printed_difficulty.items()

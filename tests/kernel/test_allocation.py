@@ -41,7 +41,8 @@ def _in_play(rec: dict[str, np.ndarray], i: int) -> tuple[list[int], list[int]]:
 @pytest.mark.parametrize("bot", BOTS)
 def test_commander_hands_out_tasks_evenly(mission_id: str, bot: str) -> None:
     """BGA keeps the seats at most one task apart; before, pn-24 at 5 players came out
-    uneven in 96 % of games (and its success rate five times too high)."""
+    uneven in 96 % of games (and its success rate five times too high).  These are the
+    owners as handed out: at five players the hand-over rule may move one task afterwards."""
     mission = get_mission(mission_id)
     for players in (2, 3, 4, 5):
         seats = 3 if players == 2 else players

@@ -130,6 +130,42 @@ def test_ranks_whose_intervals_overlap_a_neighbour_are_marked_tied(small_run: Pa
             assert tied[i] == overlaps
 
 
+def test_a_cell_the_solver_left_wholly_open_is_not_read_as_infeasible(run_copy: Path) -> None:
+    s = pl.read_parquet(run_copy / "summary.parquet")
+    s.with_columns(
+        pl.lit(0.0).alias("feasible_share"), pl.lit(0).alias("decided_games"),
+        pl.lit(0).alias("feasible_games"), pl.lit(200).alias("ceiling_games"),
+        pl.lit(0).alias("ceiling_wins"),
+    ).write_parquet(run_copy / "summary.parquet")  # fmt: skip
+    row = ceiling(load_run(run_copy)).row(0, named=True)  # type: ignore[union-attr]
+    assert row["decided_games"] == 0 and row["unknown_share"] == 1.0
+    assert (row["feasible_low"], row["feasible_high"]) == (0.0, 1.0)
+
+
+def test_ranking_shows_the_recomputed_ceiling_not_the_summarys_own(run_copy: Path) -> None:
+    """A summary written before efficiency was counted on the winnable deals keeps its old
+    ``bot_efficiency`` column; the ranking must show the recomputed one with its interval."""
+    s = pl.read_parquet(run_copy / "summary.parquet")
+    s.with_columns(
+        pl.lit(0.8).alias("feasible_share"), pl.lit(0.6).alias("ceiling_success_rate"),
+        pl.lit(100).alias("ceiling_games"), pl.lit(100).alias("decided_games"),
+        pl.lit(0.123).alias("bot_efficiency"),
+    ).write_parquet(run_copy / "summary.parquet")  # fmt: skip
+    rank = tables.ranking(load_run(run_copy))
+    assert rank["bot_efficiency"].to_list() == pytest.approx([0.75] * 8)
+    assert (rank["efficiency_low"] <= rank["bot_efficiency"]).all()
+
+
+def test_an_old_summary_without_chunk_files_still_loads(run_copy: Path) -> None:
+    s = pl.read_parquet(run_copy / "summary.parquet")
+    s.drop("distress_successes").write_parquet(run_copy / "summary.parquet")
+    for f in (run_copy / "chunks").glob("*.parquet"):
+        f.unlink()
+    summary = load_run(run_copy).summary
+    expected = (summary["distress_games"] * summary["successes"] / summary["games"]).round()
+    assert summary["distress_successes"].to_list() == expected.cast(pl.Int64).to_list()
+
+
 def test_fail_tricks_shares_add_up(small_run: Path) -> None:
     ft = tables.fail_tricks(load_run(small_run))
     sums = ft.group_by("players").agg(pl.col("share").sum())
