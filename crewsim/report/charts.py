@@ -213,11 +213,11 @@ def logbook_chart(run: Run, book: pl.DataFrame) -> Figure:
         sx, sy, slo, shi = _mission_steps(x[ok], y[ok], lo[ok], hi[ok])
         ax.fill_between(sx, slo, shi, color=colour, alpha=0.18, linewidth=0)
         ax.plot(sx, sy, color=colour, linewidth=1.8, label=f"{p} players")
-        ax.plot(x[ok][-1:], y[ok][-1:], PLAYER_MARKERS.get(p, "o"), color=colour, ms=6)
+        ax.plot(x[ok][-1:] + 0.5, y[ok][-1:], PLAYER_MARKERS.get(p, "o"), color=colour, ms=6)
         if ok.any():
             ax.annotate(
                 num(float(y[ok][-1])),
-                (x[ok][-1], y[ok][-1]),
+                (x[ok][-1] + 0.5, y[ok][-1]),
                 xytext=(6, 0),
                 textcoords="offset points",
                 va="center",
@@ -242,13 +242,13 @@ def logbook_chart(run: Run, book: pl.DataFrame) -> Figure:
 def _mission_steps(
     x: np.ndarray, *ys: np.ndarray
 ) -> tuple[np.ndarray, ...]:
-    """Step lines over the logbook: each simulated mission holds its running total for one
-    mission's width, and the line breaks (NaN) where missions are missing from the run, so
-    no flat step claims that missions never simulated cost nothing."""
+    """Step lines over the logbook: each simulated mission holds its running total over its
+    own number (one mission wide, centred), and the line breaks (NaN) where missions are
+    missing from the run, so no flat step claims that missions never simulated cost nothing."""
     xs: list[float] = []
     cols: list[list[float]] = [[] for _ in ys]
     for i, xi in enumerate(x):
-        xs += [xi, xi + 1]
+        xs += [xi - 0.5, xi + 0.5]
         for col, y in zip(cols, ys, strict=True):
             col += [y[i], y[i]]
         if i + 1 < len(x) and x[i + 1] != xi + 1:

@@ -25,9 +25,9 @@ def test_attempts_axis_reaches_the_hardest_won_mission(small_run: Path) -> None:
 def test_logbook_steps_break_where_missions_are_missing() -> None:
     """Missions 1, 2 and 5 simulated: no line runs over 3 and 4 as if they cost nothing."""
     x, y = charts._mission_steps(np.array([1, 2, 5]), np.array([1.0, 3.0, 7.0]))
-    assert list(x[:4]) == [1, 2, 2, 3] and list(y[:4]) == [1.0, 1.0, 3.0, 3.0]
+    assert list(x[:4]) == [0.5, 1.5, 1.5, 2.5] and list(y[:4]) == [1.0, 1.0, 3.0, 3.0]
     assert np.isnan(x[4]) and np.isnan(y[4])
-    assert list(x[5:]) == [5, 6] and list(y[5:]) == [7.0, 7.0]
+    assert list(x[5:]) == [4.5, 5.5] and list(y[5:]) == [7.0, 7.0]
 
 
 def test_the_same_chart_gives_the_same_svg_bytes(small_run: Path, tmp_path: Path) -> None:
