@@ -461,9 +461,9 @@ def _distress(mp, bp, g, hands, tcard, towner, passes, st):
         return 0
     seats, n = g[G_SEATS], g[G_NTASK]
     ng = 2 if g[G_DUMMY] >= 0 else seats
-    if mode == 1:
+    if mode == 1:  # every task counts: the commander judges the dummy's from its face-up cards
         poor = 0
-        for s in range(ng):
+        for s in range(seats):
             poor += distress_poorness(bp, hands[s], s, towner, tcard, n)
         if n == 0 or poor < bp[BP_DISTRESS_THRESHOLD] * n:
             return 0

@@ -199,3 +199,15 @@ def test_a_secret_prediction_steers_only_its_owner() -> None:
         rec = run_chunk(mp, get_bot("heuristic").vector(), 3000, 11)
         rates[number] = float(rec["success"].mean())
     assert rates[95] < rates[96] - 0.1, rates
+
+
+def test_at_two_players_the_dummys_tasks_count_for_the_distress_call() -> None:
+    """A crew that finds every task poor calls the distress signal; at two players the
+    commander judges the dummy's tasks too (before, a task drafted by the dummy kept the
+    signal from ever being called)."""
+    bp = get_bot("heuristic").vector().copy()
+    bp[L.BP_POOR_SCORE] = 1e9  # every task poor
+    mp = KernelMission(get_mission("pn-10"), 2).vector()
+    rec = run_chunk(mp, bp, 300, 3, record=True)
+    dummy_tasks = (rec["rec_tasks"][:, :5, 1] == 2).any(axis=1)
+    assert dummy_tasks.any() and rec["distress"].all()
