@@ -130,13 +130,17 @@ def test_ranks_whose_intervals_overlap_a_neighbour_are_marked_tied(small_run: Pa
             assert tied[i] == overlaps
 
 
+def _set_summary(run: Path, **values: float) -> None:
+    """Give every row of a run's summary these column values (the shape a solver wrote)."""
+    s = pl.read_parquet(run / "summary.parquet")
+    s.with_columns(pl.lit(v).alias(k) for k, v in values.items()).write_parquet(
+        run / "summary.parquet"
+    )
+
+
 def test_a_cell_the_solver_left_wholly_open_is_not_read_as_infeasible(run_copy: Path) -> None:
-    s = pl.read_parquet(run_copy / "summary.parquet")
-    s.with_columns(
-        pl.lit(0.0).alias("feasible_share"), pl.lit(0).alias("decided_games"),
-        pl.lit(0).alias("feasible_games"), pl.lit(200).alias("ceiling_games"),
-        pl.lit(0).alias("ceiling_wins"),
-    ).write_parquet(run_copy / "summary.parquet")  # fmt: skip
+    _set_summary(run_copy, feasible_share=0.0, decided_games=0, feasible_games=0,
+                 ceiling_games=200, ceiling_wins=0)  # fmt: skip
     row = ceiling(load_run(run_copy)).row(0, named=True)  # type: ignore[union-attr]
     assert row["decided_games"] == 0 and row["unknown_share"] == 1.0
     assert (row["feasible_low"], row["feasible_high"]) == (0.0, 1.0)
@@ -145,12 +149,8 @@ def test_a_cell_the_solver_left_wholly_open_is_not_read_as_infeasible(run_copy: 
 def test_ranking_shows_the_recomputed_ceiling_not_the_summarys_own(run_copy: Path) -> None:
     """A summary written before efficiency was counted on the winnable deals keeps its old
     ``bot_efficiency`` column; the ranking must show the recomputed one with its interval."""
-    s = pl.read_parquet(run_copy / "summary.parquet")
-    s.with_columns(
-        pl.lit(0.8).alias("feasible_share"), pl.lit(0.6).alias("ceiling_success_rate"),
-        pl.lit(100).alias("ceiling_games"), pl.lit(100).alias("decided_games"),
-        pl.lit(0.123).alias("bot_efficiency"),
-    ).write_parquet(run_copy / "summary.parquet")  # fmt: skip
+    _set_summary(run_copy, feasible_share=0.8, ceiling_success_rate=0.6, ceiling_games=100,
+                 decided_games=100, bot_efficiency=0.123)  # fmt: skip
     rank = tables.ranking(load_run(run_copy))
     assert rank["bot_efficiency"].to_list() == pytest.approx([0.75] * 8)
     assert (rank["efficiency_low"] <= rank["bot_efficiency"]).all()
