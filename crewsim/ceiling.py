@@ -23,7 +23,7 @@ from crewsim.rules.deal import Deal
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.objectives import DESIGNATED
 from crewsim.solver.api import Problem, Unsupported, solve, unsupported_reason
-from crewsim.stats import ceiling_columns
+from crewsim.stats import CEILING_COLUMNS, ceiling_columns
 
 DEFAULT_CEILING_N = 200  # deals per cell: about a minute for a 10-mission, 3-count campaign
 
@@ -112,7 +112,7 @@ def earlier_ceiling(folder: Path | None) -> list[dict[str, Any]] | None:
     summary = pl.read_parquet(path)
     if "ceiling_games" not in summary.columns:
         return None
-    ceiling = [*ceiling_columns(0, 0, 0, 0), "won_but_infeasible"]
+    ceiling = (*CEILING_COLUMNS, "won_but_infeasible")
     keep = ["mission", "players", *(c for c in ceiling if c in summary.columns)]
     return summary.select(keep).to_dicts()
 

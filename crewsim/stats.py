@@ -74,6 +74,9 @@ def ceiling_columns(n: int, feasible: int, infeasible: int, wins: int) -> dict[s
     }
 
 
+CEILING_COLUMNS = tuple(ceiling_columns(0, 0, 0, 0))  # their names, in their order
+
+
 @dataclass(frozen=True)
 class Attempts:
     """Expected attempts a crew logs per mission won, with a 95 % interval."""

@@ -18,7 +18,7 @@ from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, count_option, re
 from crewsim.cli.output import stdout_console
 from crewsim.errors import CrewsimError
 from crewsim.report import tables
-from crewsim.report.format import num_ci, pct_ci, rank_label
+from crewsim.report.format import ceiling_cells, num_ci, pct_ci, rank_label, rho_ci
 from crewsim.report.run import Run, load_run
 
 
@@ -132,11 +132,7 @@ def _table(rank: pl.DataFrame, p: int, title: str, caption: str = "") -> Table:
             num_ci(r["expected_attempts"], r["attempts_low"], r["attempts_high"]),
         ]
         if has_ceiling:
-            row += [
-                f"{r['ceiling_games'] or 0:,}",
-                pct_ci(r["feasible_share"], r["feasible_low"], r["feasible_high"], 1),
-                pct_ci(r["bot_efficiency"], r["efficiency_low"], r["efficiency_high"], 1),
-            ]
+            row += ceiling_cells(r)
         if has_printed:
             v = r["printed_difficulty"]
             row.append("-" if v is None else str(v))
@@ -237,11 +233,10 @@ def rank(
     for r in corr.iter_rows(named=True):
         if math.isnan(r["spearman_rho"]):
             continue
-        ci = "" if math.isnan(r["rho_low"]) else f" [{r['rho_low']:+.2f}, {r['rho_high']:+.2f}]"
         console.print(
             f"{r['players']} players: Spearman rho, success rate vs "
             f"{r['success_rate_vs']} ({r['missions']} missions): "
-            f"{r['spearman_rho']:+.2f}{ci}",
+            f"{rho_ci(r['spearman_rho'], r['rho_low'], r['rho_high'])}",
             highlight=False,
         )
     if "feasible_share" not in ranking.columns:

@@ -86,19 +86,27 @@ def draw(S, mp, st):
 def needs_redeal(S, hands, under, seats):
     """A drawn card's redeal set held entirely by one hand (e.g. all four submarines); the
     two-player dummy's covered cards count as its hand."""
+    covered = _covered(under)
     for k in range(S.g[G_NDS]):
-        if _redeal_met(S.ds_tab, S.ds_task[k] * N_COLS, hands, under, seats):
+        if _redeal_met(S.ds_tab, S.ds_task[k] * N_COLS, hands, covered, seats):
             return True
     return False
 
 
 @njit(cache=True)
-def _redeal_met(tab, row, hands, under, seats):
-    """Whether one hand holds every card of one of this task card's redeal sets."""
+def _covered(under):
+    """The two-player dummy's face-down cards (``under[c]``: the card beneath ``c``)."""
     covered = np.int64(0)
     for c in range(40):
         if under[c] >= 0:
             covered |= np.int64(1) << under[c]
+    return covered
+
+
+@njit(cache=True)
+def _redeal_met(tab, row, hands, covered, seats):
+    """Whether one hand (the dummy's with its ``covered`` cards) holds every card of one of
+    this task card's redeal sets."""
     for j in range(2):
         m = tab[row + C_REDEAL0 + j]
         if m == 0:
@@ -282,6 +290,7 @@ def repair(S, mp, hands, under, st):
     slot; a redeal after selection has no place in the rules).  Returns the replacements."""
     tab, task, owner, deck = S.ds_tab, S.ds_task, S.ds_owner, S.ds_deck
     n, seats, cap = S.g[G_NDS], S.g[G_SEATS], S.g[G_CMD]
+    covered = _covered(under)
     repairs = 0
     for _ in range(8):
         found = -1
@@ -303,7 +312,7 @@ def repair(S, mp, hands, under, st):
             if (
                 tab[row + C_VALUE] != value
                 or not _may_take(tab, row, owner[found], cap)
-                or _redeal_met(tab, row, hands, under, seats)
+                or _redeal_met(tab, row, hands, covered, seats)
             ):
                 continue
             used = False

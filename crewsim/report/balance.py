@@ -43,7 +43,7 @@ from matplotlib.ticker import FixedLocator, FuncFormatter
 from crewsim.errors import CrewsimError
 from crewsim.report import charts, html, markdown, tables
 from crewsim.report.document import Block, Bullets, Heading, Image, Para, Table
-from crewsim.report.format import num, pct_ci
+from crewsim.report.format import num, pct_ci, rho_ci
 from crewsim.report.run import Run, load_run
 from crewsim.stats import Z95, wilson
 
@@ -559,10 +559,7 @@ def _fit_table(bal: Balance) -> Table:
         top = bal.most_misrated(r["players"], 3)
         worst = ", ".join(f"{c['card']} {c['name']} ({c['printed']}→{c['proposed']})"
                           for c in top.iter_rows(named=True)) or "-"  # fmt: skip
-        rho = "-" if math.isnan(r["spearman_rho"]) else (
-            f"{r['spearman_rho']:+.2f}"
-            + ("" if math.isnan(r["rho_low"]) else f" [{r['rho_low']:+.2f}, {r['rho_high']:+.2f}]")
-        )  # fmt: skip
+        rho = rho_ci(r["spearman_rho"], r["rho_low"], r["rho_high"])
         rows.append((
             f"{r['players']} players", f"{r['games']:,}",
             str(r["cards"]) if r["identified"] else "none (see the warning)",

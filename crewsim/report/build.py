@@ -10,7 +10,6 @@ Layout of the output folder::
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,7 +19,16 @@ from matplotlib.figure import Figure
 
 from crewsim.report import charts, html, markdown, tables
 from crewsim.report.document import Block, Bullets, Heading, Image, Para, Table
-from crewsim.report.format import num, num_ci, pct, pct_ci, rank_label, rate
+from crewsim.report.format import (
+    ceiling_cells,
+    num,
+    num_ci,
+    pct,
+    pct_ci,
+    rank_label,
+    rate,
+    rho_ci,
+)
 from crewsim.report.run import Run, load_run
 
 HARDEST_K = 10
@@ -251,10 +259,8 @@ def _glance_table(rep: Report) -> Table:
         p = h["players"]
         end = book_end.filter(pl.col("players") == p).row(0, named=True)
         c = corr.get(p)
-        rho = "-" if c is None or math.isnan(c["spearman_rho"]) else f"{c['spearman_rho']:+.2f}"
-        if rho != "-":  # its interval, or why there is none (too few missions to have one)
-            lo, hi = c["rho_low"], c["rho_high"]  # type: ignore[index]
-            rho += f" [{lo:+.2f}, {hi:+.2f}]" if math.isfinite(lo) else " (too few missions)"
+        rho = "-" if c is None else rho_ci(c["spearman_rho"], c["rho_low"], c["rho_high"],
+                                             " (too few missions)")  # fmt: skip
         rows.append(
             (
                 f"{p} players",
@@ -390,11 +396,7 @@ def _ranking_table(rep: Report, p: int) -> Table:
             pct(r["distress_share"], 1),
         ]
         if rep.has_ceiling:
-            row += [
-                f"{r['ceiling_games'] or 0:,}",
-                pct_ci(r["feasible_share"], r["feasible_low"], r["feasible_high"], 1),
-                pct_ci(r["bot_efficiency"], r["efficiency_low"], r["efficiency_high"], 1),
-            ]
+            row += ceiling_cells(r)
         if rep.has_printed:
             v = r["printed_difficulty"]
             row.append("-" if v is None else str(v))
@@ -430,8 +432,7 @@ def _logbook_table(rep: Report) -> Table:
 def _correlation_table(rep: Report) -> Table:
     rows = []
     for r in rep.correlations.iter_rows(named=True):
-        ci = "" if math.isnan(r["rho_low"]) else f" [{r['rho_low']:+.2f}, {r['rho_high']:+.2f}]"
-        rho = "-" if math.isnan(r["spearman_rho"]) else f"{r['spearman_rho']:+.2f}{ci}"
+        rho = rho_ci(r["spearman_rho"], r["rho_low"], r["rho_high"])
         rows.append(
             (
                 charts.GAME_TITLES.get(r["game"], r["game"]),

@@ -7,6 +7,8 @@ the number (0.035 % needs three decimals, 92.61 % two), so a table stays narrow 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
 
 def pct(x: float | None, digits: int = 2) -> str:
@@ -42,6 +44,24 @@ def num(x: float | None, like: float | None = None) -> str:
         return "∞"
     ref = x if like is None or not math.isfinite(like) else like
     return f"{x:,.0f}" if ref >= 1000 else f"{x:.2f}" if ref < 10 else f"{x:,.1f}"
+
+
+def rho_ci(rho: float, low: float, high: float, alone: str = "") -> str:
+    """``-0.86 [-0.97, -0.36]``: Spearman's rho with its interval; ``alone`` follows a rho
+    that has none (too few missions), "-" stands for no rho at all."""
+    if math.isnan(rho):
+        return "-"
+    return f"{rho:+.2f}" + (alone if math.isnan(low) else f" [{low:+.2f}, {high:+.2f}]")
+
+
+def ceiling_cells(r: Mapping[str, Any]) -> list[str]:
+    """A ranking row's ceiling columns as the rank and report tables print them: solved
+    deals, feasible share and bot efficiency, each share with its interval."""
+    return [
+        f"{r['ceiling_games'] or 0:,}",
+        pct_ci(r["feasible_share"], r["feasible_low"], r["feasible_high"], 1),
+        pct_ci(r["bot_efficiency"], r["efficiency_low"], r["efficiency_high"], 1),
+    ]
 
 
 def rank_label(rank: int, tied: bool) -> str:

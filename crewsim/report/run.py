@@ -16,7 +16,7 @@ from typing import Any
 import polars as pl
 
 from crewsim.errors import CrewsimError
-from crewsim.stats import ceiling_columns, expected_attempts
+from crewsim.stats import CEILING_COLUMNS, ceiling_columns, expected_attempts
 
 _REQUIRED = ("manifest.json", "summary.parquet", "failures.parquet")
 
@@ -276,5 +276,5 @@ def ceiling(run: Run) -> pl.DataFrame | None:
 def _ceiling_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
     counts = ("ceiling_games", "feasible_games", "decided_games", "ceiling_wins")
     schema = {"mission": pl.String, "players": pl.Int64}
-    schema |= {k: pl.Int64 if k in counts else pl.Float64 for k in ceiling_columns(0, 0, 0, 0)}
+    schema |= {k: pl.Int64 if k in counts else pl.Float64 for k in CEILING_COLUMNS}
     return pl.DataFrame(rows, schema=schema)
