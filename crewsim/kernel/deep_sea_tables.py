@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from crewsim.cards import SUIT_MASK, TRUMP_MASK, card_id, parse_card
+from crewsim.kernel.layout import DS_COLS
 from crewsim.missions import load_task_cards
 from crewsim.missions.schema import TaskCard
 from crewsim.rules.deep_sea_setup import find_contradictions
@@ -26,7 +27,9 @@ FAM_NEUTRAL, FAM_WIN, FAM_AVOID, FAM_COUNT = 0, 1, 2, 3
 C_VALUE, C_CAPTAIN_OK, C_REDEAL0, C_REDEAL1, C_SAME0, C_SAME1, C_DIFF0, C_DIFF1 = range(8)
 C_FAMILY, C_NEED, C_BAD, C_TARGET, C_TRICKS, C_LAST, C_PREDICT, C_NEVER_LEAD = range(8, 16)
 C_EXACT = 16  # the owner must win exactly these cards (played like Planet Nine task cards)
-N_COLS = 17
+C_RUN = 17  # a streak of C_TARGET tricks: RUN_AT_LEAST or RUN_EXACTLY (then no other trick)
+N_COLS = DS_COLS
+RUN_AT_LEAST, RUN_EXACTLY = 1, 2
 
 _AVOID = {"win_no_rank", "win_no_submarines", "win_no_color", "win_none_of_first_n_tricks",
           "never_win_consecutive_tricks"}  # fmt: skip
@@ -44,12 +47,12 @@ def _ranks(ranks: Any) -> int:
     return sum(1 << card_id(s, int(r)) for r in ranks for s in range(4))
 
 
-def _hints(card: TaskCard) -> tuple[int, int, int, int, int, int, int, int]:
+def _hints(card: TaskCard) -> tuple[int, int, int, int, int, int, int, int, int]:
     """(family, need mask, bad mask, trick target, must-win trick mask, last flag, predict,
-    never-lead mask) for one card."""
+    never-lead mask, streak kind) for one card."""
     k = str(card.kind)
     p: Any = card.params  # values typed per kind by the schema
-    need = bad = tricks = last = never_lead = 0
+    need = bad = tricks = last = never_lead = run = 0
     target = -1
     family = FAM_WIN
     if k in ("win_cards", "win_card_in_last_trick", "win_card_with_submarine"):
@@ -96,13 +99,16 @@ def _hints(card: TaskCard) -> tuple[int, int, int, int, int, int, int, int]:
                 tricks |= 1 << (int(ref) - 1)
         if k == "win_only_tricks":
             family = FAM_COUNT
+    elif k in ("win_consecutive_tricks_at_least", "win_exactly_n_consecutive_tricks"):
+        target = int(p["n"])
+        run = RUN_AT_LEAST if k == "win_consecutive_tricks_at_least" else RUN_EXACTLY
     elif k == "never_lead_color":
         family = FAM_NEUTRAL
         never_lead = _colours(p["colors"])
     predict = 0  # 1: a prediction everyone knows, 2: one only its owner knows (card 95)
     if k == "win_predicted_trick_count":
         predict = 2 if p["visibility"] == "secret" else 1
-    return family, need, bad, target, tricks, last, predict, never_lead
+    return family, need, bad, target, tricks, last, predict, never_lead, run
 
 
 def _bits2(mask: int) -> tuple[int, int]:
@@ -132,6 +138,8 @@ def task_table(players: int) -> np.ndarray:
                 diff |= 1 << j
         row[C_SAME0], row[C_SAME1] = _bits2(same)
         row[C_DIFF0], row[C_DIFF1] = _bits2(diff)
-        row[C_FAMILY:C_EXACT] = _hints(card)
+        hints = _hints(card)
+        row[C_FAMILY:C_EXACT] = hints[:-1]
         row[C_EXACT] = int(str(card.kind) in _EXACT)
+        row[C_RUN] = hints[-1]
     return table

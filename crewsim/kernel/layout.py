@@ -4,6 +4,8 @@ The kernel sees a mission as one int64 vector (``MP_*`` offsets) and a bot as on
 vector (``BP_*``); everything else is converted here, at the edge, never in the game loop.
 """
 
+DS_COLS = 18  # columns of the Deep Sea task-card table (crewsim.kernel.deep_sea_tables)
+
 # ---- mission parameter vector
 MP_PLAYERS = 0
 MP_NTASKS = 1
@@ -160,7 +162,7 @@ STATE_FIELDS = (
     ("ct", "i8", 80),
     ("res", "i8", 3),
     ("won_cards", "i8", 5),  # cards won so far, per seat
-    ("ds_tab", "i8", 96 * 17),  # crewsim.kernel.deep_sea_tables, flattened
+    ("ds_tab", "i8", 96 * DS_COLS),  # crewsim.kernel.deep_sea_tables, flattened
     ("ds_code", "i8", 96 * 8),  # crewsim.kernel.conditions.encode_tasks, flattened
     ("ds_task", "i8", MAX_DS),  # rows of the task cards in play, in reveal order
     ("ds_owner", "i8", MAX_DS),

@@ -32,12 +32,14 @@ from crewsim.kernel.deep_sea_tables import (
     C_NEED,
     C_NEVER_LEAD,
     C_PREDICT,
+    C_RUN,
     C_TARGET,
     C_TRICKS,
     FAM_AVOID,
     FAM_COUNT,
     FAM_WIN,
     N_COLS,
+    RUN_EXACTLY,
 )
 from crewsim.kernel.layout import (
     BP_COMM,
@@ -351,7 +353,16 @@ def _deep_sea_want(S, g, me, won, want):
             target = -1  # someone else's secret number: no steering by it
         if inside & bad:
             want[o] -= BIG
-        if fam == FAM_AVOID:
+        run = tab[row + C_RUN]
+        if run:  # a streak: start one, keep it going, and (exactly n) stop at n
+            streak = won[o] if run == RUN_EXACTLY else S.ds_state[4 * k]
+            if run == RUN_EXACTLY and won[o] >= target:
+                want[o] -= BIG
+            elif streak > 0:
+                want[o] += BIG if run == RUN_EXACTLY else 40.0 + 20.0 * streak
+            else:
+                want[o] += 10.0
+        elif fam == FAM_AVOID:
             if named:  # none of the first n tricks
                 want[o] -= BIG
             elif tab[row + C_TRICKS] == 0 and bad == 0 and t > 0 and g[G_LEADER] == o:
@@ -370,6 +381,8 @@ def _deep_sea_want(S, g, me, won, want):
         elif fam == FAM_WIN and not tab[row + C_EXACT]:
             if named:
                 want[o] += BIG
+            elif tab[row + C_TRICKS] or tab[row + C_LAST]:
+                pass  # only the named tricks count: the others are not worth a card
             elif inside & need:
                 want[o] += 60.0
             else:
@@ -395,6 +408,45 @@ def _deep_sea_shed(S, g, me, c, wseat):
         if not S.ds_done[k] and S.ds_owner[k] == me and S.ds_tab[row + C_BAD] >> c & 1:
             sc += 30.0 if wseat != me else 0.0
     return sc
+
+
+@njit(cache=True)
+def _deep_sea_keep(S, g, me, c, mine):
+    """Before the last trick, for a card that must win it or lie in it: its owner keeps its
+    best card (its highest submarine, or its highest value), the others spend submarines and
+    high cards, the later the more, and a card named for the last trick stays in its hand."""
+    t, nt = g[G_T], g[G_NT]
+    if t >= nt - 1:
+        return 0.0
+    sc = 0.0
+    for k in range(g[G_NDS]):
+        row = S.ds_task[k] * N_COLS
+        if S.ds_done[k] or not S.ds_tab[row + C_LAST]:
+            continue
+        if S.ds_tab[row + C_EXACT] and S.ds_tab[row + C_NEED] >> c & 1:
+            sc -= 3 * BIG
+        if S.ds_owner[k] == me:
+            if c == _best_card(mine):
+                sc -= 40.0
+        else:
+            late = 3.0 if t >= nt - 3 else 1.0
+            sc += late * ((6.0 if c >= 36 else 0.0) + 0.3 * value_of(c))
+    return sc
+
+
+@njit(cache=True, inline="always")
+def _best_card(mine):
+    """The highest submarine in ``mine``, else its highest-valued colour card."""
+    if mine & TRUMPS:
+        return highest(mine & TRUMPS)
+    best, best_v = np.int64(-1), -1
+    m = mine
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if value_of(c) > best_v:
+            best, best_v = c, value_of(c)
+    return best
 
 
 @njit(cache=True)
@@ -559,7 +611,7 @@ def choose_play(
         if want[wseat] > 0:
             sc -= risk * want[wseat]
         if mp[MP_GAME] == 1:
-            sc += _deep_sea_shed(S, g, me, c, wseat)
+            sc += _deep_sea_shed(S, g, me, c, wseat) + _deep_sea_keep(S, g, me, c, mine)
         if sc > best:
             best, best_c = sc, c
     return best_c
@@ -627,7 +679,8 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
         if c < 36 and others_poss & TRUMPS == 0:
             sc += 1.0
     else:
-        sc += avg_other
+        route = _route(g, c, me, mine, possible, want)
+        sc += 0.5 * (route + avg_other) if route >= 0.5 * BIG else avg_other
     m = g[G_TASKMASK] & ~played & SUIT[s]
     while m:
         tc = lowest(m)
@@ -690,11 +743,23 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
         elif kind == 8 and c < 9:
             sc += 20.0 if me == g[G_PINK_TARGET] and top else -20.0
     if mp[MP_GAME] == 1:
-        sc += _deep_sea_lead(S, g, me, c)
+        sc += _deep_sea_lead(S, g, me, c) + _deep_sea_keep(S, g, me, c, mine)
     if c >= 36:  # keep trumps, unless they guard my own low task card against ruffs
         sc += 2.0 if guard else -3.0
     sc -= 0.15 * value_of(c)
     return sc
+
+
+@njit(cache=True, inline="always")
+def _route(g, c, me, mine, possible, want):
+    """What leading ``c`` is worth when others may beat it: the followers steer the trick to
+    the seat that wants it most among those who may hold a card above ``c``."""
+    best = -1e18
+    over = BEATS[c] & ~mine & ~g[G_PLAYED]
+    for q in range(g[G_SEATS]):
+        if q != me and possible[q] & over and want[q] > best:
+            best = want[q]
+    return best if best > -1e18 else want[me]
 
 
 @njit(cache=True, inline="always")
