@@ -428,7 +428,7 @@ def _deep_sea_keep(S, g, me, c, mine):
         if S.ds_owner[k] == me:
             if c == _best_card(mine):
                 sc -= 40.0
-        else:
+        elif S.ds_tab[row + C_FAMILY] == FAM_WIN:  # (winning only the last: others keep theirs)
             late = 3.0 if t >= nt - 3 else 1.0
             sc += late * ((6.0 if c >= 36 else 0.0) + 0.3 * value_of(c))
     return sc
