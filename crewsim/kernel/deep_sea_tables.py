@@ -28,8 +28,16 @@ C_VALUE, C_CAPTAIN_OK, C_REDEAL0, C_REDEAL1, C_SAME0, C_SAME1, C_DIFF0, C_DIFF1 
 C_FAMILY, C_NEED, C_BAD, C_TARGET, C_TRICKS, C_LAST, C_PREDICT, C_NEVER_LEAD = range(8, 16)
 C_EXACT = 16  # the owner must win exactly these cards (played like Planet Nine task cards)
 C_RUN = 17  # a streak of C_TARGET tricks: RUN_AT_LEAST or RUN_EXACTLY (then no other trick)
+C_CMP = 18  # a trick count compared with the others' (CMP_*)
 N_COLS = DS_COLS
 RUN_AT_LEAST, RUN_EXACTLY = 1, 2
+CMP_MORE_EACH, CMP_FEWER_EACH, CMP_MORE_ALL, CMP_MORE_CAPT, CMP_FEWER_CAPT, CMP_EQUAL_CAPT = range(1, 7)
+_CMP = {("compare_tricks_vs_each_other_player", "more"): CMP_MORE_EACH,
+        ("compare_tricks_vs_each_other_player", "fewer"): CMP_FEWER_EACH,
+        ("win_more_tricks_than_others_combined", None): CMP_MORE_ALL,
+        ("compare_tricks_vs_captain", "more"): CMP_MORE_CAPT,
+        ("compare_tricks_vs_captain", "fewer"): CMP_FEWER_CAPT,
+        ("compare_tricks_vs_captain", "equal"): CMP_EQUAL_CAPT}  # fmt: skip
 
 _AVOID = {"win_no_rank", "win_no_submarines", "win_no_color", "win_none_of_first_n_tricks",
           "never_win_consecutive_tricks"}  # fmt: skip
@@ -142,4 +150,5 @@ def task_table(players: int) -> np.ndarray:
         row[C_FAMILY:C_EXACT] = hints[:-1]
         row[C_EXACT] = int(str(card.kind) in _EXACT)
         row[C_RUN] = hints[-1]
+        row[C_CMP] = _CMP.get((str(card.kind), card.params.get("op")), 0)
     return table

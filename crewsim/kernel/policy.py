@@ -26,6 +26,7 @@ from crewsim.kernel.bits import (
 )
 from crewsim.kernel.deep_sea_tables import (
     C_BAD,
+    C_CMP,
     C_EXACT,
     C_FAMILY,
     C_LAST,
@@ -35,6 +36,12 @@ from crewsim.kernel.deep_sea_tables import (
     C_RUN,
     C_TARGET,
     C_TRICKS,
+    CMP_EQUAL_CAPT,
+    CMP_FEWER_CAPT,
+    CMP_FEWER_EACH,
+    CMP_MORE_ALL,
+    CMP_MORE_CAPT,
+    CMP_MORE_EACH,
     FAM_AVOID,
     FAM_COUNT,
     FAM_WIN,
@@ -354,7 +361,9 @@ def _deep_sea_want(S, g, me, won, want):
         if inside & bad:
             want[o] -= BIG
         run = tab[row + C_RUN]
-        if run:  # a streak: start one, keep it going, and (exactly n) stop at n
+        if tab[row + C_CMP]:
+            _compare_want(tab[row + C_CMP], o, g[G_CMD], g[G_SEATS], won, want)
+        elif run:  # a streak: start one, keep it going, and (exactly n) stop at n
             streak = won[o] if run == RUN_EXACTLY else S.ds_state[4 * k]
             if run == RUN_EXACTLY and won[o] >= target:
                 want[o] -= BIG
@@ -387,6 +396,39 @@ def _deep_sea_want(S, g, me, won, want):
                 want[o] += 60.0
             else:
                 want[o] += 8.0
+
+
+@njit(cache=True, inline="always")
+def _compare_want(cmp, o, capt, seats, won, want):
+    """A trick count compared with the others': the owner and the seats it is measured
+    against lean towards the tricks that keep the comparison reachable."""
+    if cmp == CMP_MORE_EACH:
+        want[o] += 25.0
+        for q in range(seats):
+            if q != o and won[q] + 1 >= won[o]:
+                want[q] -= 15.0
+    elif cmp == CMP_FEWER_EACH:
+        want[o] -= 25.0
+        for q in range(seats):
+            if q != o and won[q] <= won[o] + 1:
+                want[q] += 10.0 + 5.0 * (won[o] + 1 - won[q])
+    elif cmp == CMP_MORE_ALL:
+        want[o] += 40.0
+    elif cmp == CMP_MORE_CAPT:
+        want[o] += 20.0
+        want[capt] -= 20.0
+    elif cmp == CMP_FEWER_CAPT:
+        want[o] -= 20.0
+        want[capt] += 20.0
+    elif won[o] < won[capt]:  # CMP_EQUAL_CAPT: the one behind catches up
+        want[o] += 25.0
+        want[capt] -= 10.0
+    elif won[o] > won[capt]:
+        want[capt] += 25.0
+        want[o] -= 10.0
+    else:
+        want[o] -= 5.0
+        want[capt] -= 5.0
 
 
 @njit(cache=True)
