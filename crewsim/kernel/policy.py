@@ -426,9 +426,6 @@ def _compare_want(cmp, o, capt, seats, won, want):
     elif won[o] > won[capt]:
         want[capt] += 25.0
         want[o] -= 10.0
-    else:
-        want[o] -= 5.0
-        want[capt] -= 5.0
 
 
 @njit(cache=True)
