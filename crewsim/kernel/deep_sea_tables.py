@@ -29,6 +29,7 @@ C_FAMILY, C_NEED, C_BAD, C_TARGET, C_TRICKS, C_LAST, C_PREDICT, C_NEVER_LEAD = r
 C_EXACT = 16  # the owner must win exactly these cards (played like Planet Nine task cards)
 C_RUN = 17  # a streak of C_TARGET tricks: RUN_AT_LEAST or RUN_EXACTLY (then no other trick)
 C_CMP = 18  # a trick count compared with the others' (CMP_*)
+C_WITH = 19  # the owner must take the trick with one of these colour cards
 N_COLS = DS_COLS
 RUN_AT_LEAST, RUN_EXACTLY = 1, 2
 CMP_MORE_EACH, CMP_FEWER_EACH, CMP_MORE_ALL, CMP_MORE_CAPT, CMP_FEWER_CAPT, CMP_EQUAL_CAPT = range(1, 7)
@@ -69,7 +70,7 @@ def _hints(card: TaskCard) -> tuple[int, int, int, int, int, int, int, int, int]
         last = int(k == "win_card_in_last_trick")
     elif k in ("win_at_least_color", "win_each_color", "win_all_cards_of_one_color"):
         need = _colours(p.get("colors", (p.get("color"),)))
-    elif k in ("win_at_least_rank", "win_trick_with_rank"):
+    elif k == "win_at_least_rank":
         need = _ranks((p["rank"],))
     elif k == "win_rank_with_rank":
         need = _ranks((p["capture_rank"],))
@@ -119,6 +120,16 @@ def _hints(card: TaskCard) -> tuple[int, int, int, int, int, int, int, int, int]
     return family, need, bad, target, tricks, last, predict, never_lead, run
 
 
+def _with(card: TaskCard) -> int:
+    """The colour cards the owner must win the trick with (0: any card)."""
+    p: Any = card.params
+    if str(card.kind) == "win_trick_with_rank":
+        return _ranks((p["rank"],))
+    if str(card.kind) == "win_rank_with_rank":
+        return _ranks((p["winning_rank"],))
+    return 0
+
+
 def _bits2(mask: int) -> tuple[int, int]:
     """A 96-bit card-number mask as two int64 words (48 bits each)."""
     return mask & ((1 << 48) - 1), mask >> 48
@@ -151,4 +162,5 @@ def task_table(players: int) -> np.ndarray:
         row[C_EXACT] = int(str(card.kind) in _EXACT)
         row[C_RUN] = hints[-1]
         row[C_CMP] = _CMP.get((str(card.kind), card.params.get("op")), 0)
+        row[C_WITH] = _with(card)
     return table

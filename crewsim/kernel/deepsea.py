@@ -15,6 +15,7 @@ from crewsim.kernel.deep_sea_tables import (
     C_REDEAL0,
     C_SAME0,
     C_VALUE,
+    C_WITH,
     FAM_AVOID,
     FAM_WIN,
     N_COLS,
@@ -125,7 +126,7 @@ def task_score(tab, row, hand):
     sc = -1.0 * tab[row + C_VALUE]
     power = strength(hand)
     if fam == FAM_WIN:
-        sc += 0.6 * power + 0.8 * popcount(hand & tab[row + C_NEED] & COLOURS)
+        sc += 0.6 * power + 0.8 * popcount(hand & (tab[row + C_NEED] | tab[row + C_WITH]) & COLOURS)
     elif fam == FAM_AVOID:
         sc += 0.6 * (4.0 - power)
     return sc

@@ -36,6 +36,7 @@ from crewsim.kernel.deep_sea_tables import (
     C_RUN,
     C_TARGET,
     C_TRICKS,
+    C_WITH,
     CMP_EQUAL_CAPT,
     CMP_FEWER_CAPT,
     CMP_FEWER_EACH,
@@ -338,7 +339,7 @@ def _want(S, g, mp, me, won, desig, ct, want):
 
 
 @njit(cache=True)
-def _deep_sea_want(S, g, me, won, want):
+def _deep_sea_want(S, g, me, won, want, trick):
     """Add what the open Deep Sea task cards want from the current trick (coarse hints from
     ``deep_sea_tables``; exact-card tasks are handled as task cards already).  A secret
     prediction steers only the seat that knows it: its owner (and, at two players, the
@@ -361,7 +362,12 @@ def _deep_sea_want(S, g, me, won, want):
         if inside & bad:
             want[o] -= BIG
         run = tab[row + C_RUN]
-        if tab[row + C_CMP]:
+        if tab[row + C_WITH]:  # taken with one of these cards: nobody tops the owner's
+            if g[G_NIN] > 0:
+                ws, wc = _current_winner(g, trick)
+                if ws == o and tab[row + C_WITH] >> wc & 1:
+                    want[o] += BIG if need == 0 or inside & need & ~(np.int64(1) << wc) else 40.0
+        elif tab[row + C_CMP]:
             _compare_want(tab[row + C_CMP], o, g[G_CMD], g[G_SEATS], won, want)
         elif run:  # a streak: start one, keep it going, and (exactly n) stop at n
             streak = won[o] if run == RUN_EXACTLY else S.ds_state[4 * k]
@@ -489,6 +495,29 @@ def _best_card(mine):
 
 
 @njit(cache=True)
+def _deep_sea_with(S, g, me, c, wseat, wcard, risk):
+    """Cards won with a given rank: the owner takes the trick with one (``risk``: that a later
+    card tops it) and keeps them otherwise; the others drop a card to capture into it."""
+    sc = 0.0
+    inside = g[G_TRICKMASK]
+    for k in range(g[G_NDS]):
+        row = S.ds_task[k] * N_COLS
+        with_ = S.ds_tab[row + C_WITH]
+        if S.ds_done[k] or with_ == 0:
+            continue
+        need = S.ds_tab[row + C_NEED]
+        if S.ds_owner[k] == me and with_ >> c & 1:
+            if wseat == me and wcard == c:
+                gain = 50.0 if need == 0 or inside & need else 15.0
+                sc += gain * (1.0 - risk) - 20.0 * risk
+            else:
+                sc -= 10.0
+        elif wseat == S.ds_owner[k] and with_ >> wcard & 1 and need >> c & 1:
+            sc += 50.0
+    return sc
+
+
+@njit(cache=True)
 def _deep_sea_lead(S, g, me, c):
     """A Deep Sea card forbidding its owner to lead a colour."""
     sc = 0.0
@@ -574,7 +603,7 @@ def choose_play(
     played = g[G_PLAYED]
     _want(S, g, mp, me, won, desig, ct, want)
     if mp[MP_GAME] == 1:
-        _deep_sea_want(S, g, me, won, want)
+        _deep_sea_want(S, g, me, won, want, trick)
     open_cards = g[G_TASKMASK] & ~played
     my_tasks = np.int64(0)
     m = open_cards
@@ -651,6 +680,7 @@ def choose_play(
             sc -= risk * want[wseat]
         if mp[MP_GAME] == 1:
             sc += _deep_sea_shed(S, g, me, c, wseat) + _deep_sea_keep(S, g, me, c, mine)
+            sc += _deep_sea_with(S, g, me, c, wseat, wcard, risk)
         if sc > best:
             best, best_c = sc, c
     return best_c
@@ -783,6 +813,8 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
             sc += 20.0 if me == g[G_PINK_TARGET] and top else -20.0
     if mp[MP_GAME] == 1:
         sc += _deep_sea_lead(S, g, me, c) + _deep_sea_keep(S, g, me, c, mine)
+        risk = 0.0 if top else _lead_risk(g, c, mine, possible, known, me)
+        sc += _deep_sea_with(S, g, me, c, me, c, risk)
     if c >= 36:  # keep trumps, unless they guard my own low task card against ruffs
         sc += 2.0 if guard else -3.0
     sc -= 0.15 * value_of(c)
