@@ -32,10 +32,13 @@ C_CMP = 18  # a trick count compared with the others' (CMP_*)
 C_WITH = 19  # the owner must take the trick with one of these colour cards
 N_COLS = DS_COLS
 RUN_AT_LEAST, RUN_EXACTLY = 1, 2
-CMP_MORE_EACH, CMP_FEWER_EACH, CMP_MORE_ALL, CMP_MORE_CAPT, CMP_FEWER_CAPT, CMP_EQUAL_CAPT = range(1, 7)
+# trick counts compared: more / fewer than each other seat, more than all others together,
+# more / fewer / as many as the captain
+CMP_MORE_EACH, CMP_FEWER_EACH, CMP_MORE_ALL = 1, 2, 3
+CMP_MORE_CAPT, CMP_FEWER_CAPT, CMP_EQUAL_CAPT = 4, 5, 6
 _CMP = {("compare_tricks_vs_each_other_player", "more"): CMP_MORE_EACH,
         ("compare_tricks_vs_each_other_player", "fewer"): CMP_FEWER_EACH,
-        ("win_more_tricks_than_others_combined", None): CMP_MORE_ALL,
+        ("win_more_tricks_than_others_combined", ""): CMP_MORE_ALL,
         ("compare_tricks_vs_captain", "more"): CMP_MORE_CAPT,
         ("compare_tricks_vs_captain", "fewer"): CMP_FEWER_CAPT,
         ("compare_tricks_vs_captain", "equal"): CMP_EQUAL_CAPT}  # fmt: skip
@@ -161,6 +164,6 @@ def task_table(players: int) -> np.ndarray:
         row[C_FAMILY:C_EXACT] = hints[:-1]
         row[C_EXACT] = int(str(card.kind) in _EXACT)
         row[C_RUN] = hints[-1]
-        row[C_CMP] = _CMP.get((str(card.kind), card.params.get("op")), 0)
+        row[C_CMP] = _CMP.get((str(card.kind), str(card.params.get("op", ""))), 0)
         row[C_WITH] = _with(card)
     return table

@@ -37,7 +37,6 @@ from crewsim.kernel.deep_sea_tables import (
     C_TARGET,
     C_TRICKS,
     C_WITH,
-    CMP_EQUAL_CAPT,
     CMP_FEWER_CAPT,
     CMP_FEWER_EACH,
     CMP_MORE_ALL,
@@ -426,7 +425,7 @@ def _compare_want(cmp, o, capt, seats, won, want):
     elif cmp == CMP_FEWER_CAPT:
         want[o] -= 20.0
         want[capt] += 20.0
-    elif won[o] < won[capt]:  # CMP_EQUAL_CAPT: the one behind catches up
+    elif won[o] < won[capt]:  # as many as the captain: the one behind catches up
         want[o] += 25.0
         want[capt] -= 10.0
     elif won[o] > won[capt]:
