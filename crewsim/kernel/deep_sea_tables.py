@@ -3,8 +3,9 @@
 Two kinds of columns: what the rules need to set a mission up (value for this crew size,
 whether the captain may take the card, redeal sets, pairwise contradictions proven by
 ``crewsim.rules.deep_sea_setup``) and coarse hints that steer the bots (which cards the owner
-wants or must not win, a trick-count target, which tricks it must win or avoid).  The hints
-only shape play; whether a task is met is judged by ``crewsim.kernel.conditions``.
+wants or must not win, a trick-count target, which tricks it must win or avoid, a streak, a
+trick count compared with the others', the ranks it must win with).  The hints only shape
+play; whether a task is met is judged by ``crewsim.kernel.conditions``.
 """
 
 from __future__ import annotations
