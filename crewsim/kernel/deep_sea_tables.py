@@ -31,6 +31,7 @@ C_EXACT = 16  # the owner must win exactly these cards (played like Planet Nine 
 C_RUN = 17  # a streak of C_TARGET tricks: RUN_AT_LEAST or RUN_EXACTLY (then no other trick)
 C_CMP = 18  # a trick count compared with the others' (CMP_*)
 C_WITH = 19  # the owner must take the trick with one of these colour cards
+C_FIT = 20  # the owner must win a trick made of such cards (sums: cards near the average needed)
 N_COLS = DS_COLS
 RUN_AT_LEAST, RUN_EXACTLY = 1, 2
 # trick counts compared: more / fewer than each other seat, more than all others together,
@@ -134,6 +135,30 @@ def _with(card: TaskCard) -> int:
     return 0
 
 
+def _fit(card: TaskCard, players: int) -> int:
+    """For a card asking for a trick of a given make-up, the cards that fit in it: exact for
+    parity and all-above/below cards; for a sum, the cards near the average value it needs."""
+    k, p = str(card.kind), card.params
+    seats = 3 if players == 2 else players
+    subs = 0 if p.get("no_submarines") else TRUMP_MASK
+    ranks = range(1, 10)
+    if k == "win_trick_all_ranks_parity":
+        return _ranks([r for r in ranks if r % 2 == (0 if p["parity"] == "even" else 1)])
+    if k == "win_trick_all_ranks_gt":
+        return _ranks([r for r in ranks if r > int(p["gt"])])
+    if k == "win_trick_all_ranks_lt":
+        return _ranks([r for r in ranks if r < int(p["lt"])]) | subs
+    if k in ("win_trick_sum_gt", "win_trick_sum_lt"):
+        limit = int(p["threshold_by_players"][str(max(players, 3))])
+        if k == "win_trick_sum_gt":
+            return _ranks([r for r in ranks if r * seats > limit])
+        return _ranks([r for r in ranks if r * seats < limit]) | subs
+    if k == "win_trick_sum_in":
+        mid = sum(int(v) for v in p["values"]) / len(p["values"]) / seats
+        return _ranks([r for r in ranks if abs(r - mid) <= 1.5])
+    return 0
+
+
 def _bits2(mask: int) -> tuple[int, int]:
     """A 96-bit card-number mask as two int64 words (48 bits each)."""
     return mask & ((1 << 48) - 1), mask >> 48
@@ -167,4 +192,5 @@ def task_table(players: int) -> np.ndarray:
         row[C_RUN] = hints[-1]
         row[C_CMP] = _CMP.get((str(card.kind), str(card.params.get("op", ""))), 0)
         row[C_WITH] = _with(card)
+        row[C_FIT] = _fit(card, players)
     return table

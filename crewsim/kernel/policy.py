@@ -29,6 +29,7 @@ from crewsim.kernel.deep_sea_tables import (
     C_CMP,
     C_EXACT,
     C_FAMILY,
+    C_FIT,
     C_LAST,
     C_NEED,
     C_NEVER_LEAD,
@@ -366,6 +367,9 @@ def _deep_sea_want(S, g, me, won, want, trick):
                 ws, wc = _current_winner(g, trick)
                 if ws == o and tab[row + C_WITH] >> wc & 1:
                     want[o] += BIG if need == 0 or inside & need & ~(np.int64(1) << wc) else 40.0
+        elif tab[row + C_FIT]:  # a trick of fitting cards: the owner takes one while it fits
+            if inside & ~tab[row + C_FIT] == 0:
+                want[o] += 40.0 if inside else 10.0
         elif tab[row + C_CMP]:
             _compare_want(tab[row + C_CMP], o, g[G_CMD], g[G_SEATS], won, want)
         elif run:  # a streak: start one, keep it going, and (exactly n) stop at n
@@ -444,13 +448,23 @@ def _knows(g, me, owner):
 
 
 @njit(cache=True)
-def _deep_sea_shed(S, g, me, c, wseat):
-    """Owners of "win no X" cards get rid of X while someone else takes the trick."""
+def _deep_sea_shed(S, g, me, c, wseat, won):
+    """Owners of "win no X" cards get rid of X while someone else takes the trick, and owners
+    who may win no more tricks (a trick count reached) get rid of high cards and submarines."""
     sc = 0.0
+    if wseat == me:
+        return sc
+    tab = S.ds_tab
     for k in range(g[G_NDS]):
         row = S.ds_task[k] * N_COLS
-        if not S.ds_done[k] and S.ds_owner[k] == me and S.ds_tab[row + C_BAD] >> c & 1:
-            sc += 30.0 if wseat != me else 0.0
+        if S.ds_done[k] or S.ds_owner[k] != me:
+            continue
+        if tab[row + C_BAD] >> c & 1:
+            sc += 30.0
+        target = S.ds_pred[k] if tab[row + C_PREDICT] else tab[row + C_TARGET]
+        plain = tab[row + C_NEED] == 0 and tab[row + C_TRICKS] == 0 and tab[row + C_LAST] == 0
+        if tab[row + C_FAMILY] == FAM_COUNT and plain and 0 <= target <= won[me]:
+            sc += 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)
     return sc
 
 
@@ -513,6 +527,22 @@ def _deep_sea_with(S, g, me, c, wseat, wcard, risk):
                 sc -= 10.0
         elif wseat == S.ds_owner[k] and with_ >> wcard & 1 and need >> c & 1:
             sc += 50.0
+    return sc
+
+
+@njit(cache=True)
+def _deep_sea_fit(S, g, me, c, wseat):
+    """A trick of fitting cards for its owner: while the trick still fits and goes to the
+    owner, fitting cards are worth playing into it and others spoil it."""
+    sc = 0.0
+    inside = g[G_TRICKMASK]
+    for k in range(g[G_NDS]):
+        row = S.ds_task[k] * N_COLS
+        fit = S.ds_tab[row + C_FIT]
+        if S.ds_done[k] or fit == 0 or inside & ~fit:
+            continue
+        if wseat == S.ds_owner[k]:
+            sc += 30.0 if fit >> c & 1 else -30.0
     return sc
 
 
@@ -678,8 +708,9 @@ def choose_play(
         if want[wseat] > 0:
             sc -= risk * want[wseat]
         if mp[MP_GAME] == 1:
-            sc += _deep_sea_shed(S, g, me, c, wseat) + _deep_sea_keep(S, g, me, c, mine)
+            sc += _deep_sea_shed(S, g, me, c, wseat, won) + _deep_sea_keep(S, g, me, c, mine)
             sc += _deep_sea_with(S, g, me, c, wseat, wcard, risk)
+            sc += _deep_sea_fit(S, g, me, c, wseat)
         if sc > best:
             best, best_c = sc, c
     return best_c
@@ -813,7 +844,7 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
     if mp[MP_GAME] == 1:
         sc += _deep_sea_lead(S, g, me, c) + _deep_sea_keep(S, g, me, c, mine)
         risk = 0.0 if top else _lead_risk(g, c, mine, possible, known, me)
-        sc += _deep_sea_with(S, g, me, c, me, c, risk)
+        sc += _deep_sea_with(S, g, me, c, me, c, risk) + _deep_sea_fit(S, g, me, c, me)
     if c >= 36:  # keep trumps, unless they guard my own low task card against ruffs
         sc += 2.0 if guard else -3.0
     sc -= 0.15 * value_of(c)
