@@ -31,7 +31,8 @@ C_EXACT = 16  # the owner must win exactly these cards (played like Planet Nine 
 C_RUN = 17  # a streak of C_TARGET tricks: RUN_AT_LEAST or RUN_EXACTLY (then no other trick)
 C_CMP = 18  # a trick count compared with the others' (CMP_*)
 C_WITH = 19  # the owner must take the trick with one of these colour cards
-C_FIT = 20  # the owner must win a trick made of such cards (sums: cards near the average needed)
+C_FIT = 20  # the owner must win a trick made of such cards only
+C_SUM_LO, C_SUM_HI = 21, 22  # ... whose values add up to C_SUM_LO..C_SUM_HI (0, 0: any sum)
 N_COLS = DS_COLS
 RUN_AT_LEAST, RUN_EXACTLY = 1, 2
 # trick counts compared: more / fewer than each other seat, more than all others together,
@@ -135,28 +136,27 @@ def _with(card: TaskCard) -> int:
     return 0
 
 
-def _fit(card: TaskCard, players: int) -> int:
-    """For a card asking for a trick of a given make-up, the cards that fit in it: exact for
-    parity and all-above/below cards; for a sum, the cards near the average value it needs."""
-    k, p = str(card.kind), card.params
-    seats = 3 if players == 2 else players
+def _fit(card: TaskCard, players: int) -> tuple[int, int, int]:
+    """For a card asking for a trick of a given make-up: the cards that may lie in it, and
+    the range its values must add up to (0, 0: any)."""
+    k = str(card.kind)
+    p: Any = card.params  # values typed per kind by the schema
     subs = 0 if p.get("no_submarines") else TRUMP_MASK
     ranks = range(1, 10)
     if k == "win_trick_all_ranks_parity":
-        return _ranks([r for r in ranks if r % 2 == (0 if p["parity"] == "even" else 1)])
+        return _ranks([r for r in ranks if r % 2 == (0 if p["parity"] == "even" else 1)]), 0, 0
     if k == "win_trick_all_ranks_gt":
-        return _ranks([r for r in ranks if r > int(p["gt"])])
+        return _ranks([r for r in ranks if r > int(p["gt"])]), 0, 0
     if k == "win_trick_all_ranks_lt":
-        return _ranks([r for r in ranks if r < int(p["lt"])]) | subs
+        return _ranks([r for r in ranks if r < int(p["lt"])]) | subs, 0, 0
+    colours = _ranks(ranks) | subs
     if k in ("win_trick_sum_gt", "win_trick_sum_lt"):
         limit = int(p["threshold_by_players"][str(max(players, 3))])
-        if k == "win_trick_sum_gt":
-            return _ranks([r for r in ranks if r * seats > limit])
-        return _ranks([r for r in ranks if r * seats < limit]) | subs
+        return (colours, limit + 1, 99) if k == "win_trick_sum_gt" else (colours, 1, limit - 1)
     if k == "win_trick_sum_in":
-        mid = sum(int(v) for v in p["values"]) / len(p["values"]) / seats
-        return _ranks([r for r in ranks if abs(r - mid) <= 1.5])
-    return 0
+        values = [int(v) for v in p["values"]]
+        return colours, min(values), max(values)
+    return 0, 0, 0
 
 
 def _bits2(mask: int) -> tuple[int, int]:
@@ -192,5 +192,5 @@ def task_table(players: int) -> np.ndarray:
         row[C_RUN] = hints[-1]
         row[C_CMP] = _CMP.get((str(card.kind), str(card.params.get("op", ""))), 0)
         row[C_WITH] = _with(card)
-        row[C_FIT] = _fit(card, players)
+        row[C_FIT], row[C_SUM_LO], row[C_SUM_HI] = _fit(card, players)
     return table

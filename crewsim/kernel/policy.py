@@ -35,6 +35,8 @@ from crewsim.kernel.deep_sea_tables import (
     C_NEVER_LEAD,
     C_PREDICT,
     C_RUN,
+    C_SUM_HI,
+    C_SUM_LO,
     C_TARGET,
     C_TRICKS,
     C_WITH,
@@ -368,7 +370,7 @@ def _deep_sea_want(S, g, me, won, want, trick):
                 if ws == o and tab[row + C_WITH] >> wc & 1:
                     want[o] += BIG if need == 0 or inside & need & ~(np.int64(1) << wc) else 40.0
         elif tab[row + C_FIT]:  # a trick of fitting cards: the owner takes one while it fits
-            if inside & ~tab[row + C_FIT] == 0:
+            if _fits(tab, row, inside, g[G_SEATS] - g[G_NIN]):
                 want[o] += 40.0 if inside else 10.0
         elif tab[row + C_CMP]:
             _compare_want(tab[row + C_CMP], o, g[G_CMD], g[G_SEATS], won, want)
@@ -533,17 +535,33 @@ def _deep_sea_with(S, g, me, c, wseat, wcard, risk):
 @njit(cache=True)
 def _deep_sea_fit(S, g, me, c, wseat):
     """A trick of fitting cards for its owner: while the trick still fits and goes to the
-    owner, fitting cards are worth playing into it and others spoil it."""
+    owner, cards that keep it fitting are worth playing into it, and the others spoil it."""
     sc = 0.0
     inside = g[G_TRICKMASK]
+    after = g[G_SEATS] - g[G_NIN] - 1  # cards still to come after ``c``
     for k in range(g[G_NDS]):
         row = S.ds_task[k] * N_COLS
-        fit = S.ds_tab[row + C_FIT]
-        if S.ds_done[k] or fit == 0 or inside & ~fit:
+        if S.ds_done[k] or S.ds_tab[row + C_FIT] == 0 or wseat != S.ds_owner[k]:
             continue
-        if wseat == S.ds_owner[k]:
-            sc += 30.0 if fit >> c & 1 else -30.0
+        if _fits(S.ds_tab, row, inside, after + 1):
+            sc += 30.0 if _fits(S.ds_tab, row, inside | np.int64(1) << c, after) else -30.0
     return sc
+
+
+@njit(cache=True, inline="always")
+def _fits(tab, row, cards, more):
+    """Whether a trick holding ``cards``, with ``more`` cards still to come, can still fit."""
+    if cards & ~tab[row + C_FIT]:
+        return False
+    hi = tab[row + C_SUM_HI]
+    if hi == 0:
+        return True
+    total = 0
+    m = cards
+    while m:
+        total += value_of(lowest(m))
+        m &= m - 1
+    return total + more <= hi and total + 9 * more >= tab[row + C_SUM_LO]
 
 
 @njit(cache=True)
