@@ -8,8 +8,11 @@ from crewsim.bots import get_bot
 from crewsim.cards import card_id
 from crewsim.kernel.deep_sea_tables import (
     C_CMP,
+    C_FIT,
     C_LAST,
     C_RUN,
+    C_SUM_HI,
+    C_SUM_LO,
     C_TRICKS,
     C_WITH,
     CMP_EQUAL_CAPT,
@@ -41,13 +44,23 @@ def test_the_table_marks_streaks_comparisons_and_winning_ranks() -> None:
     withs = {n: int(tab[n - 1, C_WITH]) for n in range(1, 97) if tab[n - 1, C_WITH]}
     assert withs == {7: _rank(7), 8: _rank(6), 9: _rank(4),
                      12: _rank(2), 13: _rank(3), 14: _rank(5), 15: _rank(6)}  # fmt: skip
+    fits = {n: int(tab[n - 1, C_FIT]) for n in range(1, 97) if tab[n - 1, C_FIT]}
+    colours = sum(_rank(r) for r in range(1, 10))
+    assert fits == {10: _rank(2) | _rank(4) | _rank(6) | _rank(8),
+                    11: _rank(1) | _rank(3) | _rank(5) | _rank(7) | _rank(9),
+                    16: _rank(6) | _rank(7) | _rank(8) | _rank(9),
+                    17: sum(_rank(r) for r in range(1, 7)),
+                    18: colours, 19: colours, 20: colours}  # fmt: skip
+    sums = {n: (int(tab[n - 1, C_SUM_LO]), int(tab[n - 1, C_SUM_HI])) for n in (18, 19, 20)}
+    assert sums == {18: (29, 99), 19: (1, 11), 20: (22, 23)}  # at 4 players: > 28, < 12
     assert tab[74, C_LAST] == 1 and tab[74, C_TRICKS] == 0  # 75: the last trick
     assert tab[73, C_LAST] == 1 and tab[73, C_TRICKS] == 1  # 74: the first and the last
 
 
 # (card, players, share completed at least): the bots' share was before these hints, with
 # the same carrier and 10,000 deals, 1.9 % (75 at 4 players), 1.8 % (74), 6.1 % (94), 5.0 %
-# (38), 12 % (50), 19 % (54), 21 % (7 at 3 players), 7.9 % (12 at 3 players), 10.4 % (52)
+# (38), 12 % (50), 19 % (54), 21 % (7 at 3 players), 7.9 % (12 at 3 players), 10.4 % (52),
+# 16.6 % (16 at 3 players), 22.9 % (20), 3.9 % (18), 23.8 % (4), 19.2 % (35 at 3 players)
 CASES = [
     (75, 4, 0.6),  # I will win the last trick: its owner keeps its best card for it
     (74, 4, 0.6),  # the first and the last trick
@@ -58,6 +71,11 @@ CASES = [
     (52, 3, 0.13),  # as many tricks as the captain
     (7, 3, 0.45),  # a 5 won with a 7
     (12, 3, 0.18),  # a trick won with a 2
+    (16, 3, 0.5),  # a trick of cards above 5: fitting cards go into the owner's trick
+    (20, 4, 0.4),  # a trick adding up to 22 or 23
+    (18, 4, 0.15),  # a trick adding up to more than 28
+    (4, 4, 0.45),  # no trick: its owner sheds high cards and submarines
+    (35, 3, 0.45),  # exactly one trick: once it is won, the same
 ]
 
 
