@@ -16,6 +16,17 @@ from typing import Any
 import numpy as np
 
 from crewsim.cards import SUIT_MASK, TRUMP_MASK, card_id, parse_card
+from crewsim.kernel.conditions import (
+    K_RANK_WITH_RANK,
+    K_TRICK_ALL_GT,
+    K_TRICK_ALL_LT,
+    K_TRICK_PARITY,
+    K_TRICK_SUM_GT,
+    K_TRICK_SUM_IN,
+    K_TRICK_SUM_LT,
+    K_TRICK_WITH_RANK,
+    encode_task,
+)
 from crewsim.kernel.layout import DS_COLS
 from crewsim.missions import load_task_cards
 from crewsim.missions.schema import TaskCard
@@ -34,7 +45,11 @@ C_WITH = 19  # the owner must take the trick with one of these colour cards
 C_FIT = 20  # the owner must win a trick made of such cards only
 C_SUM_LO, C_SUM_HI = 21, 22  # ... whose values add up to C_SUM_LO..C_SUM_HI (0, 0: any sum)
 N_COLS = DS_COLS
+assert N_COLS == C_SUM_HI + 1, "layout.DS_COLS must count the columns above"
+COLOUR_CARDS = (1 << 36) - 1
 RUN_AT_LEAST, RUN_EXACTLY = 1, 2
+_RUN = {"win_consecutive_tricks_at_least": RUN_AT_LEAST,
+        "win_exactly_n_consecutive_tricks": RUN_EXACTLY}  # fmt: skip
 # trick counts compared: more / fewer than each other seat, more than all others together,
 # more / fewer / as many as the captain
 CMP_MORE_EACH, CMP_FEWER_EACH, CMP_MORE_ALL = 1, 2, 3
@@ -62,12 +77,12 @@ def _ranks(ranks: Any) -> int:
     return sum(1 << card_id(s, int(r)) for r in ranks for s in range(4))
 
 
-def _hints(card: TaskCard) -> tuple[int, int, int, int, int, int, int, int, int]:
+def _hints(card: TaskCard) -> tuple[int, int, int, int, int, int, int, int]:
     """(family, need mask, bad mask, trick target, must-win trick mask, last flag, predict,
-    never-lead mask, streak kind) for one card."""
+    never-lead mask) for one card."""
     k = str(card.kind)
     p: Any = card.params  # values typed per kind by the schema
-    need = bad = tricks = last = never_lead = run = 0
+    need = bad = tricks = last = never_lead = 0
     target = -1
     family = FAM_WIN
     if k in ("win_cards", "win_card_in_last_trick", "win_card_with_submarine"):
@@ -114,49 +129,34 @@ def _hints(card: TaskCard) -> tuple[int, int, int, int, int, int, int, int, int]
                 tricks |= 1 << (int(ref) - 1)
         if k == "win_only_tricks":
             family = FAM_COUNT
-    elif k in ("win_consecutive_tricks_at_least", "win_exactly_n_consecutive_tricks"):
+    elif k in _RUN:
         target = int(p["n"])
-        run = RUN_AT_LEAST if k == "win_consecutive_tricks_at_least" else RUN_EXACTLY
     elif k == "never_lead_color":
         family = FAM_NEUTRAL
         never_lead = _colours(p["colors"])
     predict = 0  # 1: a prediction everyone knows, 2: one only its owner knows (card 95)
     if k == "win_predicted_trick_count":
         predict = 2 if p["visibility"] == "secret" else 1
-    return family, need, bad, target, tricks, last, predict, never_lead, run
+    return family, need, bad, target, tricks, last, predict, never_lead
 
 
-def _with(card: TaskCard) -> int:
-    """The colour cards the owner must win the trick with (0: any card)."""
-    p: Any = card.params
-    if str(card.kind) == "win_trick_with_rank":
-        return _ranks((p["rank"],))
-    if str(card.kind) == "win_rank_with_rank":
-        return _ranks((p["winning_rank"],))
-    return 0
-
-
-def _fit(card: TaskCard, players: int) -> tuple[int, int, int]:
-    """For a card asking for a trick of a given make-up: the cards that may lie in it, and
-    the range its values must add up to (0, 0: any)."""
-    k = str(card.kind)
-    p: Any = card.params  # values typed per kind by the schema
-    subs = 0 if p.get("no_submarines") else TRUMP_MASK
-    ranks = range(1, 10)
-    if k == "win_trick_all_ranks_parity":
-        return _ranks([r for r in ranks if r % 2 == (0 if p["parity"] == "even" else 1)]), 0, 0
-    if k == "win_trick_all_ranks_gt":
-        return _ranks([r for r in ranks if r > int(p["gt"])]), 0, 0
-    if k == "win_trick_all_ranks_lt":
-        return _ranks([r for r in ranks if r < int(p["lt"])]) | subs, 0, 0
-    colours = _ranks(ranks) | subs
-    if k in ("win_trick_sum_gt", "win_trick_sum_lt"):
-        limit = int(p["threshold_by_players"][str(max(players, 3))])
-        return (colours, limit + 1, 99) if k == "win_trick_sum_gt" else (colours, 1, limit - 1)
-    if k == "win_trick_sum_in":
-        values = [int(v) for v in p["values"]]
-        return colours, min(values), max(values)
-    return 0, 0, 0
+def _make_up(card: TaskCard, players: int) -> tuple[int, int, int, int]:
+    """(with, fit, sum low, sum high), read off the judge's own encoding of the card: the
+    cards the owner must take the trick with; the cards a trick of the make-up the card asks
+    for may hold, and the range their values must add up to (0, 0: any sum)."""
+    kind, a, b, c, d = (int(v) for v in encode_task(card, players)[:5])
+    if kind in (K_TRICK_WITH_RANK, K_RANK_WITH_RANK):  # a = the cards to win with
+        return a, 0, 0, 0
+    if kind in (K_TRICK_PARITY, K_TRICK_ALL_GT, K_TRICK_ALL_LT):  # a = the cards allowed
+        return 0, a, 0, 0
+    cards = COLOUR_CARDS | (TRUMP_MASK if b else 0)  # b: submarines allowed
+    if kind == K_TRICK_SUM_GT:
+        return 0, cards, a + 1, 99
+    if kind == K_TRICK_SUM_LT:
+        return 0, cards, 0, a - 1
+    if kind == K_TRICK_SUM_IN:  # c, d: the lowest and highest sum
+        return 0, cards, c, d
+    return 0, 0, 0, 0
 
 
 def _bits2(mask: int) -> tuple[int, int]:
@@ -186,11 +186,9 @@ def task_table(players: int) -> np.ndarray:
                 diff |= 1 << j
         row[C_SAME0], row[C_SAME1] = _bits2(same)
         row[C_DIFF0], row[C_DIFF1] = _bits2(diff)
-        hints = _hints(card)
-        row[C_FAMILY:C_EXACT] = hints[:-1]
+        row[C_FAMILY:C_EXACT] = _hints(card)
         row[C_EXACT] = int(str(card.kind) in _EXACT)
-        row[C_RUN] = hints[-1]
+        row[C_RUN] = _RUN.get(str(card.kind), 0)
         row[C_CMP] = _CMP.get((str(card.kind), str(card.params.get("op", ""))), 0)
-        row[C_WITH] = _with(card)
-        row[C_FIT], row[C_SUM_LO], row[C_SUM_HI] = _fit(card, players)
+        row[C_WITH], row[C_FIT], row[C_SUM_LO], row[C_SUM_HI] = _make_up(card, players)
     return table

@@ -471,10 +471,11 @@ def _deep_sea_shed(S, g, me, c, wseat, won):
 
 
 @njit(cache=True)
-def _deep_sea_keep(S, g, me, c, mine):
-    """Before the last trick, for a card that must win it or lie in it: its owner keeps its
-    best card (its highest submarine, or its highest value), the others spend submarines and
-    high cards, the later the more, and a card named for the last trick stays in its hand."""
+def _deep_sea_keep(S, g, me, c, hand):
+    """Before the last trick, for a card that must win it or lie in it: its owner keeps the
+    best card of its own ``hand`` (its highest submarine, or its highest value), the others
+    spend submarines and high cards, the later the more, and a card named for the last trick
+    stays in its hand."""
     t, nt = g[G_T], g[G_NT]
     if t >= nt - 1:
         return 0.0
@@ -486,7 +487,7 @@ def _deep_sea_keep(S, g, me, c, mine):
         if S.ds_tab[row + C_EXACT] and S.ds_tab[row + C_NEED] >> c & 1:
             sc -= 3 * BIG
         if S.ds_owner[k] == me:
-            if c == _best_card(mine):
+            if c == _best_card(hand):
                 sc -= 40.0
         elif S.ds_tab[row + C_FAMILY] == FAM_WIN:  # (winning only the last: others keep theirs)
             late = 3.0 if t >= nt - 3 else 1.0
@@ -495,18 +496,28 @@ def _deep_sea_keep(S, g, me, c, mine):
 
 
 @njit(cache=True, inline="always")
-def _best_card(mine):
-    """The highest submarine in ``mine``, else its highest-valued colour card."""
-    if mine & TRUMPS:
-        return highest(mine & TRUMPS)
+def _best_card(hand):
+    """The highest submarine in ``hand``, else its highest-valued colour card."""
+    if hand & TRUMPS:
+        return highest(hand & TRUMPS)
     best, best_v = np.int64(-1), -1
-    m = mine
+    m = hand
     while m:
         c = lowest(m)
         m &= m - 1
         if value_of(c) > best_v:
             best, best_v = c, value_of(c)
     return best
+
+
+@njit(cache=True, inline="always")
+def _wins_with(S, g, me, c):
+    """Whether ``c`` is a card ``me`` must take a trick with (an open card of its own)."""
+    for k in range(g[G_NDS]):
+        with_ = S.ds_tab[S.ds_task[k] * N_COLS + C_WITH]
+        if not S.ds_done[k] and S.ds_owner[k] == me and with_ >> c & 1:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -522,7 +533,8 @@ def _deep_sea_with(S, g, me, c, wseat, wcard, risk):
             continue
         need = S.ds_tab[row + C_NEED]
         if S.ds_owner[k] == me and with_ >> c & 1:
-            if wseat == me and wcard == c:
+            later = g[G_NIN] + 1 < g[G_SEATS]  # someone may still drop a card to capture
+            if wseat == me and wcard == c and (need == 0 or inside & need or later):
                 gain = 50.0 if need == 0 or inside & need else 15.0
                 sc += gain * (1.0 - risk) - 20.0 * risk
             else:
@@ -689,6 +701,8 @@ def choose_play(
             m &= m - 1
             sc = _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_poss,
                              avg_other, guard, desig[0])  # fmt: skip
+            if mp[MP_GAME] == 1:
+                sc += _deep_sea_keep(S, g, me, c, hand)
             if sc > best:
                 best, best_c = sc, c
         return best_c
@@ -726,7 +740,9 @@ def choose_play(
         if want[wseat] > 0:
             sc -= risk * want[wseat]
         if mp[MP_GAME] == 1:
-            sc += _deep_sea_shed(S, g, me, c, wseat, won) + _deep_sea_keep(S, g, me, c, mine)
+            if beats and risk == 0.0 and nin + 1 < seats and _wins_with(S, g, me, c):
+                risk = _overtake_risk(g, c, led, mine, possible, known, nin + 1)
+            sc += _deep_sea_shed(S, g, me, c, wseat, won) + _deep_sea_keep(S, g, me, c, hand)
             sc += _deep_sea_with(S, g, me, c, wseat, wcard, risk)
             sc += _deep_sea_fit(S, g, me, c, wseat)
         if sc > best:
@@ -860,7 +876,7 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
         elif kind == 8 and c < 9:
             sc += 20.0 if me == g[G_PINK_TARGET] and top else -20.0
     if mp[MP_GAME] == 1:
-        sc += _deep_sea_lead(S, g, me, c) + _deep_sea_keep(S, g, me, c, mine)
+        sc += _deep_sea_lead(S, g, me, c)
         risk = 0.0 if top else _lead_risk(g, c, mine, possible, known, me)
         sc += _deep_sea_with(S, g, me, c, me, c, risk) + _deep_sea_fit(S, g, me, c, me)
     if c >= 36:  # keep trumps, unless they guard my own low task card against ruffs
@@ -872,13 +888,17 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
 @njit(cache=True, inline="always")
 def _route(g, c, me, mine, possible, want):
     """What leading ``c`` is worth when others may beat it: the followers steer the trick to
-    the seat that wants it most among those who may hold a card above ``c``."""
+    the seat that wants it most among those who may top it (with a submarine only when the
+    seat may be void in the colour led)."""
     best = -1e18
-    over = BEATS[c] & ~mine & ~g[G_PLAYED]
+    suit = SUIT[suit_of(c)]
+    unseen = ~mine & ~g[G_PLAYED]
     for q in range(g[G_SEATS]):
-        if q != me and possible[q] & over and want[q] > best:
+        poss = possible[q] & unseen
+        tops = poss & suit & BEATS[c] != 0 or (c < 36 and poss & suit == 0 and poss & TRUMPS != 0)
+        if q != me and tops and want[q] > best:
             best = want[q]
-    return best if best > -1e18 else want[me]
+    return best
 
 
 @njit(cache=True, inline="always")
