@@ -78,6 +78,7 @@ from crewsim.kernel.layout import (
 )
 
 BIG = 100.0
+DS_SHED, DS_KEEP, DS_WITH, DS_FIT = 1, 2, 4, 8  # the per-card Deep Sea scores a decision needs
 
 
 @njit(cache=True, inline="always")
@@ -471,6 +472,27 @@ def _deep_sea_shed(S, g, me, c, wseat, won):
 
 
 @njit(cache=True)
+def _deep_sea_scores(S, g, me):
+    """Which per-card Deep Sea scores the open task cards call for now (``DS_*`` bits): a
+    decision skips the others' loops over the task cards."""
+    tab = S.ds_tab
+    ds = 0
+    for k in range(g[G_NDS]):
+        row = S.ds_task[k] * N_COLS
+        if S.ds_done[k]:
+            continue
+        if S.ds_owner[k] == me and (tab[row + C_BAD] or tab[row + C_FAMILY] == FAM_COUNT):
+            ds |= DS_SHED
+        if tab[row + C_LAST]:
+            ds |= DS_KEEP
+        if tab[row + C_WITH]:
+            ds |= DS_WITH
+        if tab[row + C_FIT]:
+            ds |= DS_FIT
+    return ds
+
+
+@njit(cache=True)
 def _deep_sea_keep(S, g, me, c, hand):
     """Before the last trick, for a card that must win it or lie in it: its owner keeps the
     best card of its own ``hand`` (its highest submarine, or its highest value), the others
@@ -661,8 +683,10 @@ def choose_play(
     mine = hand | viewer_hand
     played = g[G_PLAYED]
     _want(S, g, mp, me, won, desig, ct, want)
+    ds = 0
     if mp[MP_GAME] == 1:
         _deep_sea_want(S, g, me, won, want, trick)
+        ds = _deep_sea_scores(S, g, me)
     open_cards = g[G_TASKMASK] & ~played
     my_tasks = np.int64(0)
     m = open_cards
@@ -677,11 +701,12 @@ def choose_play(
     if nin == 0:
         unseen = FULL & ~mine & ~played
         others_poss = np.int64(0)
-        tot = 0.0
+        tot, hot = 0.0, False
         for q in range(seats):
             if q != me:
                 others_poss |= possible[q]
                 tot += want[q]
+                hot = hot or want[q] >= 0.5 * BIG
         others_poss &= unseen
         avg_other = 0.5 * tot / max(seats - 1, 1)
         # trumps threaten a low task card held by its owner: I hold one of mine, or every open
@@ -700,9 +725,15 @@ def choose_play(
             c = lowest(m)
             m &= m - 1
             sc = _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_poss,
-                             avg_other, guard, desig[0])  # fmt: skip
-            if mp[MP_GAME] == 1:
+                             avg_other, hot, guard, desig[0])  # fmt: skip
+            if ds & DS_KEEP:
                 sc += _deep_sea_keep(S, g, me, c, hand)
+            if ds & DS_WITH and _wins_with(S, g, me, c):
+                top = others_poss & SUIT[suit_of(c)] & BEATS[c] == 0
+                risk = 0.0 if top else _lead_risk(g, c, mine, possible, known, me)
+                sc += _deep_sea_with(S, g, me, c, me, c, risk)
+            if ds & DS_FIT:
+                sc += _deep_sea_fit(S, g, me, c, me)
             if sc > best:
                 best, best_c = sc, c
         return best_c
@@ -739,11 +770,15 @@ def choose_play(
                          mine_open)  # fmt: skip
         if want[wseat] > 0:
             sc -= risk * want[wseat]
-        if mp[MP_GAME] == 1:
+        if ds & DS_SHED:
+            sc += _deep_sea_shed(S, g, me, c, wseat, won)
+        if ds & DS_KEEP:
+            sc += _deep_sea_keep(S, g, me, c, hand)
+        if ds & DS_WITH:
             if beats and risk == 0.0 and nin + 1 < seats and _wins_with(S, g, me, c):
                 risk = _overtake_risk(g, c, led, mine, possible, known, nin + 1)
-            sc += _deep_sea_shed(S, g, me, c, wseat, won) + _deep_sea_keep(S, g, me, c, hand)
             sc += _deep_sea_with(S, g, me, c, wseat, wcard, risk)
+        if ds & DS_FIT:
             sc += _deep_sea_fit(S, g, me, c, wseat)
         if sc > best:
             best, best_c = sc, c
@@ -800,8 +835,9 @@ def _forced(poss, kn, unseen, hi, r):
 
 @njit(cache=True, inline="always")
 def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_poss, avg_other,
-                guard, d0):  # fmt: skip
-    """Value of leading card ``c`` (``others_poss``: unseen cards the others may hold)."""
+                hot, guard, d0):  # fmt: skip
+    """Value of leading card ``c`` (``others_poss``: unseen cards the others may hold; ``hot``:
+    another seat wants the trick badly)."""
     done = g[G_DONE]
     played = g[G_PLAYED]
     s = suit_of(c)
@@ -812,7 +848,7 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
         if c < 36 and others_poss & TRUMPS == 0:
             sc += 1.0
     else:
-        route = _route(g, c, me, mine, possible, want)
+        route = _route(g, c, me, mine, possible, want) if hot else -1e18
         sc += 0.5 * (route + avg_other) if route >= 0.5 * BIG else avg_other
     m = g[G_TASKMASK] & ~played & SUIT[s]
     while m:
@@ -877,8 +913,6 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
             sc += 20.0 if me == g[G_PINK_TARGET] and top else -20.0
     if mp[MP_GAME] == 1:
         sc += _deep_sea_lead(S, g, me, c)
-        risk = 0.0 if top else _lead_risk(g, c, mine, possible, known, me)
-        sc += _deep_sea_with(S, g, me, c, me, c, risk) + _deep_sea_fit(S, g, me, c, me)
     if c >= 36:  # keep trumps, unless they guard my own low task card against ruffs
         sc += 2.0 if guard else -3.0
     sc -= 0.15 * value_of(c)
