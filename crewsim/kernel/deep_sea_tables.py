@@ -4,8 +4,9 @@ Two kinds of columns: what the rules need to set a mission up (value for this cr
 whether the captain may take the card, redeal sets, pairwise contradictions proven by
 ``crewsim.rules.deep_sea_setup``) and coarse hints that steer the bots (which cards the owner
 wants or must not win, a trick-count target, which tricks it must win or avoid, a streak, a
-trick count compared with the others', the ranks it must win with).  The hints only shape
-play; whether a task is met is judged by ``crewsim.kernel.conditions``.
+trick count compared with the others', the ranks it must win with, the make-up of a trick
+it must win).  The hints only shape play; whether a task is met is judged by
+``crewsim.kernel.conditions``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from crewsim.cards import SUIT_MASK, TRUMP_MASK, card_id, parse_card
+from crewsim.cards import COLOUR_MASK, SUIT_MASK, TRUMP_MASK, card_id, parse_card
 from crewsim.kernel.conditions import (
     K_RANK_WITH_RANK,
     K_TRICK_ALL_GT,
@@ -46,7 +47,6 @@ C_FIT = 20  # the owner must win a trick made of such cards only
 C_SUM_LO, C_SUM_HI = 21, 22  # ... whose values add up to C_SUM_LO..C_SUM_HI (0, 0: any sum)
 N_COLS = DS_COLS
 assert N_COLS == C_SUM_HI + 1, "layout.DS_COLS must count the columns above"
-COLOUR_CARDS = (1 << 36) - 1
 RUN_AT_LEAST, RUN_EXACTLY = 1, 2
 _RUN = {"win_consecutive_tricks_at_least": RUN_AT_LEAST,
         "win_exactly_n_consecutive_tricks": RUN_EXACTLY}  # fmt: skip
@@ -149,7 +149,7 @@ def _make_up(card: TaskCard, players: int) -> tuple[int, int, int, int]:
         return a, 0, 0, 0
     if kind in (K_TRICK_PARITY, K_TRICK_ALL_GT, K_TRICK_ALL_LT):  # a = the cards allowed
         return 0, a, 0, 0
-    cards = COLOUR_CARDS | (TRUMP_MASK if b else 0)  # b: submarines allowed
+    cards = COLOUR_MASK | (TRUMP_MASK if b else 0)  # b: submarines allowed
     if kind == K_TRICK_SUM_GT:
         return 0, cards, a + 1, 99
     if kind == K_TRICK_SUM_LT:

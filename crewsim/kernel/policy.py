@@ -493,11 +493,11 @@ def _deep_sea_scores(S, g, me):
 
 
 @njit(cache=True)
-def _deep_sea_keep(S, g, me, c, hand):
-    """Before the last trick, for a card that must win it or lie in it: its owner keeps the
-    best card of its own ``hand`` (its highest submarine, or its highest value), the others
-    spend submarines and high cards, the later the more, and a card named for the last trick
-    stays in its hand."""
+def _deep_sea_keep(S, g, me, c, keeper):
+    """Before the last trick, for a card that must win it or lie in it: its owner keeps
+    ``keeper``, the best card of its own hand (``_best_card``), the others spend submarines
+    and high cards, the later the more, and a card named for the last trick stays in its
+    hand."""
     t, nt = g[G_T], g[G_NT]
     if t >= nt - 1:
         return 0.0
@@ -509,7 +509,7 @@ def _deep_sea_keep(S, g, me, c, hand):
         if S.ds_tab[row + C_EXACT] and S.ds_tab[row + C_NEED] >> c & 1:
             sc -= 3 * BIG
         if S.ds_owner[k] == me:
-            if c == _best_card(hand):
+            if c == keeper:
                 sc -= 40.0
         elif S.ds_tab[row + C_FAMILY] == FAM_WIN:  # (winning only the last: others keep theirs)
             late = 3.0 if t >= nt - 3 else 1.0
@@ -687,6 +687,7 @@ def choose_play(
     if mp[MP_GAME] == 1:
         _deep_sea_want(S, g, me, won, want, trick)
         ds = _deep_sea_scores(S, g, me)
+    keeper = _best_card(hand) if ds & DS_KEEP else np.int64(-1)
     open_cards = g[G_TASKMASK] & ~played
     my_tasks = np.int64(0)
     m = open_cards
@@ -727,7 +728,7 @@ def choose_play(
             sc = _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_poss,
                              avg_other, hot, guard, desig[0])  # fmt: skip
             if ds & DS_KEEP:
-                sc += _deep_sea_keep(S, g, me, c, hand)
+                sc += _deep_sea_keep(S, g, me, c, keeper)
             if ds & DS_WITH and _wins_with(S, g, me, c):
                 top = others_poss & SUIT[suit_of(c)] & BEATS[c] == 0
                 risk = 0.0 if top else _lead_risk(g, c, mine, possible, known, me)
@@ -773,7 +774,7 @@ def choose_play(
         if ds & DS_SHED:
             sc += _deep_sea_shed(S, g, me, c, wseat, won)
         if ds & DS_KEEP:
-            sc += _deep_sea_keep(S, g, me, c, hand)
+            sc += _deep_sea_keep(S, g, me, c, keeper)
         if ds & DS_WITH:
             if beats and risk == 0.0 and nin + 1 < seats and _wins_with(S, g, me, c):
                 risk = _overtake_risk(g, c, led, mine, possible, known, nin + 1)
