@@ -24,6 +24,8 @@ from crewsim.kernel.bits import (
     suit_of,
     value_of,
 )
+from crewsim.kernel.collect import collect_value, is_collect
+from crewsim.kernel.conditions import CODE_SIZE
 from crewsim.kernel.deep_sea_tables import (
     C_BAD,
     C_CMP,
@@ -78,7 +80,7 @@ from crewsim.kernel.layout import (
 )
 
 BIG = 100.0
-DS_SHED, DS_KEEP, DS_WITH, DS_FIT = 1, 2, 4, 8  # the per-card Deep Sea scores a decision needs
+DS_SHED, DS_KEEP, DS_WITH, DS_FIT, DS_COLLECT = 1, 2, 4, 8, 16  # per-card Deep Sea scores
 
 
 @njit(cache=True, inline="always")
@@ -342,9 +344,10 @@ def _want(S, g, mp, me, won, desig, ct, want):
 
 
 @njit(cache=True)
-def _deep_sea_want(S, g, me, won, want, trick):
+def _deep_sea_want(S, g, me, won, want, trick, drawn):
     """Add what the open Deep Sea task cards want from the current trick (coarse hints from
-    ``deep_sea_tables``; exact-card tasks are handled as task cards already).  A secret
+    ``deep_sea_tables``; exact-card tasks are handled as task cards already; ``drawn``: the
+    cards the seats still to play are likely to add, ``_drawn``).  A secret
     prediction steers only the seat that knows it: its owner (and, at two players, the
     commander, who plays the dummy too)."""
     tab, t, nt = S.ds_tab, g[G_T], g[G_NT]
@@ -354,6 +357,15 @@ def _deep_sea_want(S, g, me, won, want, trick):
             continue
         row = S.ds_task[k] * N_COLS
         o = S.ds_owner[k]
+        at = S.ds_task[k] * CODE_SIZE
+        if is_collect(S.ds_code[at]):  # a count of won cards: what the trick's cards do to it
+            held = S.hands[o] if _knows(g, me, o) else np.int64(0)
+            rest = FULL & ~g[G_PLAYED] & ~drawn
+            taken, short = collect_value(S.ds_code, at, S.won_cards[o] | inside | drawn, rest,
+                                         held)  # fmt: skip
+            lost, _ = collect_value(S.ds_code, at, S.won_cards[o], rest, held)
+            want[o] += taken - lost if taken != lost else (8.0 if short > 0 else 0.0)
+            continue
         fam = tab[row + C_FAMILY]
         need, bad = tab[row + C_NEED], tab[row + C_BAD]
         named = tab[row + C_TRICKS] >> t & 1 or (tab[row + C_LAST] and t == nt - 1)
@@ -489,6 +501,8 @@ def _deep_sea_scores(S, g, me):
             ds |= DS_WITH
         if tab[row + C_FIT]:
             ds |= DS_FIT
+        if is_collect(S.ds_code[S.ds_task[k] * CODE_SIZE]):
+            ds |= DS_COLLECT
     return ds
 
 
@@ -580,6 +594,44 @@ def _deep_sea_fit(S, g, me, c, wseat):
         if _fits(S.ds_tab, row, inside, after + 1):
             sc += 30.0 if _fits(S.ds_tab, row, inside | np.int64(1) << c, after) else -30.0
     return sc
+
+
+@njit(cache=True)
+def _deep_sea_collect(S, g, me, c, wseat, risk, drawn, base):
+    """What ``c`` does to the counting cards (``collect``) if the trick goes to ``wseat``
+    (``risk``: that a later card takes it elsewhere), against ``base``, the trick as already
+    weighed in ``want`` (with the cards ``drawn`` from the seats still to play)."""
+    sc = 0.0
+    bit = np.int64(1) << c
+    live = FULL & ~g[G_PLAYED]  # c still in my hand
+    inside = g[G_TRICKMASK] | bit | drawn
+    for k in range(g[G_NDS]):
+        at = S.ds_task[k] * CODE_SIZE
+        if S.ds_done[k] or not is_collect(S.ds_code[at]):
+            continue
+        o = S.ds_owner[k]
+        mine = S.won_cards[o]
+        held = S.hands[o] if _knows(g, me, o) else np.int64(0)
+        kept, _ = collect_value(S.ds_code, at, mine, live & ~base, held)
+        lost, _ = collect_value(S.ds_code, at, mine, live & ~inside, held & ~bit)
+        if wseat == o:
+            before, _ = collect_value(S.ds_code, at, mine | base, live & ~base, held)
+            taken, _ = collect_value(S.ds_code, at, mine | inside, live & ~inside, held & ~bit)
+            sc += (1.0 - risk) * (taken - before) + risk * (lost - kept)
+        else:
+            sc += lost - kept
+    return sc
+
+
+@njit(cache=True, inline="always")
+def _drawn(g, led, possible, unseen):
+    """One card of suit ``led`` for each seat still to play that may hold one."""
+    drawn = np.int64(0)
+    for k in range(g[G_NIN] + 1, g[G_SEATS]):
+        m = possible[seat_after(g[G_LEADER], k, g[G_SEATS])] & SUIT[led] & unseen & ~drawn
+        if m:
+            drawn |= np.int64(1) << lowest(m)
+    return drawn
 
 
 @njit(cache=True, inline="always")
@@ -684,9 +736,12 @@ def choose_play(
     played = g[G_PLAYED]
     _want(S, g, mp, me, won, desig, ct, want)
     ds = 0
+    drawn = np.int64(0)
     if mp[MP_GAME] == 1:
-        _deep_sea_want(S, g, me, won, want, trick)
         ds = _deep_sea_scores(S, g, me)
+        if ds & DS_COLLECT and nin > 0:
+            drawn = _drawn(g, suit_of(trick[0]), possible, FULL & ~mine & ~played)
+        _deep_sea_want(S, g, me, won, want, trick, drawn)
     keeper = _best_card(hand) if ds & DS_KEEP else np.int64(-1)
     open_cards = g[G_TASKMASK] & ~played
     my_tasks = np.int64(0)
@@ -735,6 +790,11 @@ def choose_play(
                 sc += _deep_sea_with(S, g, me, c, me, c, risk)
             if ds & DS_FIT:
                 sc += _deep_sea_fit(S, g, me, c, me)
+            if ds & DS_COLLECT:
+                top = others_poss & SUIT[suit_of(c)] & BEATS[c] == 0
+                risk = 0.0 if top else _lead_risk(g, c, mine, possible, known, me)
+                drawn = _drawn(g, suit_of(c), possible, unseen)
+                sc += _deep_sea_collect(S, g, me, c, me, risk, drawn, np.int64(0))
             if sc > best:
                 best, best_c = sc, c
         return best_c
@@ -781,6 +841,11 @@ def choose_play(
             sc += _deep_sea_with(S, g, me, c, wseat, wcard, risk)
         if ds & DS_FIT:
             sc += _deep_sea_fit(S, g, me, c, wseat)
+        if ds & DS_COLLECT:
+            if nin + 1 < seats and risk == 0.0:  # (the risk only counted for wanted tricks)
+                risk = _overtake_risk(g, wcard, led, mine, possible, known, nin + 1)
+            sc += _deep_sea_collect(S, g, me, c, wseat, risk, drawn,
+                                    g[G_TRICKMASK] | drawn)  # fmt: skip
         if sc > best:
             best, best_c = sc, c
     return best_c
