@@ -49,6 +49,24 @@ def is_collect(kind):
     )
 
 
+@njit(cache=True)
+def counted(codes, at):
+    """The cards whose place a counting card depends on: a card outside them changes nothing
+    (so the bots skip it)."""
+    kind, a, b = codes[at], codes[at + 1], codes[at + 2]
+    if kind == K_EXACTLY_COLOUR:
+        m = np.int64(0)
+        for s in range(4):
+            if codes[at + 1 + s] >= 0:
+                m |= SUIT[s]
+        return m
+    if kind == K_EQUAL_COLOURS_TOTAL or kind == K_MORE_COLOUR:
+        return a | b
+    if kind == K_ONLY_SUB:
+        return TRUMPS
+    return a  # the counted cards (colours for each colour / all of one colour)
+
+
 @njit(cache=True, inline="always")
 def _tight(short, more):
     """Cards still missing with fewer than two to spare among the ``more`` still unplayed."""

@@ -169,6 +169,7 @@ STATE_FIELDS = (
     ("ds_pred", "i8", MAX_DS),  # predicted trick count (prediction cards), else -1
     ("ds_state", "i8", MAX_DS * 4),  # per-task scratch of the condition judges
     ("ds_done", "i8", MAX_DS),
+    ("ds_base", "f8", 2 * MAX_DS),  # per decision: counting cards' values without my card
     ("ds_deck", "i8", 96),
     ("score", "f8", 5),
 )

@@ -24,7 +24,7 @@ from crewsim.kernel.bits import (
     suit_of,
     value_of,
 )
-from crewsim.kernel.collect import collect_value, is_collect
+from crewsim.kernel.collect import collect_value, counted, is_collect
 from crewsim.kernel.conditions import CODE_SIZE
 from crewsim.kernel.deep_sea_tables import (
     C_BAD,
@@ -346,8 +346,9 @@ def _want(S, g, mp, me, won, desig, ct, want):
 @njit(cache=True)
 def _deep_sea_want(S, g, me, won, want, trick, drawn):
     """Add what the open Deep Sea task cards want from the current trick (coarse hints from
-    ``deep_sea_tables``; exact-card tasks are handled as task cards already; ``drawn``: the
-    cards the seats still to play are likely to add, ``_drawn``).  A secret
+    ``deep_sea_tables``; exact-card tasks are handled as task cards already).  A counting card
+    weighs the trick with the cards ``drawn`` from the seats still to play (``_drawn``), and
+    notes both values in ``S.ds_base`` for ``_deep_sea_collect``.  A secret
     prediction steers only the seat that knows it: its owner (and, at two players, the
     commander, who plays the dummy too)."""
     tab, t, nt = S.ds_tab, g[G_T], g[G_NT]
@@ -365,6 +366,7 @@ def _deep_sea_want(S, g, me, won, want, trick, drawn):
                                          held)  # fmt: skip
             lost, _ = collect_value(S.ds_code, at, S.won_cards[o], rest, held)
             want[o] += taken - lost if taken != lost else (8.0 if short > 0 else 0.0)
+            S.ds_base[2 * k], S.ds_base[2 * k + 1] = lost, taken
             continue
         fam = tab[row + C_FAMILY]
         need, bad = tab[row + C_NEED], tab[row + C_BAD]
@@ -597,27 +599,42 @@ def _deep_sea_fit(S, g, me, c, wseat):
 
 
 @njit(cache=True)
+def _collect_scope(S, g):
+    """(cards, owners) of the open counting cards: a card outside the first changes none of
+    them, and the chance that a trick slips away matters only for a trick going to an owner."""
+    cards, owners = np.int64(0), 0
+    for k in range(g[G_NDS]):
+        at = S.ds_task[k] * CODE_SIZE
+        if not S.ds_done[k] and is_collect(S.ds_code[at]):
+            cards |= counted(S.ds_code, at)
+            owners |= 1 << S.ds_owner[k]
+    return cards, owners
+
+
+@njit(cache=True)
 def _deep_sea_collect(S, g, me, c, wseat, risk, drawn, base):
     """What ``c`` does to the counting cards (``collect``) if the trick goes to ``wseat``
     (``risk``: that a later card takes it elsewhere), against ``base``, the trick as already
-    weighed in ``want`` (with the cards ``drawn`` from the seats still to play)."""
+    weighed in ``want`` (its values in ``S.ds_base``), with the cards ``drawn`` from the seats
+    still to play."""
     sc = 0.0
     bit = np.int64(1) << c
     live = FULL & ~g[G_PLAYED]  # c still in my hand
     inside = g[G_TRICKMASK] | bit | drawn
     for k in range(g[G_NDS]):
         at = S.ds_task[k] * CODE_SIZE
-        if S.ds_done[k] or not is_collect(S.ds_code[at]):
-            continue
+        if S.ds_done[k] or not is_collect(S.ds_code[at]) or not inside & ~base & counted(
+            S.ds_code, at
+        ):
+            continue  # (a card it does not count changes nothing)
         o = S.ds_owner[k]
         mine = S.won_cards[o]
         held = S.hands[o] if _knows(g, me, o) else np.int64(0)
-        kept, _ = collect_value(S.ds_code, at, mine, live & ~base, held)
+        kept = S.ds_base[2 * k]
         lost, _ = collect_value(S.ds_code, at, mine, live & ~inside, held & ~bit)
         if wseat == o:
-            before, _ = collect_value(S.ds_code, at, mine | base, live & ~base, held)
             taken, _ = collect_value(S.ds_code, at, mine | inside, live & ~inside, held & ~bit)
-            sc += (1.0 - risk) * (taken - before) + risk * (lost - kept)
+            sc += (1.0 - risk) * (taken - S.ds_base[2 * k + 1]) + risk * (lost - kept)
         else:
             sc += lost - kept
     return sc
@@ -743,6 +760,8 @@ def choose_play(
             drawn = _drawn(g, suit_of(trick[0]), possible, FULL & ~mine & ~played)
         _deep_sea_want(S, g, me, won, want, trick, drawn)
     keeper = _best_card(hand) if ds & DS_KEEP else np.int64(-1)
+    counts, collectors = _collect_scope(S, g) if ds & DS_COLLECT else (np.int64(0), 0)
+    drawn_suit = -1
     open_cards = g[G_TASKMASK] & ~played
     my_tasks = np.int64(0)
     m = open_cards
@@ -790,11 +809,15 @@ def choose_play(
                 sc += _deep_sea_with(S, g, me, c, me, c, risk)
             if ds & DS_FIT:
                 sc += _deep_sea_fit(S, g, me, c, me)
-            if ds & DS_COLLECT:
-                top = others_poss & SUIT[suit_of(c)] & BEATS[c] == 0
-                risk = 0.0 if top else _lead_risk(g, c, mine, possible, known, me)
-                drawn = _drawn(g, suit_of(c), possible, unseen)
-                sc += _deep_sea_collect(S, g, me, c, me, risk, drawn, np.int64(0))
+            if counts:
+                if suit_of(c) != drawn_suit:  # (the legal cards come suit by suit)
+                    drawn_suit = suit_of(c)
+                    drawn = _drawn(g, drawn_suit, possible, unseen)
+                if (drawn | np.int64(1) << c) & counts:
+                    risk = 0.0
+                    if collectors >> me & 1 and others_poss & SUIT[suit_of(c)] & BEATS[c]:
+                        risk = _lead_risk(g, c, mine, possible, known, me)
+                    sc += _deep_sea_collect(S, g, me, c, me, risk, drawn, np.int64(0))
             if sc > best:
                 best, best_c = sc, c
         return best_c
@@ -841,8 +864,8 @@ def choose_play(
             sc += _deep_sea_with(S, g, me, c, wseat, wcard, risk)
         if ds & DS_FIT:
             sc += _deep_sea_fit(S, g, me, c, wseat)
-        if ds & DS_COLLECT:
-            if nin + 1 < seats and risk == 0.0:  # (the risk only counted for wanted tricks)
+        if counts >> c & 1:
+            if collectors >> wseat & 1 and nin + 1 < seats and risk == 0.0:
                 risk = _overtake_risk(g, wcard, led, mine, possible, known, nin + 1)
             sc += _deep_sea_collect(S, g, me, c, wseat, risk, drawn,
                                     g[G_TRICKMASK] | drawn)  # fmt: skip
