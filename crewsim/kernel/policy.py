@@ -612,11 +612,12 @@ def _collect_scope(S, g):
 
 
 @njit(cache=True)
-def _deep_sea_collect(S, g, me, c, wseat, risk, drawn, base):
+def _deep_sea_collect(S, g, me, c, wseat, risk, drawn, base, toppers):
     """What ``c`` does to the counting cards (``collect``) if the trick goes to ``wseat``
-    (``risk``: that a later card takes it elsewhere), against ``base``, the trick as already
-    weighed in ``want`` (its values in ``S.ds_base``), with the cards ``drawn`` from the seats
-    still to play."""
+    (``risk``: that a later card takes it elsewhere, shared among ``toppers``, the seats still
+    to play that may be forced above it), against ``base``, the trick as already weighed in
+    ``want`` (its values in ``S.ds_base``), with the cards ``drawn`` from the seats still to
+    play."""
     sc = 0.0
     bit = np.int64(1) << c
     live = FULL & ~g[G_PLAYED]  # c still in my hand
@@ -632,12 +633,26 @@ def _deep_sea_collect(S, g, me, c, wseat, risk, drawn, base):
         held = S.hands[o] if _knows(g, me, o) else np.int64(0)
         kept = S.ds_base[2 * k]
         lost, _ = collect_value(S.ds_code, at, mine, live & ~inside, held & ~bit)
-        if wseat == o:
+        p = 1.0 - risk if wseat == o else 0.0  # the chance the owner takes the trick
+        if toppers >> o & 1:
+            p = risk / popcount(toppers)
+        if p > 0.0:
             taken, _ = collect_value(S.ds_code, at, mine | inside, live & ~inside, held & ~bit)
-            sc += (1.0 - risk) * (taken - S.ds_base[2 * k + 1]) + risk * (lost - kept)
+            sc += p * (taken - S.ds_base[2 * k + 1]) + (1.0 - p) * (lost - kept)
         else:
             sc += lost - kept
     return sc
+
+
+@njit(cache=True, inline="always")
+def _toppers(g, w, possible, unseen):
+    """The seats still to play that may hold a card of ``w``'s suit above it."""
+    tops = 0
+    for k in range(g[G_NIN] + 1, g[G_SEATS]):
+        q = seat_after(g[G_LEADER], k, g[G_SEATS])
+        if possible[q] & unseen & SUIT[suit_of(w)] & BEATS[w]:
+            tops |= 1 << q
+    return tops
 
 
 @njit(cache=True, inline="always")
@@ -814,10 +829,12 @@ def choose_play(
                     drawn_suit = suit_of(c)
                     drawn = _drawn(g, drawn_suit, possible, unseen)
                 if (drawn | np.int64(1) << c) & counts:
+                    toppers = _toppers(g, c, possible, unseen)
                     risk = 0.0
-                    if collectors >> me & 1 and others_poss & SUIT[suit_of(c)] & BEATS[c]:
+                    if (collectors >> me & 1 or toppers & collectors) and toppers:
                         risk = _lead_risk(g, c, mine, possible, known, me)
-                    sc += _deep_sea_collect(S, g, me, c, me, risk, drawn, np.int64(0))
+                    sc += _deep_sea_collect(S, g, me, c, me, risk, drawn, np.int64(0),
+                                            toppers & collectors)  # fmt: skip
             if sc > best:
                 best, best_c = sc, c
         return best_c
@@ -865,10 +882,12 @@ def choose_play(
         if ds & DS_FIT:
             sc += _deep_sea_fit(S, g, me, c, wseat)
         if counts >> c & 1:
-            if collectors >> wseat & 1 and nin + 1 < seats and risk == 0.0:
+            toppers = _toppers(g, wcard, possible, FULL & ~mine & ~played) if led == suit_of(
+                wcard) else 0
+            if (collectors >> wseat & 1 or toppers & collectors) and toppers and risk == 0.0:
                 risk = _overtake_risk(g, wcard, led, mine, possible, known, nin + 1)
-            sc += _deep_sea_collect(S, g, me, c, wseat, risk, drawn,
-                                    g[G_TRICKMASK] | drawn)  # fmt: skip
+            sc += _deep_sea_collect(S, g, me, c, wseat, risk, drawn, g[G_TRICKMASK] | drawn,
+                                    toppers & collectors)  # fmt: skip
         if sc > best:
             best, best_c = sc, c
     return best_c
