@@ -25,7 +25,7 @@ from crewsim.kernel.bits import (
     value_of,
 )
 from crewsim.kernel.collect import collect_value, counted, is_collect
-from crewsim.kernel.conditions import CODE_SIZE
+from crewsim.kernel.conditions import CODE_SIZE, K_CARD_WITH_SUB
 from crewsim.kernel.deep_sea_tables import (
     C_BAD,
     C_CMP,
@@ -80,7 +80,7 @@ from crewsim.kernel.layout import (
 )
 
 BIG = 100.0
-DS_SHED, DS_KEEP, DS_WITH, DS_FIT, DS_COLLECT = 1, 2, 4, 8, 16  # per-card Deep Sea scores
+DS_SHED, DS_KEEP, DS_WITH, DS_FIT, DS_COLLECT, DS_SUB = 1, 2, 4, 8, 16, 32  # Deep Sea scores
 
 
 @njit(cache=True, inline="always")
@@ -503,9 +503,41 @@ def _deep_sea_scores(S, g, me):
             ds |= DS_WITH
         if tab[row + C_FIT]:
             ds |= DS_FIT
-        if is_collect(S.ds_code[S.ds_task[k] * CODE_SIZE]):
+        at = S.ds_task[k] * CODE_SIZE
+        if is_collect(S.ds_code[at]):
             ds |= DS_COLLECT
+        elif S.ds_code[at] == K_CARD_WITH_SUB:
+            ds |= DS_SUB
     return ds
+
+
+@njit(cache=True)
+def _sub_cards(S, g):
+    """The open task cards that must be won with a submarine."""
+    cards = np.int64(0)
+    for k in range(g[G_NDS]):
+        at = S.ds_task[k] * CODE_SIZE
+        if not S.ds_done[k] and S.ds_code[at] == K_CARD_WITH_SUB:
+            cards |= np.int64(1) << S.ds_code[at + 1]
+    return cards
+
+
+@njit(cache=True)
+def _deep_sea_sub(S, g, me, c, wseat, wcard):
+    """A card to win with a submarine: a trick holding it that its owner takes with a colour
+    card fails the task, and the owner empties the card's colour to ruff it."""
+    sc = 0.0
+    inside = g[G_TRICKMASK] | np.int64(1) << c
+    for k in range(g[G_NDS]):
+        at = S.ds_task[k] * CODE_SIZE
+        if S.ds_done[k] or S.ds_code[at] != K_CARD_WITH_SUB:
+            continue
+        x, o = S.ds_code[at + 1], S.ds_owner[k]
+        if inside >> x & 1 and wseat == o and wcard < 36:
+            sc -= 2 * BIG
+        elif me == o and c != x and suit_of(c) == suit_of(x) and wseat != o:
+            sc += 15.0
+    return sc
 
 
 @njit(cache=True)
@@ -776,6 +808,7 @@ def choose_play(
         _deep_sea_want(S, g, me, won, want, trick, drawn)
     keeper = _best_card(hand) if ds & DS_KEEP else np.int64(-1)
     counts, collectors = _collect_scope(S, g) if ds & DS_COLLECT else (np.int64(0), 0)
+    subs = _sub_cards(S, g) if ds & DS_SUB else np.int64(0)
     drawn_suit = -1
     open_cards = g[G_TASKMASK] & ~played
     my_tasks = np.int64(0)
@@ -815,7 +848,7 @@ def choose_play(
             c = lowest(m)
             m &= m - 1
             sc = _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_poss,
-                             avg_other, hot, guard, desig[0])  # fmt: skip
+                             avg_other, hot, guard, desig[0], subs)  # fmt: skip
             if ds & DS_KEEP:
                 sc += _deep_sea_keep(S, g, me, c, keeper)
             if ds & DS_WITH and _wins_with(S, g, me, c):
@@ -824,6 +857,8 @@ def choose_play(
                 sc += _deep_sea_with(S, g, me, c, me, c, risk)
             if ds & DS_FIT:
                 sc += _deep_sea_fit(S, g, me, c, me)
+            if subs:
+                sc += _deep_sea_sub(S, g, me, c, me, c)
             if counts:
                 if suit_of(c) != drawn_suit:  # (the legal cards come suit by suit)
                     drawn_suit = suit_of(c)
@@ -881,6 +916,8 @@ def choose_play(
             sc += _deep_sea_with(S, g, me, c, wseat, wcard, risk)
         if ds & DS_FIT:
             sc += _deep_sea_fit(S, g, me, c, wseat)
+        if subs:
+            sc += _deep_sea_sub(S, g, me, c, wseat, wcard)
         if counts >> c & 1:
             toppers = _toppers(g, wcard, possible, FULL & ~mine & ~played) if led == suit_of(
                 wcard) else 0
@@ -943,9 +980,9 @@ def _forced(poss, kn, unseen, hi, r):
 
 @njit(cache=True, inline="always")
 def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_poss, avg_other,
-                hot, guard, d0):  # fmt: skip
+                hot, guard, d0, subs):  # fmt: skip
     """Value of leading card ``c`` (``others_poss``: unseen cards the others may hold; ``hot``:
-    another seat wants the trick badly)."""
+    another seat wants the trick badly; ``subs``: task cards to be won with a submarine)."""
     done = g[G_DONE]
     played = g[G_PLAYED]
     s = suit_of(c)
@@ -972,6 +1009,9 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
                     risk = 0.0 if top else _lead_risk(g, c, mine, possible, known, me)
                     urgency = 0.0 if top else 30.0 * g[G_T] / g[G_NT]
                     sc += BIG * (1.0 - risk) - 0.5 * BIG * risk + urgency
+            elif subs >> c & 1:  # only a ruff wins it: its owner void in the colour, with subs
+                void = possible[o] & SUIT[s] == 0 and possible[o] & TRUMPS != 0
+                sc += 0.5 * BIG if void and not blocked else -1.5 * BIG
             else:
                 # lead another's task card only if its owner surely beats it
                 sure = _owner_surely_beats(g, c, o, me, mine, possible, known) and not blocked
@@ -983,6 +1023,8 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
                     and possible[o] & TRUMPS != 0
                 )
                 sc += 0.8 * BIG if sure else (0.5 * BIG if ruff else -1.5 * BIG)
+        elif o == me and subs >> tc & 1:
+            sc -= 30.0  # my card to ruff: I empty its colour instead of leading into it
         elif o == me and not (mine >> tc & 1):
             if top and c > tc and not blocked:
                 sc += 0.7 * BIG
