@@ -407,10 +407,6 @@ def _deep_sea_want(S, g, me, won, want, trick, drawn):
         elif fam == FAM_COUNT:
             if tab[row + C_TRICKS] or tab[row + C_LAST]:  # only these tricks
                 want[o] += BIG if named else -BIG
-            elif need:  # exactly this many cards of a kind
-                have = popcount(S.won_cards[o] & need) + popcount(inside & need)
-                if inside & need:
-                    want[o] += 30.0 if have <= target else -BIG
             elif target >= 0:  # exactly this many tricks
                 want[o] += 20.0 if won[o] < target else -BIG
         elif fam == FAM_WIN and not tab[row + C_EXACT]:
@@ -418,8 +414,6 @@ def _deep_sea_want(S, g, me, won, want, trick, drawn):
                 want[o] += BIG
             elif tab[row + C_TRICKS] or tab[row + C_LAST]:
                 pass  # only the named tricks count: the others are not worth a card
-            elif inside & need:
-                want[o] += 60.0
             else:
                 want[o] += 8.0
 
@@ -646,10 +640,11 @@ def _collect_scope(S, g):
 @njit(cache=True)
 def _deep_sea_collect(S, g, me, c, wseat, risk, drawn, base, toppers):
     """What ``c`` does to the counting cards (``collect``) if the trick goes to ``wseat``
-    (``risk``: that a later card takes it elsewhere, shared among ``toppers``, the seats still
-    to play that may be forced above it), against ``base``, the trick as already weighed in
-    ``want`` (its values in ``S.ds_base``), with the cards ``drawn`` from the seats still to
-    play."""
+    (``risk``: that a later card takes it elsewhere), against ``base``, the trick as already
+    weighed in ``want`` (its values in ``S.ds_base``), with the cards ``drawn`` from the seats
+    still to play.  ``toppers``: the owners still to play that may be forced above the winning
+    card; they share the risk among themselves only (leaving out the other seats that may top
+    it measured better: 10 % against 3 % on card 46 at 4 players)."""
     sc = 0.0
     bit = np.int64(1) << c
     live = FULL & ~g[G_PLAYED]  # c still in my hand
