@@ -5,7 +5,8 @@ yellow": such a card is met or lost by which cards end up in the owner's tricks,
 bots weigh each trick and each card by what it does to one number, ``collect_value``: 0 once
 the owner has what it needs, ``-WANT`` per card still missing, less when the cards it could
 still win run short or too many are still about, ``-LOST`` once the card cannot be met.  It
-reads the judge's own encoding (``conditions.encode_task``), so the two cannot drift apart.
+reads the judge's own encoding (``conditions.encode_task``) and asks the judge's own
+``won_cards_verdict`` whether the card is lost, so the two cannot drift apart.
 """
 
 import numpy as np
@@ -13,6 +14,7 @@ from numba import njit
 
 from crewsim.kernel.bits import SUIT, TRUMPS, popcount
 from crewsim.kernel.conditions import (
+    FAILED,
     K_ALL_OF_ONE_COLOUR,
     K_AT_LEAST_COLOUR,
     K_AT_LEAST_RANK,
@@ -23,6 +25,7 @@ from crewsim.kernel.conditions import (
     K_EXACTLY_SUBS,
     K_MORE_COLOUR,
     K_ONLY_SUB,
+    won_cards_verdict,
 )
 
 WANT = 30.0  # per card still missing
@@ -75,11 +78,9 @@ def _tight(short, more):
 
 
 @njit(cache=True, inline="always")
-def _exactly(have, more, own, n):
-    """(value, missing) of "exactly ``n``" with ``more`` such cards still unplayed, ``own``
-    of them in the owner's hand."""
-    if have > n or have + more < n:
-        return -LOST, 0
+def _exact(have, more, own, n):
+    """(value, missing) of "exactly ``n``", still within reach, with ``more`` such cards
+    still unplayed, ``own`` of them in the owner's hand."""
     short = n - have
     over = EXCESS * (more - short) + OWN * max(own - short, 0)
     return -WANT * short - _tight(short, more) - over, short
@@ -90,25 +91,23 @@ def collect_value(codes, at, mine, live, held):
     """(value, cards missing) of the counting card whose ``encode_task`` row starts at
     ``codes[at]``, for an owner who has won ``mine`` with ``live`` still unplayed, ``held`` of
     them in its hand (0 when the seat deciding cannot see that hand).  Value 0 is met,
-    ``-LOST`` lost."""
+    ``-LOST`` lost: exactly when the judge's ``won_cards_verdict`` says FAILED."""
+    if won_cards_verdict(codes, at, mine, live) == FAILED:
+        return -LOST, 0
     kind, a, b, c = codes[at], codes[at + 1], codes[at + 2], codes[at + 3]
     if kind == K_AT_LEAST_RANK or kind == K_AT_LEAST_COLOUR:
-        have, more = popcount(mine & a), popcount(live & a)
-        if have + more < b:
-            return -LOST, 0
-        short = max(b - have, 0)
+        more = popcount(live & a)
+        short = max(b - popcount(mine & a), 0)
         return -WANT * short - _tight(short, more), short
     if kind == K_EXACTLY_RANK or kind == K_EXACTLY_SUBS:
-        return _exactly(popcount(mine & a), popcount(live & a), popcount(held & a), b)
+        return _exact(popcount(mine & a), popcount(live & a), popcount(held & a), b)
     if kind == K_EXACTLY_COLOUR:
         v, short = 0.0, 0
         for s in range(4):
             n = codes[at + 1 + s]
             if n >= 0:
                 m = SUIT[s]
-                vs, ss = _exactly(popcount(mine & m), popcount(live & m), popcount(held & m), n)
-                if vs <= -LOST:
-                    return -LOST, 0
+                vs, ss = _exact(popcount(mine & m), popcount(live & m), popcount(held & m), n)
                 v += vs
                 short += ss
         return v, short
@@ -117,40 +116,28 @@ def collect_value(codes, at, mine, live, held):
         for s in range(4):
             m = SUIT[s] & a
             if m and not mine & m:
-                more = popcount(live & m)
-                if more == 0:
-                    return -LOST, 0
-                v -= WANT + _tight(1, more)
+                v -= WANT + _tight(1, popcount(live & m))
                 short += 1
         return v, short
     if kind == K_ALL_OF_ONE_COLOUR:  # the colour closest to complete that nobody else spoiled
-        best = 99
+        best = 9
         for s in range(4):
             m = SUIT[s] & a
             if m and not m & ~mine & ~live:
                 best = min(best, popcount(m & ~mine))
-        return (-LOST, 0) if best == 99 else (-WANT * best, best)
+        return -WANT * best, best
     if kind == K_EQUAL_COLOURS_TOTAL:  # a and b: as many of each, at least c
         na, nb = popcount(mine & a), popcount(mine & b)
-        lo = max(na, nb, c)
-        if lo > min(na + popcount(live & a), nb + popcount(live & b)):
-            return -LOST, 0
-        short = 2 * lo - na - nb
+        short = 2 * max(na, nb, c) - na - nb
         return -WANT * short, short
     if kind == K_MORE_COLOUR:  # more of a than of b (b at least once unless c)
         n_hi, n_lo = popcount(mine & a), popcount(mine & b)
         least_lo = n_lo if c else max(n_lo, 1)
-        if least_lo > n_lo + popcount(live & b) or n_hi + popcount(live & a) <= least_lo:
-            return -LOST, 0
         short = least_lo - n_lo + max(least_lo + 1 - n_hi, 0)
         return -WANT * short - EXCESS * popcount(live & b), short
     if kind == K_ONLY_SUB:  # submarine a and no other
-        if mine & TRUMPS & ~a:
-            return -LOST, 0
         others = EXCESS * popcount(live & TRUMPS & ~a)
         if mine & a:
             return -others, 0
-        if not live & a:
-            return -LOST, 0
         return -WANT - others, 1
     return np.float64(0.0), 0

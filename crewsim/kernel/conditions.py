@@ -649,6 +649,16 @@ def ds_judge(
         return DONE if winner == owner and in_trick else FAILED
 
     # ---- counting won cards
+    return won_cards_verdict(code_row, 0, mine, live)
+
+
+@njit(cache=True)
+def won_cards_verdict(codes, at, mine, live):
+    """Verdict of a task that counts the cards its owner won (the row from ``codes[at]``),
+    with ``mine`` won and ``live`` still to come; FAILED for any other kind.  The bots ask it
+    too (``crewsim.kernel.collect``), so they and the judge read one rule."""
+    kind = codes[at]
+    a, b, c = codes[at + 1], codes[at + 2], codes[at + 3]
     if kind == K_CARDS:
         if mine & a == a:
             return DONE
@@ -669,7 +679,7 @@ def ds_judge(
         failed = False
         all_done = True
         for s in range(4):
-            n = code_row[1 + s]
+            n = codes[at + 1 + s]
             if n < 0:
                 continue
             v = _exactly(popcount(mine & SUIT[s]), popcount(live & SUIT[s]), n)

@@ -793,13 +793,14 @@ def choose_play(
     nin = g[G_NIN]
     mine = hand | viewer_hand
     played = g[G_PLAYED]
+    unseen = FULL & ~mine & ~played
     _want(S, g, mp, me, won, desig, ct, want)
     ds = 0
     drawn = np.int64(0)
     if mp[MP_GAME] == 1:
         ds = _deep_sea_scores(S, g, me)
         if ds & DS_COLLECT and nin > 0:
-            drawn = _drawn(g, suit_of(trick[0]), possible, FULL & ~mine & ~played)
+            drawn = _drawn(g, suit_of(trick[0]), possible, unseen)
         _deep_sea_want(S, g, me, won, want, trick, drawn)
     keeper = _best_card(hand) if ds & DS_KEEP else np.int64(-1)
     counts, collectors = _collect_scope(S, g) if ds & DS_COLLECT else (np.int64(0), 0)
@@ -817,7 +818,6 @@ def choose_play(
     mine_open = my_tasks & ~mine
     best, best_c = -1e18, np.int64(-1)
     if nin == 0:
-        unseen = FULL & ~mine & ~played
         others_poss = np.int64(0)
         tot, hot = 0.0, False
         for q in range(seats):
@@ -914,8 +914,7 @@ def choose_play(
         if subs:
             sc += _deep_sea_sub(S, g, me, c, wseat, wcard)
         if counts >> c & 1:
-            toppers = _toppers(g, wcard, possible, FULL & ~mine & ~played) if led == suit_of(
-                wcard) else 0
+            toppers = _toppers(g, wcard, possible, unseen) if suit_of(wcard) == led else 0
             if (collectors >> wseat & 1 or toppers & collectors) and toppers and risk == 0.0:
                 risk = _overtake_risk(g, wcard, led, mine, possible, known, nin + 1)
             sc += _deep_sea_collect(S, g, me, c, wseat, risk, drawn, g[G_TRICKMASK] | drawn,
