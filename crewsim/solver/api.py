@@ -27,6 +27,7 @@ from crewsim.rules.game import TaskSpec
 from crewsim.rules.objectives import DESIGNATED
 from crewsim.rules.order import ARROWS, NUMBERED, OMEGA
 from crewsim.rules.play import n_tricks, trick_winner
+from crewsim.solver import leads
 from crewsim.solver.sat import DEFAULT_CONFLICTS  # SAT conflicts per deal the DFS leaves open
 
 DEFAULT_BUDGET = 200_000  # card plays per problem before the DFS gives up
@@ -252,8 +253,11 @@ def solve(
     """Is there a sequence of legal plays that wins?  ``budget`` caps the DFS's card plays.
     When the second engine models the deal, the DFS hands it over after ``HANDOFF`` plays
     for up to ``conflicts`` SAT conflicts, and takes the rest of its budget only if that
-    settles nothing.  Both budgets are counts: the verdict is the same on any machine."""
+    settles nothing.  Both budgets are counts: the verdict is the same on any machine.  A Deep
+    Sea deal with forbidden leads is first tried by counting (``leads``)."""
     start = time.perf_counter()
+    if problem.deep_sea and leads.refutes(problem)[0]:
+        return Result("infeasible", 0, time.perf_counter() - start, reason=leads.REASON)
     search = _deep_dfs if problem.deep_sea else _dfs
     handoff = conflicts > 0 and _engine_covers(problem)
     first = min(budget, HANDOFF) if handoff else budget
