@@ -710,13 +710,63 @@ def _fits(tab, row, cards, more):
 
 
 @njit(cache=True)
-def _deep_sea_lead(S, g, me, c):
-    """A Deep Sea card forbidding its owner to lead a colour."""
-    sc = 0.0
+def _lead_bans(S, g, mp, seat):
+    """The cards ``seat`` may not open a trick with: Deep Sea 12's objective's suits and the
+    colours of its open "I will not open a trick with ..." task cards."""
+    m = np.int64(0)
+    for k in range(mp[MP_NOBJ]):
+        if mp[MP_OBJ + 3 * k] == 11:
+            bits = mp[MP_OBJ + 3 * k + 1]
+            for u in range(5):
+                if (bits >> u) & 1:
+                    m |= SUIT[u]
     for k in range(g[G_NDS]):
-        row = S.ds_task[k] * N_COLS
-        if not S.ds_done[k] and S.ds_owner[k] == me and S.ds_tab[row + C_NEVER_LEAD] >> c & 1:
-            sc -= 2 * BIG
+        if not S.ds_done[k] and S.ds_owner[k] == seat:
+            m |= S.ds_tab[S.ds_task[k] * N_COLS + C_NEVER_LEAD]
+    return m
+
+
+@njit(cache=True)
+def _banned_follow(g, me, c, mine, winner, bans, wbans, possible, unseen):
+    """Following with cards that may not lead (``bans``: mine, ``wbans``: the winner's): such
+    a card leaves a hand only as a discard, so shed one whenever void; whoever takes the trick
+    must still hold a card it may lead, and a seat with more banned cards than others left
+    had better not take it."""
+    if g[G_T] == g[G_NT] - 1:
+        return 0.0
+    sc = 20.0 if bans >> c & 1 else 0.0
+    if winner == me:
+        rest = mine & ~(np.int64(1) << c)
+        safe = popcount(rest & ~bans)
+        if safe == 0:
+            return sc - 2 * BIG
+        sc += 4.0 * (safe - popcount(rest & bans))
+    elif possible[winner] & unseen & ~wbans == 0:
+        sc -= 2 * BIG
+    return sc
+
+
+@njit(cache=True)
+def _banned_lead(S, g, mp, me, c, mine, bans, possible, unseen):
+    """Leading when some cards may not lead (``bans``: mine): never one of those; open a
+    colour that seats still holding their banned cards lack (they shed them on it) or that I
+    empty (to shed mine later); with my last card I may lead, go low: taking the trick would
+    strand me."""
+    if bans >> c & 1:
+        return -2 * BIG
+    if g[G_T] == g[G_NT] - 1:
+        return 0.0
+    su = SUIT[suit_of(c)]
+    sc = 0.0
+    for q in range(g[G_SEATS]):
+        if q != me and possible[q] & unseen & su == 0:
+            if possible[q] & unseen & _lead_bans(S, g, mp, q):
+                sc += 15.0
+    rest = mine & ~(np.int64(1) << c)
+    if mine & bans and rest & su == 0 and rest & ~bans:
+        sc += 10.0
+    if rest & ~bans == 0:
+        sc -= 40.0 + 8.0 * value_of(c)
     return sc
 
 
@@ -881,6 +931,8 @@ def choose_play(
                 break
     cur_seat, cur_card = _current_winner(g, trick)
     cur_risk = -1.0  # computed when first needed
+    bans = _lead_bans(S, g, mp, me)
+    cur_bans = _lead_bans(S, g, mp, cur_seat)
     m = legal
     while m:
         c = lowest(m)
@@ -901,6 +953,9 @@ def choose_play(
                          mine_open)  # fmt: skip
         if want[wseat] > 0:
             sc -= risk * want[wseat]
+        if bans or cur_bans:
+            wbans = bans if wseat == me else cur_bans
+            sc += _banned_follow(g, me, c, mine, wseat, bans, wbans, possible, unseen)
         if ds & DS_SHED:
             sc += _deep_sea_shed(S, g, me, c, wseat, won)
         if ds & DS_KEEP:
@@ -1040,8 +1095,6 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
                 sc += 60.0 if others_poss & SUIT[s] == 0 else -40.0
             elif mine >> (9 * s) & 1:
                 sc += 8.0  # strip the colour of my 1 from the other hands
-        elif kind == 11 and a >> s & 1:
-            sc -= 2 * BIG
         elif kind == 13 and c == a and g[G_T] < g[G_NT] - 1:
             sc -= 2 * BIG
         elif kind == 1 and me == d0:
@@ -1055,8 +1108,9 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
             sc -= 30.0
         elif kind == 8 and c < 9:
             sc += 20.0 if me == g[G_PINK_TARGET] and top else -20.0
-    if mp[MP_GAME] == 1:
-        sc += _deep_sea_lead(S, g, me, c)
+    bans = _lead_bans(S, g, mp, me)
+    if bans:
+        sc += _banned_lead(S, g, mp, me, c, mine, bans, possible, FULL & ~mine & ~played)
     if c >= 36:  # keep trumps, unless they guard my own low task card against ruffs
         sc += 2.0 if guard else -3.0
     sc -= 0.15 * value_of(c)
