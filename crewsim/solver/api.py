@@ -471,6 +471,8 @@ def solve_deals(
 def warm_up(problem: Problem, budget: int, conflicts: int) -> None:
     """Solve a one-task copy of ``problem``: it loads the compiled search and line building
     (about half a second), so no deal's timed solve counts that load."""
+    if problem.deep_sea:
+        leads.warm_up()
     solve(
         replace(problem, tasks=problem.tasks[:1], deep=problem.deep[:1]),
         budget=budget,

@@ -21,6 +21,7 @@ from numba import njit
 
 from crewsim.kernel.conditions import K_NEVER_LEAD
 from crewsim.kernel.layout import OBJ_CODES
+from crewsim.missions.schema import TaskKind
 from crewsim.rules.play import n_tricks
 
 OBJ_NO_LEAD = OBJ_CODES["no_lead_suits"]
@@ -204,7 +205,10 @@ def forbidden_leads(problem: Any) -> list[int] | None:
     any: the crew objective's and each "never open with" task card's owner's."""
     from crewsim.solver.deep_sea import problem_arrays
 
-    if not problem.deep_sea:
+    if not problem.deep_sea or not (
+        (problem.objective is not None and problem.objective[0] == "no_lead_suits")
+        or any(t.card.kind is TaskKind.NEVER_LEAD_COLOR for t in problem.deep)
+    ):
         return None
     codes, owners, (kind, a, _) = problem_arrays(problem)
     forbid = [a if kind == OBJ_NO_LEAD else 0] * problem.seats
@@ -216,7 +220,6 @@ def forbidden_leads(problem: Any) -> list[int] | None:
 
 def refutes(problem: Any, budget: int = BUDGET) -> tuple[bool, int]:
     """(whether the count relaxation proves the problem infeasible, boundaries visited)."""
-    global _TABLE, _GEN
     forbid = forbidden_leads(problem)
     if forbid is None:
         return False, 0
@@ -228,10 +231,23 @@ def refutes(problem: Any, budget: int = BUDGET) -> tuple[bool, int]:
         for u in range(5):
             cnt[s, u] = bin(h >> (9 * u) & (0x1FF if u < SUB else 0xF)).count("1")
     free = np.array([deal.players == 2 and s == 2 for s in range(seats)])
+    line, nodes = _relaxed(cnt, np.array(forbid, dtype=np.int64), free, deal.commander,
+                           n_tricks(deal.players), budget)  # fmt: skip
+    return line == 0 and nodes <= budget, nodes
+
+
+def _relaxed(cnt: np.ndarray, forbid: np.ndarray, free: np.ndarray, leader: int, tricks: int,
+             budget: int) -> tuple[int, int]:  # fmt: skip
+    """``relaxed_line`` with this process's table (a fresh generation per search)."""
+    global _TABLE, _GEN
     if _TABLE is None:
         _TABLE = np.zeros((1 << TABLE_BITS, 3), dtype=np.int64)
     _GEN += 1
-    forbids = np.array(forbid, dtype=np.int64)
-    line, nodes = relaxed_line(cnt, seats, forbids, free, deal.commander,
-                               n_tricks(deal.players), _TABLE, _GEN, budget)  # fmt: skip
-    return line == 0 and nodes <= budget, int(nodes)
+    line, nodes = relaxed_line(cnt, len(cnt), forbid, free, leader, tricks, _TABLE, _GEN, budget)
+    return int(line), int(nodes)
+
+
+def warm_up() -> None:
+    """Load the compiled search (a trick of one card each), so no timed solve pays for it."""
+    _relaxed(np.eye(3, 5, dtype=np.int64), np.zeros(3, dtype=np.int64),
+             np.zeros(3, dtype=np.bool_), 0, 1, BUDGET)  # fmt: skip
