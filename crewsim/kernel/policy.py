@@ -710,9 +710,10 @@ def _fits(tab, row, cards, more):
 
 
 @njit(cache=True)
-def _lead_bans(S, g, mp, seat):
+def _lead_bans(S, g, mp, seat, me):
     """The cards ``seat`` may not open a trick with: Deep Sea 12's objective's suits and the
-    colours of its open "I will not open a trick with ..." task cards."""
+    colours of its "I will not open a trick with ..." task cards (only ``me`` knows when mine
+    is settled early: the judge settles it once its owner holds none of those colours)."""
     m = np.int64(0)
     for k in range(mp[MP_NOBJ]):
         if mp[MP_OBJ + 3 * k] == 11:
@@ -721,22 +722,23 @@ def _lead_bans(S, g, mp, seat):
                 if (bits >> u) & 1:
                     m |= SUIT[u]
     for k in range(g[G_NDS]):
-        if not S.ds_done[k] and S.ds_owner[k] == seat:
+        if S.ds_owner[k] == seat and not (seat == me and S.ds_done[k]):
             m |= S.ds_tab[S.ds_task[k] * N_COLS + C_NEVER_LEAD]
     return m
 
 
 @njit(cache=True)
-def _banned_follow(g, me, c, mine, winner, bans, wbans, possible, unseen):
+def _banned_follow(g, me, c, hand, winner, bans, wbans, possible, unseen):
     """Following with cards that may not lead (``bans``: mine, ``wbans``: the winner's): such
     a card leaves a hand only as a discard, so shed one whenever void; whoever takes the trick
     must still hold a card it may lead, and a seat with more banned cards than others left
-    had better not take it."""
+    had better not take it.  ``hand``: my own cards (the dummy's, not its commander's);
+    ``unseen``: the cards I do not hold and nobody played."""
     if g[G_T] == g[G_NT] - 1:
         return 0.0
     sc = 20.0 if bans >> c & 1 else 0.0
     if winner == me:
-        rest = mine & ~(np.int64(1) << c)
+        rest = hand & ~(np.int64(1) << c)
         safe = popcount(rest & ~bans)
         if safe == 0:
             return sc - 2 * BIG
@@ -747,11 +749,11 @@ def _banned_follow(g, me, c, mine, winner, bans, wbans, possible, unseen):
 
 
 @njit(cache=True)
-def _banned_lead(S, g, mp, me, c, mine, bans, possible, unseen):
+def _banned_lead(S, g, mp, me, c, hand, bans, possible, unseen):
     """Leading when some cards may not lead (``bans``: mine): never one of those; open a
     colour that seats still holding their banned cards lack (they shed them on it) or that I
     empty (to shed mine later); with my last card I may lead, go low: taking the trick would
-    strand me."""
+    strand me.  ``hand`` and ``unseen`` as for ``_banned_follow``."""
     if bans >> c & 1:
         return -2 * BIG
     if g[G_T] == g[G_NT] - 1:
@@ -760,10 +762,10 @@ def _banned_lead(S, g, mp, me, c, mine, bans, possible, unseen):
     sc = 0.0
     for q in range(g[G_SEATS]):
         if q != me and possible[q] & unseen & su == 0:
-            if possible[q] & unseen & _lead_bans(S, g, mp, q):
+            if possible[q] & unseen & _lead_bans(S, g, mp, q, me):
                 sc += 15.0
-    rest = mine & ~(np.int64(1) << c)
-    if mine & bans and rest & su == 0 and rest & ~bans:
+    rest = hand & ~(np.int64(1) << c)
+    if hand & bans and rest & su == 0 and rest & ~bans:
         sc += 10.0
     if rest & ~bans == 0:
         sc -= 40.0 + 8.0 * value_of(c)
@@ -888,12 +890,16 @@ def choose_play(
                 m &= m - 1
                 if not (known[ct[c]] >> c & 1):
                     guard = False
+        bans = _lead_bans(S, g, mp, me, me)
         m = legal  # every legal card is scored: cutting equal cards cost more than it saved
         while m:
             c = lowest(m)
             m &= m - 1
             sc = _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_poss,
                              avg_other, hot, guard, desig[0], subs)  # fmt: skip
+            if bans:
+                sc += _banned_lead(S, g, mp, me, c, hand, bans, possible,
+                                   FULL & ~hand & ~played)  # fmt: skip
             if ds & DS_KEEP:
                 sc += _deep_sea_keep(S, g, me, c, keeper)
             if ds & DS_WITH and _wins_with(S, g, me, c):
@@ -931,8 +937,9 @@ def choose_play(
                 break
     cur_seat, cur_card = _current_winner(g, trick)
     cur_risk = -1.0  # computed when first needed
-    bans = _lead_bans(S, g, mp, me)
-    cur_bans = _lead_bans(S, g, mp, cur_seat)
+    bans = _lead_bans(S, g, mp, me, me)
+    cur_bans = _lead_bans(S, g, mp, cur_seat, me)
+    unheld = FULL & ~hand & ~played  # as ``unseen``, the commander's cards kept for the dummy
     m = legal
     while m:
         c = lowest(m)
@@ -955,7 +962,7 @@ def choose_play(
             sc -= risk * want[wseat]
         if bans or cur_bans:
             wbans = bans if wseat == me else cur_bans
-            sc += _banned_follow(g, me, c, mine, wseat, bans, wbans, possible, unseen)
+            sc += _banned_follow(g, me, c, hand, wseat, bans, wbans, possible, unheld)
         if ds & DS_SHED:
             sc += _deep_sea_shed(S, g, me, c, wseat, won)
         if ds & DS_KEEP:
@@ -1108,9 +1115,6 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
             sc -= 30.0
         elif kind == 8 and c < 9:
             sc += 20.0 if me == g[G_PINK_TARGET] and top else -20.0
-    bans = _lead_bans(S, g, mp, me)
-    if bans:
-        sc += _banned_lead(S, g, mp, me, c, mine, bans, possible, FULL & ~mine & ~played)
     if c >= 36:  # keep trumps, unless they guard my own low task card against ruffs
         sc += 2.0 if guard else -3.0
     sc -= 0.15 * value_of(c)

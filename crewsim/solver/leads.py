@@ -23,6 +23,7 @@ from crewsim.kernel.conditions import K_NEVER_LEAD
 from crewsim.kernel.layout import OBJ_CODES
 from crewsim.missions.schema import TaskKind
 from crewsim.rules.play import n_tricks
+from crewsim.solver.search import _mix
 
 OBJ_NO_LEAD = OBJ_CODES["no_lead_suits"]
 BUDGET = 2_000_000  # relaxed trick boundaries visited before the search gives up (no verdict)
@@ -53,8 +54,7 @@ def _pack(cnt, seats, leader, cls):
 
 @njit(cache=True)
 def _slot(tab, k0, k1):
-    h = (k0 * np.int64(0x9E3779B97F4A7C15)) ^ (k1 * np.int64(0xC2B2AE3D27D4EB4F))
-    return (h >> 20) & (tab.shape[0] - 1)
+    return _mix(_mix(k0, np.int64(0)), k1) & (tab.shape[0] - 1)
 
 
 @njit(cache=True)
@@ -174,6 +174,7 @@ def relaxed_line(cnt, seats, forbid, free, leader, tricks, tab, gen, budget):
     """(1 when the relaxed game has a line or the budget ran out, 0 when it has none; the
     boundaries visited).  A seat holding one card more than ``tricks`` never plays one of
     them, any one."""
+    cnt = cnt.copy()  # the search leaves a found line's cards taken
     nodes = np.zeros(1, dtype=np.int64)
     cls = np.zeros(4, dtype=np.int64)  # which seats may not lead the colour
     for u in range(4):

@@ -116,9 +116,9 @@ def test_the_crew_collects_for_the_card(number: int, players: int, floor: float)
 
 # Deep Sea 12 (no trick opened with pink or a submarine): before the crew shed those cards
 # when void and kept a card it may lead for the tricks it takes, it won 0.04 / 0 / 0 / 0.2 %
-# of 20,000 games at 2 / 3 / 4 / 5 players (seed 5), now 17 / 16 / 22 / 33 %; the solver
-# finds 99 / 66 / 89 / 95 % of the deals winnable
-@pytest.mark.parametrize(("players", "floor"), [(3, 0.1), (4, 0.15), (5, 0.25)])
+# of 20,000 games at 2 / 3 / 4 / 5 players (seed 5), now 18 / 16 / 22 / 33 %; the solver
+# finds 99 / 66 / 87 / 95 % of the deals winnable
+@pytest.mark.parametrize(("players", "floor"), [(2, 0.12), (3, 0.1), (4, 0.15), (5, 0.25)])
 def test_the_crew_keeps_a_lead_under_deep_sea_12(players: int, floor: float) -> None:
     mp = KernelMission(get_mission("ds-12"), players).vector()
     rec = run_chunk(mp, get_bot("heuristic").vector(), 3000, 12)
