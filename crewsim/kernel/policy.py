@@ -846,6 +846,8 @@ def choose_play(
     mine = hand | viewer_hand
     played = g[G_PLAYED]
     unseen = FULL & ~mine & ~played
+    unheld = FULL & ~hand & ~played  # as ``unseen``, the commander's cards kept for the dummy
+    bans = _lead_bans(S, g, mp, me, me)
     _want(S, g, mp, me, won, desig, ct, want)
     ds = 0
     drawn = np.int64(0)
@@ -890,7 +892,6 @@ def choose_play(
                 m &= m - 1
                 if not (known[ct[c]] >> c & 1):
                     guard = False
-        bans = _lead_bans(S, g, mp, me, me)
         m = legal  # every legal card is scored: cutting equal cards cost more than it saved
         while m:
             c = lowest(m)
@@ -898,8 +899,7 @@ def choose_play(
             sc = _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_poss,
                              avg_other, hot, guard, desig[0], subs)  # fmt: skip
             if bans:
-                sc += _banned_lead(S, g, mp, me, c, hand, bans, possible,
-                                   FULL & ~hand & ~played)  # fmt: skip
+                sc += _banned_lead(S, g, mp, me, c, hand, bans, possible, unheld)
             if ds & DS_KEEP:
                 sc += _deep_sea_keep(S, g, me, c, keeper)
             if ds & DS_WITH and _wins_with(S, g, me, c):
@@ -937,9 +937,7 @@ def choose_play(
                 break
     cur_seat, cur_card = _current_winner(g, trick)
     cur_risk = -1.0  # computed when first needed
-    bans = _lead_bans(S, g, mp, me, me)
     cur_bans = _lead_bans(S, g, mp, cur_seat, me)
-    unheld = FULL & ~hand & ~played  # as ``unseen``, the commander's cards kept for the dummy
     m = legal
     while m:
         c = lowest(m)

@@ -256,7 +256,7 @@ def solve(
     settles nothing.  Both budgets are counts: the verdict is the same on any machine.  A Deep
     Sea deal with forbidden leads is first tried by counting (``leads``)."""
     start = time.perf_counter()
-    if problem.deep_sea and leads.refutes(problem)[0]:
+    if problem.deep_sea and leads.refutes(problem):
         return Result("infeasible", 0, time.perf_counter() - start, reason=leads.REASON)
     search = _deep_dfs if problem.deep_sea else _dfs
     handoff = conflicts > 0 and _engine_covers(problem)

@@ -20,12 +20,11 @@ import numpy as np
 from numba import njit
 
 from crewsim.kernel.conditions import K_NEVER_LEAD
-from crewsim.kernel.layout import OBJ_CODES
 from crewsim.missions.schema import TaskKind
 from crewsim.rules.play import n_tricks
+from crewsim.solver.deep_sea import problem_arrays
 from crewsim.solver.search import _mix
 
-OBJ_NO_LEAD = OBJ_CODES["no_lead_suits"]
 BUDGET = 2_000_000  # relaxed trick boundaries visited before the search gives up (no verdict)
 TABLE_BITS = 17  # failed relaxed states remembered: 2**17 rows x 3 words = 3 MiB
 PROBES = 8
@@ -204,37 +203,35 @@ _GEN = 0
 def forbidden_leads(problem: Any) -> list[int] | None:
     """Per seat, the suits (bit 4: submarines) it may never lead, or None when no seat has
     any: the crew objective's and each "never open with" task card's owner's."""
-    from crewsim.solver.deep_sea import problem_arrays
-
-    if not problem.deep_sea or not (
-        (problem.objective is not None and problem.objective[0] == "no_lead_suits")
-        or any(t.card.kind is TaskKind.NEVER_LEAD_COLOR for t in problem.deep)
-    ):
+    if not problem.deep_sea:
         return None
-    codes, owners, (kind, a, _) = problem_arrays(problem)
-    forbid = [a if kind == OBJ_NO_LEAD else 0] * problem.seats
+    crew = problem.objective is not None and problem.objective[0] == "no_lead_suits"
+    if not crew and not any(t.card.kind is TaskKind.NEVER_LEAD_COLOR for t in problem.deep):
+        return None
+    codes, owners, (_, suits, _) = problem_arrays(problem)
+    forbid = [suits if crew else 0] * problem.seats
     for row, owner in zip(codes, owners, strict=True):
         if row[0] == K_NEVER_LEAD:
             forbid[owner] |= sum(1 << u for u in range(4) if row[1] >> (9 * u) & 0x1FF == 0x1FF)
     return forbid if any(forbid) else None
 
 
-def refutes(problem: Any, budget: int = BUDGET) -> tuple[bool, int]:
-    """(whether the count relaxation proves the problem infeasible, boundaries visited)."""
+def refutes(problem: Any, budget: int = BUDGET) -> bool:
+    """Whether the count relaxation proves the problem infeasible."""
     forbid = forbidden_leads(problem)
     if forbid is None:
-        return False, 0
+        return False
     deal = problem.deal
     seats = deal.seats
     cnt = np.zeros((seats, 5), dtype=np.int64)
     for s in range(seats):
         h = deal.full_hand(s)
         for u in range(5):
-            cnt[s, u] = bin(h >> (9 * u) & (0x1FF if u < SUB else 0xF)).count("1")
+            cnt[s, u] = (h >> (9 * u) & (0x1FF if u < SUB else 0xF)).bit_count()
     free = np.array([deal.players == 2 and s == 2 for s in range(seats)])
     line, nodes = _relaxed(cnt, np.array(forbid, dtype=np.int64), free, deal.commander,
                            n_tricks(deal.players), budget)  # fmt: skip
-    return line == 0 and nodes <= budget, nodes
+    return line == 0 and nodes <= budget
 
 
 def _relaxed(cnt: np.ndarray, forbid: np.ndarray, free: np.ndarray, leader: int, tricks: int,

@@ -153,7 +153,7 @@ def test_a_seat_that_must_ruff_with_no_card_to_lead_is_refuted() -> None:
     ]
     deal = Deal(4, tuple(mask_of([parse_card(c) for c in h.split()]) for h in hands))
     problem = problem_from_mission(deal, (), get_mission("ds-12"))
-    assert leads.refutes(problem)[0]
+    assert leads.refutes(problem)
     res = solve(problem)
     assert (res.verdict, res.reason) == ("infeasible", leads.REASON)
 
@@ -181,6 +181,6 @@ def test_deep_sea_12_at_three_players_is_settled() -> None:
         problem = problem_from_mission(deal, (), m, deep=deep)
         res = solve(problem)
         verdicts.append(res.verdict)
-        assert (res.verdict == "infeasible") == leads.refutes(problem)[0]
+        assert (res.verdict == "infeasible") == leads.refutes(problem)
     assert "unknown" not in verdicts
     assert 5 <= verdicts.count("infeasible") <= 25
