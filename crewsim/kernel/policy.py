@@ -328,6 +328,11 @@ def _want(S, g, mp, me, won, desig, ct, want):
                         hi = max(hi, k)
                     if hi - lo > b:
                         want[s] -= BIG
+        elif kind == 8 and g[G_TRICKMASK] & SUIT[0]:  # a pink lies in the trick: the target
+            for s in range(seats):
+                want[s] += BIG if s == g[G_PINK_TARGET] else -BIG
+        elif kind == 8 and SUIT[0] & ~g[G_PLAYED]:  # a trick the target wins may catch pinks
+            want[g[G_PINK_TARGET]] += 15.0
         elif kind == 12 and t > 0:  # Deep Sea 23: the first trick's winner stays ahead
             w0 = g[G_FIRST_WINNER]
             want[w0] += 50.0
@@ -773,8 +778,9 @@ def _banned_lead(S, g, mp, me, c, hand, bans, possible, unseen):
 
 
 @njit(cache=True, inline="always")
-def _objective_score(g, mp, me, c, winner, wcard, desig):
-    """Special objectives' view of card ``c`` going to ``winner`` with ``wcard`` on top."""
+def _objective_score(g, mp, me, c, winner, wcard, desig, risk):
+    """Special objectives' view of card ``c`` going to ``winner`` with ``wcard`` on top
+    (``risk``: that a seat still to play takes the trick over)."""
     sc = 0.0
     for k in range(mp[MP_NOBJ]):
         kind, a = mp[MP_OBJ + 3 * k], mp[MP_OBJ + 3 * k + 1]
@@ -797,8 +803,13 @@ def _objective_score(g, mp, me, c, winner, wcard, desig):
                 sc -= 2 * BIG
             elif c < 36 and value_of(c) == a:
                 sc += 30.0  # a card of the forbidden rank gone without winning: one less danger
-        elif kind == 8 and c < 9 and winner != g[G_PINK_TARGET]:
-            sc -= 2 * BIG
+        elif kind == 8 and c < 9:
+            if winner != g[G_PINK_TARGET]:
+                sc -= 2 * BIG
+            else:  # pinks go to the target while it surely wins
+                sc += 10.0 + 2.0 * value_of(c)
+                if not g[G_TRICKMASK] & SUIT[0]:  # the first pink in: the target must keep it
+                    sc -= 2 * BIG * risk
         elif (kind == 6 or kind == 7) and a and wcard >= 36 and winner == desig[0]:
             sc -= 2 * BIG
     return sc
@@ -820,7 +831,7 @@ def _card_score(g, mp, me, c, winner, wcard, want, ct, tpred, desig, risk, other
         else:
             sc -= 2 * BIG
     if mp[MP_NOBJ]:
-        sc += _objective_score(g, mp, me, c, winner, wcard, desig)
+        sc += _objective_score(g, mp, me, c, winner, wcard, desig, risk)
     # card economy: keep high cards and trumps; shed cards above other owners' open task
     # cards (keep the ones below to duck with later); keep cards above my own open ones
     sc -= 0.15 * value_of(c) + (2.0 if c >= 36 else 0.0)
@@ -938,6 +949,7 @@ def choose_play(
     cur_seat, cur_card = _current_winner(g, trick)
     cur_risk = -1.0  # computed when first needed
     cur_bans = _lead_bans(S, g, mp, cur_seat, me)
+    pink_to = _pink_target(g, mp)
     m = legal
     while m:
         c = lowest(m)
@@ -947,7 +959,9 @@ def choose_play(
         if beats:
             wseat, wcard = me, c
         # the overtake risk only counts when the crew wants this winner or c is its task card
-        if nin + 1 < seats and (want[wseat] > 0 or (ct[c] == wseat and g[G_TASKMASK] >> c & 1)):
+        # (or the pink the target must take)
+        if nin + 1 < seats and (want[wseat] > 0 or (ct[c] == wseat and g[G_TASKMASK] >> c & 1)
+                                or c < 9 and wseat == pink_to):
             if beats:
                 risk = _overtake_risk(g, wcard, led, mine, possible, known, nin + 1)
             else:
@@ -982,6 +996,15 @@ def choose_play(
         if sc > best:
             best, best_c = sc, c
     return best_c
+
+
+@njit(cache=True, inline="always")
+def _pink_target(g, mp):
+    """The seat that must win every pink (mission 46), or -1."""
+    for k in range(mp[MP_NOBJ]):
+        if mp[MP_OBJ + 3 * k] == 8:
+            return g[G_PINK_TARGET]
+    return -1
 
 
 @njit(cache=True, inline="always")
