@@ -807,7 +807,7 @@ def _objective_score(g, mp, me, c, winner, wcard, desig, risk):
             if winner != g[G_PINK_TARGET]:
                 sc -= 2 * BIG
             else:  # pinks go to the target while it surely wins
-                sc += 10.0 + 2.0 * value_of(c)
+                sc += 25.0 + 4.0 * value_of(c)
                 if not g[G_TRICKMASK] & SUIT[0]:  # the first pink in: the target must keep it
                     sc -= 2 * BIG * risk
         elif (kind == 6 or kind == 7) and a and wcard >= 36 and winner == desig[0]:
