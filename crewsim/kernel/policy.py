@@ -778,7 +778,7 @@ def _banned_lead(S, g, mp, me, c, hand, bans, possible, unseen):
 
 
 @njit(cache=True, inline="always")
-def _objective_score(g, mp, me, c, winner, wcard, desig, risk):
+def _objective_score(g, mp, me, c, winner, wcard, desig, risk, mine):
     """Special objectives' view of card ``c`` going to ``winner`` with ``wcard`` on top
     (``risk``: that a seat still to play takes the trick over)."""
     sc = 0.0
@@ -789,6 +789,8 @@ def _objective_score(g, mp, me, c, winner, wcard, desig, risk):
                 sc += 60.0
             elif c < 36 and value_of(c) == 1 and g[G_ONES_WINS] < a:
                 sc -= 40.0  # a 1 that does not win the trick is lost for the objective
+            elif c < 36 and g[G_ONES_WINS] < a:
+                sc += _ones_length(g, mine, c)
         elif kind == 1 and me == desig[0]:
             sc += 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)  # shed what could win later
         elif kind == 3 and c >= 36:
@@ -816,7 +818,9 @@ def _objective_score(g, mp, me, c, winner, wcard, desig, risk):
 
 
 @njit(cache=True, inline="always")
-def _card_score(g, mp, me, c, winner, wcard, want, ct, tpred, desig, risk, others_open, mine_open):
+def _card_score(
+    g, mp, me, c, winner, wcard, want, ct, tpred, desig, risk, others_open, mine_open, mine
+):
     """Value of playing card ``c`` when the trick would then go to ``winner`` with ``wcard``.
 
     ``others_open``: open task cards of other owners that I do not hold; ``mine_open``: open
@@ -831,7 +835,7 @@ def _card_score(g, mp, me, c, winner, wcard, want, ct, tpred, desig, risk, other
         else:
             sc -= 2 * BIG
     if mp[MP_NOBJ]:
-        sc += _objective_score(g, mp, me, c, winner, wcard, desig, risk)
+        sc += _objective_score(g, mp, me, c, winner, wcard, desig, risk, mine)
     # card economy: keep high cards and trumps; shed cards above other owners' open task
     # cards (keep the ones below to duck with later); keep cards above my own open ones
     sc -= 0.15 * value_of(c) + (2.0 if c >= 36 else 0.0)
@@ -969,7 +973,7 @@ def choose_play(
                     cur_risk = _overtake_risk(g, cur_card, led, mine, possible, known, nin + 1)
                 risk = cur_risk
         sc = _card_score(g, mp, me, c, wseat, wcard, want, ct, tpred, desig, risk, others_open,
-                         mine_open)  # fmt: skip
+                         mine_open, mine)  # fmt: skip
         if want[wseat] > 0:
             sc -= risk * want[wseat]
         if bans or cur_bans:
@@ -996,6 +1000,18 @@ def choose_play(
         if sc > best:
             best, best_c = sc, c
     return best_c
+
+
+@njit(cache=True, inline="always")
+def _ones_length(g, mine, c):
+    """Mission 26 (colour 1s must win): a 1 wins only once the others are void in its colour,
+    so I shed the colour of another seat's 1, and keep the length guarding my own."""
+    one = 9 * suit_of(c)
+    if mine >> one & 1:
+        return -5.0
+    if g[G_PLAYED] >> one & 1:
+        return 0.0
+    return 3.0 + value_of(c)
 
 
 @njit(cache=True, inline="always")
@@ -1123,6 +1139,8 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
                 sc += 60.0 if others_poss & SUIT[s] == 0 else -40.0
             elif mine >> (9 * s) & 1:
                 sc += 8.0  # strip the colour of my 1 from the other hands
+            elif not played >> (9 * s) & 1:
+                sc -= 15.0  # another seat's 1 of this colour would have to follow
         elif kind == 13 and c == a and g[G_T] < g[G_NT] - 1:
             sc -= 2 * BIG
         elif kind == 1 and me == d0:
