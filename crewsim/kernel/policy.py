@@ -264,7 +264,7 @@ def _comm_score(me, hand, same, c, is_hi, is_lo, tasks, ct):
 
 
 @njit(cache=True, inline="always")
-def _want(S, g, mp, me, won, desig, ct, want):
+def _want(S, g, mp, me, won, desig, ct, want, mine, possible):
     """Fill ``want[s]``: how much the crew wants seat ``s`` to win the current trick."""
     seats, t, nt = g[G_SEATS], g[G_T], g[G_NT]
     for s in range(seats):
@@ -328,6 +328,8 @@ def _want(S, g, mp, me, won, desig, ct, want):
                         hi = max(hi, k)
                     if hi - lo > b:
                         want[s] -= BIG
+        elif kind == 2 and g[G_ONES_WINS] < a:
+            _ones_want(g, me, mine, possible, want)
         elif kind == 8 and g[G_TRICKMASK] & SUIT[0]:  # a pink lies in the trick: the target
             for s in range(seats):
                 want[s] += BIG if s == g[G_PINK_TARGET] else -BIG
@@ -863,7 +865,7 @@ def choose_play(
     unseen = FULL & ~mine & ~played
     unheld = FULL & ~hand & ~played  # as ``unseen``, the commander's cards kept for the dummy
     bans = _lead_bans(S, g, mp, me, me)
-    _want(S, g, mp, me, won, desig, ct, want)
+    _want(S, g, mp, me, won, desig, ct, want, mine, possible)
     ds = 0
     drawn = np.int64(0)
     if mp[MP_GAME] == 1:
@@ -1003,6 +1005,28 @@ def choose_play(
 
 
 @njit(cache=True, inline="always")
+def _ones_want(g, me, mine, possible, want):
+    """Mission 26: the holder of a 1 whose colour the others no longer hold should get the lead
+    (public knowledge only: my own 1, or a 1 whose holder the play has given away)."""
+    played = g[G_PLAYED]
+    for u in range(4):
+        one = np.int64(1) << (9 * u)
+        if played & one:
+            continue
+        rest = SUIT[u] & ~one & ~played
+        if mine & one:
+            if rest & ~mine == 0:
+                want[me] += 40.0
+        elif rest == 0:
+            holder, n = -1, 0
+            for q in range(g[G_SEATS]):
+                if q != me and possible[q] & one:
+                    holder, n = q, n + 1
+            if n == 1:
+                want[holder] += 40.0
+
+
+@njit(cache=True, inline="always")
 def _ones_length(g, mine, c):
     """Mission 26 (colour 1s must win): a 1 wins only once the others are void in its colour,
     so I shed the colour of another seat's 1, and keep the length guarding my own."""
@@ -1011,7 +1035,7 @@ def _ones_length(g, mine, c):
         return -5.0
     if g[G_PLAYED] >> one & 1:
         return 0.0
-    return 3.0 + value_of(c)
+    return 5.0 + 2.0 * value_of(c)
 
 
 @njit(cache=True, inline="always")
@@ -1137,10 +1161,15 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
         if kind == 2 and g[G_ONES_WINS] < a and c < 36:
             if value_of(c) == 1:  # a led 1 wins only when the others cannot follow
                 sc += 60.0 if others_poss & SUIT[s] == 0 else -40.0
-            elif mine >> (9 * s) & 1:
-                sc += 8.0  # strip the colour of my 1 from the other hands
-            elif not played >> (9 * s) & 1:
-                sc -= 15.0  # another seat's 1 of this colour would have to follow
+            elif mine >> (9 * s) & 1:  # strip the colour of my 1 from the other hands, if my
+                # guards (my other cards of it) outlast the others' cards of it
+                guards = popcount(mine & SUIT[s]) - 2
+                out = popcount(SUIT[s] & ~mine & ~played)
+                sc += 8.0 if (guards + 1) * (g[G_SEATS] - 1) >= out else -10.0
+            elif not played >> (9 * s) & 1 and popcount(
+                SUIT[s] & ~mine & ~played
+            ) < 2.0 * (g[G_SEATS] - 1):  # another seat's 1 of this colour, likely short
+                sc -= 15.0
         elif kind == 13 and c == a and g[G_T] < g[G_NT] - 1:
             sc -= 2 * BIG
         elif kind == 1 and me == d0:
