@@ -264,7 +264,7 @@ def _comm_score(me, hand, same, c, is_hi, is_lo, tasks, ct):
 
 
 @njit(cache=True, inline="always")
-def _want(S, g, mp, me, won, desig, ct, want, mine, possible):
+def _want(S, g, mp, me, won, desig, ct, want, hand, possible):
     """Fill ``want[s]``: how much the crew wants seat ``s`` to win the current trick."""
     seats, t, nt = g[G_SEATS], g[G_T], g[G_NT]
     for s in range(seats):
@@ -329,7 +329,7 @@ def _want(S, g, mp, me, won, desig, ct, want, mine, possible):
                     if hi - lo > b:
                         want[s] -= BIG
         elif kind == 2 and g[G_ONES_WINS] < a:
-            _ones_want(g, me, mine, possible, want)
+            _ones_want(g, me, hand, possible, want)
         elif kind == 8 and g[G_TRICKMASK] & SUIT[0]:  # a pink lies in the trick: the target
             for s in range(seats):
                 want[s] += BIG if s == g[G_PINK_TARGET] else -BIG
@@ -780,7 +780,7 @@ def _banned_lead(S, g, mp, me, c, hand, bans, possible, unseen):
 
 
 @njit(cache=True, inline="always")
-def _objective_score(g, mp, me, c, winner, wcard, desig, risk, mine):
+def _objective_score(g, mp, me, c, winner, wcard, desig, risk, hand):
     """Special objectives' view of card ``c`` going to ``winner`` with ``wcard`` on top
     (``risk``: that a seat still to play takes the trick over)."""
     sc = 0.0
@@ -792,7 +792,7 @@ def _objective_score(g, mp, me, c, winner, wcard, desig, risk, mine):
             elif c < 36 and value_of(c) == 1 and g[G_ONES_WINS] < a:
                 sc -= 40.0  # a 1 that does not win the trick is lost for the objective
             elif c < 36 and g[G_ONES_WINS] < a:
-                sc += _ones_length(g, mine, c)
+                sc += _ones_length(g, hand, c)
         elif kind == 1 and me == desig[0]:
             sc += 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)  # shed what could win later
         elif kind == 3 and c >= 36:
@@ -821,7 +821,7 @@ def _objective_score(g, mp, me, c, winner, wcard, desig, risk, mine):
 
 @njit(cache=True, inline="always")
 def _card_score(
-    g, mp, me, c, winner, wcard, want, ct, tpred, desig, risk, others_open, mine_open, mine
+    g, mp, me, c, winner, wcard, want, ct, tpred, desig, risk, others_open, mine_open, hand
 ):
     """Value of playing card ``c`` when the trick would then go to ``winner`` with ``wcard``.
 
@@ -837,7 +837,7 @@ def _card_score(
         else:
             sc -= 2 * BIG
     if mp[MP_NOBJ]:
-        sc += _objective_score(g, mp, me, c, winner, wcard, desig, risk, mine)
+        sc += _objective_score(g, mp, me, c, winner, wcard, desig, risk, hand)
     # card economy: keep high cards and trumps; shed cards above other owners' open task
     # cards (keep the ones below to duck with later); keep cards above my own open ones
     sc -= 0.15 * value_of(c) + (2.0 if c >= 36 else 0.0)
@@ -865,7 +865,7 @@ def choose_play(
     unseen = FULL & ~mine & ~played
     unheld = FULL & ~hand & ~played  # as ``unseen``, the commander's cards kept for the dummy
     bans = _lead_bans(S, g, mp, me, me)
-    _want(S, g, mp, me, won, desig, ct, want, mine, possible)
+    _want(S, g, mp, me, won, desig, ct, want, hand, possible)
     ds = 0
     drawn = np.int64(0)
     if mp[MP_GAME] == 1:
@@ -975,7 +975,7 @@ def choose_play(
                     cur_risk = _overtake_risk(g, cur_card, led, mine, possible, known, nin + 1)
                 risk = cur_risk
         sc = _card_score(g, mp, me, c, wseat, wcard, want, ct, tpred, desig, risk, others_open,
-                         mine_open, mine)  # fmt: skip
+                         mine_open, hand)  # fmt: skip
         if want[wseat] > 0:
             sc -= risk * want[wseat]
         if bans or cur_bans:
@@ -1005,7 +1005,7 @@ def choose_play(
 
 
 @njit(cache=True, inline="always")
-def _ones_want(g, me, mine, possible, want):
+def _ones_want(g, me, hand, possible, want):
     """Mission 26: the holder of a 1 whose colour the others no longer hold should get the lead
     (public knowledge only: my own 1, or a 1 whose holder the play has given away)."""
     played = g[G_PLAYED]
@@ -1014,8 +1014,8 @@ def _ones_want(g, me, mine, possible, want):
         if played & one:
             continue
         rest = SUIT[u] & ~one & ~played
-        if mine & one:
-            if rest & ~mine == 0:
+        if hand & one:
+            if rest & ~hand == 0:
                 want[me] += 40.0
         elif rest == 0:
             holder, n = -1, 0
@@ -1027,11 +1027,11 @@ def _ones_want(g, me, mine, possible, want):
 
 
 @njit(cache=True, inline="always")
-def _ones_length(g, mine, c):
+def _ones_length(g, hand, c):
     """Mission 26 (colour 1s must win): a 1 wins only once the others are void in its colour,
     so I shed the colour of another seat's 1, and keep the length guarding my own."""
     one = 9 * suit_of(c)
-    if mine >> one & 1:
+    if hand >> one & 1:
         return -5.0
     if g[G_PLAYED] >> one & 1:
         return 0.0
@@ -1159,17 +1159,14 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
     for k in range(mp[MP_NOBJ]):
         kind, a = mp[MP_OBJ + 3 * k], mp[MP_OBJ + 3 * k + 1]
         if kind == 2 and g[G_ONES_WINS] < a and c < 36:
+            out = popcount(SUIT[s] & ~mine & ~played)  # the colour's cards in other hands
             if value_of(c) == 1:  # a led 1 wins only when the others cannot follow
                 sc += 60.0 if others_poss & SUIT[s] == 0 else -40.0
             elif mine >> (9 * s) & 1:  # strip the colour of my 1 from the other hands, if my
-                # guards (my other cards of it) outlast the others' cards of it
-                guards = popcount(mine & SUIT[s]) - 2
-                out = popcount(SUIT[s] & ~mine & ~played)
+                guards = popcount(mine & SUIT[s]) - 2  # other cards of it outlast theirs
                 sc += 8.0 if (guards + 1) * (g[G_SEATS] - 1) >= out else -10.0
-            elif not played >> (9 * s) & 1 and popcount(
-                SUIT[s] & ~mine & ~played
-            ) < 2.0 * (g[G_SEATS] - 1):  # another seat's 1 of this colour, likely short
-                sc -= 15.0
+            elif not played >> (9 * s) & 1 and out < 2 * (g[G_SEATS] - 1):
+                sc -= 15.0  # another seat's 1 of this colour, likely short, would have to follow
         elif kind == 13 and c == a and g[G_T] < g[G_NT] - 1:
             sc -= 2 * BIG
         elif kind == 1 and me == d0:
