@@ -83,6 +83,7 @@ from crewsim.kernel.layout import (
     MP_SILENCED,
     MP_TERRAIN,
     MP_TOKENS,
+    OMEGA_CODE,
 )
 from crewsim.kernel.policy import (
     answers_good,
@@ -96,8 +97,6 @@ from crewsim.kernel.policy import (
     strength,
     task_score,
 )
-
-OMEGA_CODE = 20
 
 
 @njit(cache=True, inline="always")

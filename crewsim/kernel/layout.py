@@ -80,6 +80,7 @@ OBJ_PARAMS = {
 TOKEN_CODES = {None: 0, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5,
                ">": 11, ">>": 12, ">>>": 13, ">>>>": 14, "omega": 20}  # fmt: skip
 TOKEN_NAMES = {v: k for k, v in TOKEN_CODES.items()}
+OMEGA_CODE = TOKEN_CODES["omega"]
 
 # ---- outcome codes
 FAIL_NONE, FAIL_WRONG_WINNER, FAIL_ORDER, FAIL_NOT_DONE, FAIL_OBJECTIVE = 0, 1, 2, 3, 4

@@ -66,6 +66,7 @@ from crewsim.kernel.layout import (
     G_NDS,
     G_NIN,
     G_NT,
+    G_NTASK,
     G_ONES_WINS,
     G_PINK_TARGET,
     G_PLAYED,
@@ -77,6 +78,8 @@ from crewsim.kernel.layout import (
     MP_GAME,
     MP_NOBJ,
     MP_OBJ,
+    MP_OMEGA_LAST,
+    OMEGA_CODE,
 )
 
 BIG = 100.0
@@ -887,6 +890,7 @@ def choose_play(
             my_tasks |= np.int64(1) << c
     others_open = open_cards & ~mine & ~my_tasks
     mine_open = my_tasks & ~mine
+    omega = _omega_early(S, g, mp)
     best, best_c = -1e18, np.int64(-1)
     if nin == 0:
         others_poss = np.int64(0)
@@ -917,6 +921,8 @@ def choose_play(
                              avg_other, hot, guard, desig[0], subs)  # fmt: skip
             if bans:
                 sc += _banned_lead(S, g, mp, me, c, hand, bans, possible, unheld)
+            if c == omega:
+                sc -= 2 * BIG
             if ds & DS_KEEP:
                 sc += _deep_sea_keep(S, g, me, c, keeper)
             if ds & DS_WITH and _wins_with(S, g, me, c):
@@ -978,6 +984,8 @@ def choose_play(
                          mine_open, hand)  # fmt: skip
         if want[wseat] > 0:
             sc -= risk * want[wseat]
+        if c == omega:
+            sc -= 2 * BIG
         if bans or cur_bans:
             wbans = bans if wseat == me else cur_bans
             sc += _banned_follow(g, me, c, hand, wseat, bans, wbans, possible, unheld)
@@ -1002,6 +1010,17 @@ def choose_play(
         if sc > best:
             best, best_c = sc, c
     return best_c
+
+
+@njit(cache=True, inline="always")
+def _omega_early(S, g, mp):
+    """Mission 48: the card of the omega task, which falls too early before the last trick;
+    -1 in the last trick or without that rule."""
+    if mp[MP_OMEGA_LAST] and g[G_T] < g[G_NT] - 1:
+        for i in range(g[G_NTASK]):
+            if S.ttok[i] == OMEGA_CODE:
+                return S.tcard[i]
+    return -1
 
 
 @njit(cache=True, inline="always")
