@@ -921,8 +921,8 @@ def choose_play(
                              avg_other, hot, guard, desig[0], subs)  # fmt: skip
             if bans:
                 sc += _banned_lead(S, g, mp, me, c, hand, bans, possible, unheld)
-            if c == omega:
-                sc -= 2 * BIG
+            if omega >= 0 and suit_of(c) == suit_of(omega):  # its holder would have to
+                sc -= 2 * BIG if c == omega else 30.0  # follow, perhaps with it
             if ds & DS_KEEP:
                 sc += _deep_sea_keep(S, g, me, c, keeper)
             if ds & DS_WITH and _wins_with(S, g, me, c):
