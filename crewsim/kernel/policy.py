@@ -891,6 +891,7 @@ def choose_play(
     others_open = open_cards & ~mine & ~my_tasks
     mine_open = my_tasks & ~mine
     omega = _omega_early(S, g, mp)
+    keep_last = _omega_keeper(ct, me, hand, omega)
     best, best_c = -1e18, np.int64(-1)
     if nin == 0:
         others_poss = np.int64(0)
@@ -923,6 +924,8 @@ def choose_play(
                 sc += _banned_lead(S, g, mp, me, c, hand, bans, possible, unheld)
             if omega >= 0 and suit_of(c) == suit_of(omega):  # its holder would have to
                 sc -= 2 * BIG if c == omega else 30.0  # follow, perhaps with it
+            if c == keep_last:
+                sc -= 40.0
             if ds & DS_KEEP:
                 sc += _deep_sea_keep(S, g, me, c, keeper)
             if ds & DS_WITH and _wins_with(S, g, me, c):
@@ -986,6 +989,8 @@ def choose_play(
             sc -= risk * want[wseat]
         if c == omega:
             sc -= 2 * BIG
+        elif c == keep_last:
+            sc -= 40.0
         if bans or cur_bans:
             wbans = bans if wseat == me else cur_bans
             sc += _banned_follow(g, me, c, hand, wseat, bans, wbans, possible, unheld)
@@ -1021,6 +1026,18 @@ def _omega_early(S, g, mp):
             if S.ttok[i] == OMEGA_CODE:
                 return S.tcard[i]
     return -1
+
+
+@njit(cache=True, inline="always")
+def _omega_keeper(ct, me, hand, omega):
+    """Mission 48: the card the omega task's owner keeps to take the last trick with (its top
+    trump, else its top card above the task card), or -1."""
+    if omega < 0 or ct[omega] != me or hand >> omega & 1:
+        return -1
+    if hand & TRUMPS:
+        return highest(hand & TRUMPS)
+    above = hand & SUIT[suit_of(omega)] & BEATS[omega]
+    return highest(above) if above else -1
 
 
 @njit(cache=True, inline="always")
