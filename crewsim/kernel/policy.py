@@ -991,6 +991,8 @@ def choose_play(
             sc -= 2 * BIG
         elif c == keep_last:
             sc -= 40.0
+        elif omega >= 0 and c >= 36 and ct[omega] != me:
+            sc += 8.0  # a trump left to the last trick could beat the omega task's owner
         if bans or cur_bans:
             wbans = bans if wseat == me else cur_bans
             sc += _banned_follow(g, me, c, hand, wseat, bans, wbans, possible, unheld)
