@@ -892,6 +892,7 @@ def choose_play(
     mine_open = my_tasks & ~mine
     omega = _omega_early(S, g, mp)
     keep_last = _omega_keeper(ct, me, hand, omega)
+    shed_trumps = _sheds_trumps(g, mp, me, desig, ct, omega)
     best, best_c = -1e18, np.int64(-1)
     if nin == 0:
         others_poss = np.int64(0)
@@ -991,8 +992,8 @@ def choose_play(
             sc -= 2 * BIG
         elif c == keep_last:
             sc -= 40.0
-        elif omega >= 0 and c >= 36 and ct[omega] != me:
-            sc += 8.0  # a trump left to the last trick could beat the omega task's owner
+        elif shed_trumps and c >= 36:
+            sc += 8.0
         if bans or cur_bans:
             wbans = bans if wseat == me else cur_bans
             sc += _banned_follow(g, me, c, hand, wseat, bans, wbans, possible, unheld)
@@ -1040,6 +1041,20 @@ def _omega_keeper(ct, me, hand, omega):
         return highest(hand & TRUMPS)
     above = hand & SUIT[suit_of(omega)] & BEATS[omega]
     return highest(above) if above else -1
+
+
+@njit(cache=True, inline="always")
+def _sheds_trumps(g, mp, me, desig, ct, omega):
+    """Whether my trumps should go before the last trick, where one could beat the seat that
+    must take it: the omega task's owner (pn-48), the chosen member who may not win it with a
+    rocket (pn-41)."""
+    if omega >= 0:
+        return ct[omega] != me
+    if g[G_NT] - 4 <= g[G_T] < g[G_NT] - 1:  # (earlier they keep the lead away from it)
+        for k in range(mp[MP_NOBJ]):
+            if mp[MP_OBJ + 3 * k] == 7 and mp[MP_OBJ + 3 * k + 1] and me != desig[0]:
+                return True
+    return False
 
 
 @njit(cache=True, inline="always")
