@@ -1059,8 +1059,8 @@ def _sheds_trumps(g, mp, me, desig, ct, omega):
 
 @njit(cache=True, inline="always")
 def _ones_want(g, me, hand, possible, want):
-    """Mission 26: the holder of a 1 whose colour the others no longer hold should get the lead
-    (public knowledge only: my own 1, or a 1 whose holder the play has given away)."""
+    """Missions 9 and 26: the holder of a 1 whose colour the others no longer hold should get
+    the lead (public knowledge only: my own 1, or a 1 whose holder the play has given away)."""
     played = g[G_PLAYED]
     for u in range(4):
         one = np.int64(1) << (9 * u)
@@ -1081,7 +1081,7 @@ def _ones_want(g, me, hand, possible, want):
 
 @njit(cache=True, inline="always")
 def _ones_length(g, hand, c):
-    """Mission 26 (colour 1s must win): a 1 wins only once the others are void in its colour,
+    """Missions 9 and 26 (colour 1s must win): a 1 wins only once the others are void in its colour,
     so I shed the colour of another seat's 1, and keep the length guarding my own."""
     one = 9 * suit_of(c)
     if hand >> one & 1:
