@@ -181,7 +181,7 @@ def search_deep(
     trick = np.zeros(5, dtype=np.int64)
     g = np.zeros(L.G_SIZE, dtype=np.int64)
     desig = np.full(2, -1, dtype=np.int64)
-    leader0 = 0
+    leader0 = np.int64(0)
     gone0 = FULL
     for s in range(seats):
         st[0, s] = hands0[s]
@@ -207,7 +207,7 @@ def search_deep(
     nodes = np.int64(0)
     restart = 0
     limit = min(np.int64(RESTART0), budget)
-    d = 0
+    d = np.int64(0)  # not a literal 0: numba would compile every callee a second time for it
     enter = True
     while True:
         pos = d % seats
@@ -266,7 +266,7 @@ def search_deep(
                 return UNKNOWN, nodes
             restart += 1
             limit = restart_limit(restart, nodes, budget)
-            d = 0
+            d = np.int64(0)
             enter = True
             continue
         seat = (lead + pos) % seats

@@ -797,7 +797,7 @@ def search(
         rng = _mix(rng, task_card[i] + 64 * task_owner[i])
     if rng == 0:
         rng = np.int64(1)
-    d = 0
+    d = np.int64(0)  # not a literal 0: numba would compile every callee a second time for it
     enter = True
     while True:
         pos = d % seats
@@ -962,7 +962,7 @@ def search(
                 return UNKNOWN, nodes
             restart += 1
             limit = restart_limit(restart, nodes, budget)
-            d = 0
+            d = np.int64(0)
             enter = True
             continue
         seat = (lead + pos) % seats
@@ -1064,7 +1064,7 @@ def solve_batch(
         for i in range(nt):
             if task_tokens[k, i] == TOK_OMEGA:
                 omega_mask |= np.int64(1) << i
-        leader = 0
+        leader = np.int64(0)
         for s in range(seats):
             if (hands[k, s] >> 39) & 1:
                 leader = s
