@@ -1229,8 +1229,15 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
             sc += -2 * BIG if others else 40.0
             if a and value_of(c) != g[G_TRUMP_WINS] + 1:
                 sc -= 2 * BIG
-        elif kind == 4 and c < 36 and value_of(c) == a:
-            sc -= 30.0
+        elif kind == 4 and c < 36:
+            if value_of(c) == a:
+                sc -= 30.0
+            else:  # another seat's card of the rank, the top one left and alone in its
+                r = 9 * s + a - 1  # colour, would have to win
+                out = popcount(SUIT[s] & ~mine & ~played)
+                top_r = SUIT[s] & BEATS[r] & ~played == 0
+                if top_r and not (mine | played) >> r & 1:
+                    sc -= 30.0 if out < 2 * (g[G_SEATS] - 1) else 8.0
         elif kind == 8 and c < 9:
             sc += 20.0 if me == g[G_PINK_TARGET] and top else -20.0
     if c >= 36:  # keep trumps, unless they guard my own low task card against ruffs

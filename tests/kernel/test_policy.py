@@ -143,13 +143,17 @@ def test_the_owner_keeps_a_lead_for_a_never_lead_card(number: int, players: int,
 # target's tricks.  The omega task in the very last trick (pn-48, 5.9 / 4.7 / 6.4 / 7.8 -> 30 /
 # 38 / 27 / 25 %): its card and colour wait, its owner keeps a top card, the others shed trumps.
 # The chosen member takes the first and last tricks only, not with a rocket (pn-41, 4 and 5
-# players, 5.6 / 3.9 -> 7.3 / 6.6 %): the others shed trumps in the last four tricks.
+# players, 5.6 / 3.9 -> 7.3 / 6.6 %): the others shed trumps in the last four tricks.  No
+# trick won by a 9 (pn-16, 29 / 29 / 34 / 38 -> 54 / 66 / 69 / 72 %; pn-17, 16 / 17 / 15 / 13 ->
+# 26 / 33 / 27 / 20 %): nobody leads a colour whose 9, held by another seat, may be left alone.
 OBJECTIVE_CASES = [
     ("pn-9", 2, 0.7), ("pn-9", 3, 0.8), ("pn-9", 4, 0.56), ("pn-9", 5, 0.36),
     ("pn-26", 2, 0.14), ("pn-26", 3, 0.2), ("pn-26", 4, 0.035), ("pn-26", 5, 0.006),
     ("pn-46", 2, 0.1), ("pn-46", 3, 0.15), ("pn-46", 4, 0.09), ("pn-46", 5, 0.05),
     ("pn-48", 2, 0.18), ("pn-48", 3, 0.22), ("pn-48", 4, 0.15), ("pn-48", 5, 0.14),
     ("pn-41", 4, 0.066), ("pn-41", 5, 0.05),
+    ("pn-16", 2, 0.48), ("pn-16", 3, 0.6), ("pn-16", 4, 0.64), ("pn-16", 5, 0.64),
+    ("pn-17", 2, 0.22), ("pn-17", 3, 0.3), ("pn-17", 4, 0.22), ("pn-17", 5, 0.18),
 ]  # fmt: skip
 
 
