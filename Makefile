@@ -58,7 +58,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 test: lint
-	$(BIN)/pytest -q -n auto --dist loadfile  # a worker per core; a file's tests share one worker (module fixtures)
+	$(BIN)/pytest -q -n auto --dist loadfile  # a worker per core; a file stays on one
 
 bench: $(STAMP)
 	$(BIN)/python -m crewsim.bench

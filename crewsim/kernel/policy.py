@@ -1209,16 +1209,17 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
             sc -= 30.0  # I would have to keep it; leading its colour risks losing it
         else:
             sc -= 12.0 if c < tc else 4.0
+    out = popcount(SUIT[s] & ~mine & ~played) if mp[MP_NOBJ] else 0  # in the other hands
+    short = out < 2 * (g[G_SEATS] - 1)  # under 2 a seat: a lone 1 or 9 of it may be forced out
     for k in range(mp[MP_NOBJ]):
         kind, a = mp[MP_OBJ + 3 * k], mp[MP_OBJ + 3 * k + 1]
         if kind == 2 and g[G_ONES_WINS] < a and c < 36:
-            out = popcount(SUIT[s] & ~mine & ~played)  # the colour's cards in other hands
             if value_of(c) == 1:  # a led 1 wins only when the others cannot follow
                 sc += 60.0 if others_poss & SUIT[s] == 0 else -40.0
             elif mine >> (9 * s) & 1:  # strip the colour of my 1 from the other hands, if my
                 guards = popcount(mine & SUIT[s]) - 2  # other cards of it outlast theirs
                 sc += 8.0 if (guards + 1) * (g[G_SEATS] - 1) >= out else -10.0
-            elif not played >> (9 * s) & 1 and out < 2 * (g[G_SEATS] - 1):
+            elif not played >> (9 * s) & 1 and short:
                 sc -= 15.0  # another seat's 1 of this colour, likely short, would have to follow
         elif kind == 13 and c == a and g[G_T] < g[G_NT] - 1:
             sc -= 2 * BIG
@@ -1234,10 +1235,9 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
                 sc -= 30.0
             else:  # another seat's card of the rank, the top one left and alone in its
                 r = 9 * s + a - 1  # colour, would have to win
-                out = popcount(SUIT[s] & ~mine & ~played)
                 top_r = SUIT[s] & BEATS[r] & ~played == 0
                 if top_r and not (mine | played) >> r & 1:
-                    sc -= 30.0 if out < 2 * (g[G_SEATS] - 1) else 8.0
+                    sc -= 30.0 if short else 8.0
         elif kind == 8 and c < 9:
             sc += 20.0 if me == g[G_PINK_TARGET] and top else -20.0
     if c >= 36:  # keep trumps, unless they guard my own low task card against ruffs
