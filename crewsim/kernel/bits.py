@@ -17,6 +17,7 @@ SUIT = _SUIT_MASK.copy()
 FULL = np.int64((1 << 40) - 1)
 TRUMPS = np.int64(0xF << 36)
 COLOURS = np.int64((1 << 36) - 1)
+ONES = np.int64((1 << 0) | (1 << 9) | (1 << 18) | (1 << 27))  # << (r - 1): the colours' rank r
 
 
 def popcount(m: np.int64) -> np.int64:

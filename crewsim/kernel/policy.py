@@ -13,6 +13,7 @@ from crewsim.kernel.bits import (
     BEATS,
     COLOURS,
     FULL,
+    ONES,
     SUIT,
     TRUMPS,
     highest,
@@ -318,9 +319,7 @@ def _want(S, g, mp, me, won, desig, ct, want, hand, possible):
                 elif s == d:
                     want[s] -= BIG
         elif kind == 10:  # Deep Sea 8/21: wins of rank-a cards stay within b of each other
-            rank_cards = np.int64(0)
-            for q in range(4):
-                rank_cards |= np.int64(1) << (9 * q + a - 1)
+            rank_cards = ONES << (a - 1)
             inside = popcount(g[G_TRICKMASK] & rank_cards)
             if inside:
                 for s in range(seats):  # the spread if seat s took this trick
@@ -822,6 +821,79 @@ def _objective_score(g, mp, me, c, winner, wcard, desig, risk, hand):
     return sc
 
 
+@njit(cache=True)
+def _rank_rule(mp):
+    """Which of the mission's objectives keeps wins of one rank balanced (Deep Sea 8/21):
+    its index, or -1."""
+    for k in range(mp[MP_NOBJ]):
+        if mp[MP_OBJ + 3 * k] == 10:
+            return k
+    return -1
+
+
+@njit(cache=True)
+def _rank_spread(S, g, rank, s, n):
+    """(the spread of rank-card wins if seat ``s`` took ``n`` more, whether ``s`` has fewest)."""
+    lo, hi, least = np.int64(99), np.int64(0), np.int64(99)
+    for q in range(g[G_SEATS]):
+        k = popcount(S.won_cards[q] & rank)
+        least = min(least, k)
+        if q == s:
+            k += n
+        lo = min(lo, k)
+        hi = max(hi, k)
+    return hi - lo, popcount(S.won_cards[s] & rank) == least
+
+
+@njit(cache=True)
+def _rank_follow(S, g, mp, k, me, c, wseat):
+    """Playing rank card ``c`` into a trick ``wseat`` would take: never past the allowed
+    spread; best to a seat with the fewest such wins, which must catch up anyway."""
+    a, b = mp[MP_OBJ + 3 * k + 1], mp[MP_OBJ + 3 * k + 2]
+    if c >= 36 or value_of(c) != a:
+        return 0.0
+    rank = ONES << (a - 1)
+    spread, needy = _rank_spread(S, g, rank, wseat, popcount(g[G_TRICKMASK] & rank) + 1)
+    if spread > b:
+        return -2 * BIG
+    return (25.0 if needy else 0.0) + (10.0 if wseat != me else 0.0)
+
+
+@njit(cache=True)
+def _rank_lead(S, g, mp, k, me, c, mine, possible, others_poss):
+    """Leading ``c`` under the rank balance: a top card takes its colour's rank card if that
+    is forced out (likely when the colour is ``short``), a rank card led goes to whoever tops
+    it; either must not stretch the spread."""
+    a, b = mp[MP_OBJ + 3 * k + 1], mp[MP_OBJ + 3 * k + 2]
+    if c >= 36:
+        return 0.0
+    rank = ONES << (a - 1)
+    s = suit_of(c)
+    top = others_poss & SUIT[s] & BEATS[c] == 0
+    if value_of(c) == a:
+        if top:
+            spread, needy = _rank_spread(S, g, rank, me, 1)
+            return -BIG if spread > b else (30.0 if needy else 0.0)
+        for q in range(g[G_SEATS]):  # someone tops it: each seat that may must have room
+            if q != me and possible[q] & ~g[G_PLAYED] & SUIT[s] & BEATS[c]:
+                if _rank_spread(S, g, rank, q, 1)[0] > b:
+                    return -40.0
+        return 10.0
+    r = 9 * s + a - 1  # the colour's rank card, out in another hand
+    if (mine | g[G_PLAYED]) >> r & 1:
+        return 0.0
+    short = popcount(SUIT[s] & ~mine & ~g[G_PLAYED]) < 2 * (g[G_SEATS] - 1)  # as _lead_score's
+    penalty = 30.0 if short else 8.0
+    if SUIT[s] & BEATS[r] & ~g[G_PLAYED] == 0:  # the top one left: its holder takes it
+        for q in range(g[G_SEATS]):
+            if q != me and possible[q] >> r & 1 and _rank_spread(S, g, rank, q, 1)[0] > b:
+                return -penalty
+        return 0.0
+    if top and _rank_spread(S, g, rank, me, 1)[0] > b:  # dropped under my top card
+        return -penalty
+    return 0.0
+
+
 @njit(cache=True, inline="always")
 def _card_score(
     g, mp, me, c, winner, wcard, want, ct, tpred, desig, risk, others_open, mine_open, hand
@@ -893,6 +965,7 @@ def choose_play(
     omega = _omega_early(S, g, mp)
     keep_last = _omega_keeper(ct, me, hand, omega)
     shed_trumps = _sheds_trumps(g, mp, me, desig, ct, omega)
+    rk = _rank_rule(mp)
     best, best_c = -1e18, np.int64(-1)
     if nin == 0:
         others_poss = np.int64(0)
@@ -927,6 +1000,8 @@ def choose_play(
                 sc -= 2 * BIG if c == omega else 30.0  # follow, perhaps with it
             if c == keep_last:
                 sc -= 40.0
+            if rk >= 0:
+                sc += _rank_lead(S, g, mp, rk, me, c, mine, possible, others_poss)
             if ds & DS_KEEP:
                 sc += _deep_sea_keep(S, g, me, c, keeper)
             if ds & DS_WITH and _wins_with(S, g, me, c):
@@ -997,6 +1072,8 @@ def choose_play(
         if bans or cur_bans:
             wbans = bans if wseat == me else cur_bans
             sc += _banned_follow(g, me, c, hand, wseat, bans, wbans, possible, unheld)
+        if rk >= 0:
+            sc += _rank_follow(S, g, mp, rk, me, c, wseat)
         if ds & DS_SHED:
             sc += _deep_sea_shed(S, g, me, c, wseat, won)
         if ds & DS_KEEP:
