@@ -322,14 +322,9 @@ def _want(S, g, mp, me, won, desig, ct, want, hand, possible):
             rank_cards = ONES << (a - 1)
             inside = popcount(g[G_TRICKMASK] & rank_cards)
             if inside:
-                for s in range(seats):  # the spread if seat s took this trick
-                    lo, hi = np.int64(99), np.int64(0)
-                    for q in range(seats):
-                        k = popcount(S.won_cards[q] & rank_cards) + (inside if q == s else 0)
-                        lo = min(lo, k)
-                        hi = max(hi, k)
-                    if hi - lo > b:
-                        want[s] -= BIG
+                for s in range(seats):  # no seat past the spread; one with the fewest catches up
+                    spread, needy = _rank_spread(S, g, rank_cards, s, inside)
+                    want[s] += -BIG if spread > b else (30.0 if needy else 0.0)
         elif kind == 2 and g[G_ONES_WINS] < a:
             _ones_want(g, me, hand, possible, want)
         elif kind == 8 and g[G_TRICKMASK] & SUIT[0]:  # a pink lies in the trick: the target
@@ -846,17 +841,24 @@ def _rank_spread(S, g, rank, s, n):
 
 
 @njit(cache=True)
-def _rank_follow(S, g, mp, k, me, c, wseat):
+def _rank_follow(S, g, mp, k, me, c, wseat, risk):
     """Playing rank card ``c`` into a trick ``wseat`` would take: never past the allowed
-    spread; best to a seat with the fewest such wins, which must catch up anyway."""
+    spread; best to a seat with the fewest such wins, which must catch up anyway, unless a
+    seat still to play (``risk``: that one overtakes) has no room for it."""
     a, b = mp[MP_OBJ + 3 * k + 1], mp[MP_OBJ + 3 * k + 2]
     if c >= 36 or value_of(c) != a:
         return 0.0
     rank = ONES << (a - 1)
-    spread, needy = _rank_spread(S, g, rank, wseat, popcount(g[G_TRICKMASK] & rank) + 1)
+    n = popcount(g[G_TRICKMASK] & rank) + 1
+    spread, needy = _rank_spread(S, g, rank, wseat, n)
     if spread > b:
         return -2 * BIG
-    return (25.0 if needy else 0.0) + (10.0 if wseat != me else 0.0)
+    sc = (25.0 if needy else 0.0) + (10.0 if wseat != me else 0.0)
+    if risk > 0.0:
+        for j in range(g[G_NIN] + 1, g[G_SEATS]):
+            if _rank_spread(S, g, rank, seat_after(g[G_LEADER], j, g[G_SEATS]), n)[0] > b:
+                return sc * (1.0 - risk) - 2 * BIG * risk
+    return sc
 
 
 @njit(cache=True)
@@ -966,6 +968,7 @@ def choose_play(
     keep_last = _omega_keeper(ct, me, hand, omega)
     shed_trumps = _sheds_trumps(g, mp, me, desig, ct, omega)
     rk = _rank_rule(mp)
+    rank_cards = ONES << (mp[MP_OBJ + 3 * rk + 1] - 1) if rk >= 0 else np.int64(0)
     best, best_c = -1e18, np.int64(-1)
     if nin == 0:
         others_poss = np.int64(0)
@@ -1050,9 +1053,9 @@ def choose_play(
         if beats:
             wseat, wcard = me, c
         # the overtake risk only counts when the crew wants this winner or c is its task card
-        # (or the pink the target must take)
+        # (or the pink the target must take, or a card of the rank to keep balanced)
         if nin + 1 < seats and (want[wseat] > 0 or (ct[c] == wseat and g[G_TASKMASK] >> c & 1)
-                                or c < 9 and wseat == pink_to):
+                                or c < 9 and wseat == pink_to or rank_cards >> c & 1):
             if beats:
                 risk = _overtake_risk(g, wcard, led, mine, possible, known, nin + 1)
             else:
@@ -1073,7 +1076,7 @@ def choose_play(
             wbans = bans if wseat == me else cur_bans
             sc += _banned_follow(g, me, c, hand, wseat, bans, wbans, possible, unheld)
         if rk >= 0:
-            sc += _rank_follow(S, g, mp, rk, me, c, wseat)
+            sc += _rank_follow(S, g, mp, rk, me, c, wseat, risk)
         if ds & DS_SHED:
             sc += _deep_sea_shed(S, g, me, c, wseat, won)
         if ds & DS_KEEP:
