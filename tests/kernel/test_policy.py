@@ -134,7 +134,7 @@ def test_the_owner_keeps_a_lead_for_a_never_lead_card(number: int, players: int,
     test_the_crew_plays_for_the_card(number, players, floor)
 
 
-# Planet Nine objectives the crew used to ignore, success at 2 / 3 / 4 / 5 players before (the
+# Objectives the crew used to ignore, success at 2 / 3 / 4 / 5 players before (the
 # shipped report) and after (20,000 games, seed 5); the solver finds 94-100 % of these deals
 # winnable.  Colour 1s must win (pn-9: one, 63 / 74 / 50 / 29 -> 80 / 89 / 64 / 45 %; pn-26:
 # two, 8.2 / 10 / 1.4 / 0.2 -> 22 / 31 / 5.7 / 1.6 %): the crew sheds the colours of other
@@ -146,6 +146,9 @@ def test_the_owner_keeps_a_lead_for_a_never_lead_card(number: int, players: int,
 # players, 5.6 / 3.9 -> 7.3 / 6.6 %): the others shed trumps in the last four tricks.  No
 # trick won by a 9 (pn-16, 29 / 29 / 34 / 38 -> 54 / 66 / 69 / 72 %; pn-17, 16 / 17 / 15 / 13 ->
 # 26 / 33 / 27 / 20 %): nobody leads a colour whose 9, held by another seat, may be left alone.
+# Deep Sea: no member may have won two more 9s (ds-8, 30 / 29 / 6.3 / 9.7 -> 78 / 82 / 39 / 47 %)
+# or 1s (ds-21, 37 / 49 / 18 / 21 -> 62 / 67 / 26 / 41 %) than another: such a card goes only to
+# a winner with room, and leads weigh who would take the colour's 9 or 1.
 OBJECTIVE_CASES = [
     ("pn-9", 2, 0.7), ("pn-9", 3, 0.8), ("pn-9", 4, 0.56), ("pn-9", 5, 0.36),
     ("pn-26", 2, 0.14), ("pn-26", 3, 0.2), ("pn-26", 4, 0.035), ("pn-26", 5, 0.006),
@@ -154,6 +157,8 @@ OBJECTIVE_CASES = [
     ("pn-41", 4, 0.066), ("pn-41", 5, 0.05),
     ("pn-16", 2, 0.48), ("pn-16", 3, 0.6), ("pn-16", 4, 0.64), ("pn-16", 5, 0.64),
     ("pn-17", 2, 0.22), ("pn-17", 3, 0.3), ("pn-17", 4, 0.22), ("pn-17", 5, 0.18),
+    ("ds-8", 2, 0.7), ("ds-8", 3, 0.75), ("ds-8", 4, 0.33), ("ds-8", 5, 0.42),
+    ("ds-21", 2, 0.55), ("ds-21", 3, 0.6), ("ds-21", 4, 0.22), ("ds-21", 5, 0.36),
 ]  # fmt: skip
 
 
