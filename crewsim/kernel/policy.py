@@ -217,13 +217,20 @@ def distress_card(bp, hand, me, to, towner, tcard, ntask, st):
 
 
 @njit(cache=True, inline="always")
-def choose_comm(bp, g, me, hand, ct):
+def choose_comm(bp, g, mp, me, hand, ct):
     """The card to communicate now, or -1.  The claim follows from the hand.
 
     Open task cards (``ct``: owner per card) are Planet Nine tasks and the Deep Sea cards that
-    name exact cards; only they make a communication worth a token."""
+    name exact cards; only they make a communication worth a token, and so does the card that
+    must come last (Deep Sea 27): the seat after its holder has to lead the final trick."""
     if bp[BP_KIND] == 0 or bp[BP_COMM] == 0:
         return -1
+    for k in range(mp[MP_NOBJ]):
+        a = mp[MP_OBJ + 3 * k + 1]
+        if mp[MP_OBJ + 3 * k] == 13 and hand >> a & 1:
+            same = hand & SUIT[suit_of(a)]
+            if a == lowest(same) or a == highest(same):
+                return a
     open_cards = g[G_TASKMASK] & ~g[G_PLAYED]
     if open_cards == 0:
         return -1
@@ -338,6 +345,11 @@ def _want(S, g, mp, me, won, desig, ct, want, hand, possible):
             for s in range(seats):
                 if s != w0 and won[s] + 1 >= won[w0]:
                     want[s] -= BIG
+        elif kind == 13 and t == nt - 2 and not g[G_PLAYED] >> a & 1:  # Deep Sea 27: card a
+            h = _holder(hand, possible, me, seats, a)  # comes last in the final trick if the
+            if h >= 0:  # seat after its holder leads it, i.e. wins this trick
+                for s in range(seats):
+                    want[s] += BIG if s == seat_after(h, 1, seats) else -BIG
         elif kind == 9:
             target = desig[0] if t < a else (desig[1] if t >= nt - b else -1)
             for s in range(seats):
@@ -345,6 +357,20 @@ def _want(S, g, mp, me, won, desig, ct, want, hand, possible):
                     want[s] += BIG if s == target else -BIG
                 elif s == desig[0] or s == desig[1]:
                     want[s] -= BIG
+
+
+@njit(cache=True, inline="always")
+def _holder(hand, possible, me, seats, c):
+    """The seat that holds card ``c`` as far as ``me`` can tell, or -1."""
+    if hand >> c & 1:
+        return me
+    h = -1
+    for q in range(seats):
+        if q != me and possible[q] >> c & 1:
+            if h >= 0:
+                return -1
+            h = q
+    return h
 
 
 @njit(cache=True)
@@ -1303,6 +1329,8 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
                 sc -= 15.0  # another seat's 1 of this colour, likely short, would have to follow
         elif kind == 13 and c == a and g[G_T] < g[G_NT] - 1:
             sc -= 2 * BIG
+        elif kind == 13 and suit_of(c) == suit_of(a) and not (played | mine) >> a & 1:
+            sc -= 30.0 if short else 8.0  # its holder may have to follow with it
         elif kind == 1 and me == d0:
             sc += 0.6 * value_of(c)  # shed high cards while someone else can still take them
         elif kind == 3 and c >= 36:
