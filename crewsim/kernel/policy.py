@@ -217,7 +217,7 @@ def distress_card(bp, hand, me, to, towner, tcard, ntask, st):
 
 
 @njit(cache=True, inline="always")
-def choose_comm(bp, g, mp, me, hand, ct):
+def choose_comm(bp, g, mp, me, hand, told, ct):
     """The card to communicate now, or -1.  The claim follows from the hand.
 
     Open task cards (``ct``: owner per card) are Planet Nine tasks and the Deep Sea cards that
@@ -227,7 +227,7 @@ def choose_comm(bp, g, mp, me, hand, ct):
         return -1
     for k in range(mp[MP_NOBJ]):
         a = mp[MP_OBJ + 3 * k + 1]
-        if mp[MP_OBJ + 3 * k] == 13 and hand >> a & 1:
+        if mp[MP_OBJ + 3 * k] == 13 and hand >> a & 1 and not told >> a & 1:
             same = hand & SUIT[suit_of(a)]
             if a == lowest(same) or a == highest(same):
                 return a
@@ -825,6 +825,8 @@ def _objective_score(g, mp, me, c, winner, wcard, desig, risk, hand):
                 sc += 40.0
         elif kind == 13 and c == a and (g[G_T] < g[G_NT] - 1 or g[G_NIN] < g[G_SEATS] - 1):
             sc -= 2 * BIG
+        elif kind == 13 and hand >> a & 1 and g[G_T] >= g[G_NT] - 4:  # its holder must lose
+            sc += 0.6 * value_of(c) + (6.0 if c >= 36 else 0.0)  # the second-to-last trick
         elif kind == 4:
             if wcard < 36 and value_of(wcard) == a:
                 sc -= 2 * BIG
