@@ -825,6 +825,8 @@ def _objective_score(g, mp, me, c, winner, wcard, desig, risk, hand):
                 sc += 40.0
         elif kind == 13 and c == a and (g[G_T] < g[G_NT] - 1 or g[G_NIN] < g[G_SEATS] - 1):
             sc -= 2 * BIG
+        elif kind == 12 and g[G_T] > 0 and me != g[G_FIRST_WINNER]:  # Deep Sea 23: the others
+            sc += 0.4 * value_of(c) + (3.0 if c >= 36 else 0.0)  # shed what could win later
         elif kind == 13 and hand >> a & 1 and g[G_T] >= g[G_NT] - 4:  # its holder must lose
             sc += 0.6 * value_of(c) + (6.0 if c >= 36 else 0.0)  # the second-to-last trick
         elif kind == 4:
@@ -1331,6 +1333,8 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
                 sc -= 15.0  # another seat's 1 of this colour, likely short, would have to follow
         elif kind == 13 and c == a and g[G_T] < g[G_NT] - 1:
             sc -= 2 * BIG
+        elif kind == 12 and g[G_T] > 0 and me == g[G_FIRST_WINNER] and not top:
+            sc -= 40.0 * _lead_risk(g, c, mine, possible, known, me)  # stay ahead: lead high
         elif kind == 13 and suit_of(c) == suit_of(a) and not (played | mine) >> a & 1:
             sc -= 30.0 if short else 8.0  # its holder may have to follow with it
         elif kind == 1 and me == d0:
