@@ -309,6 +309,8 @@ def _want(S, g, mp, me, won, desig, ct, want, hand, possible):
                         mn_after = mn + 1
                 if max(mx, won[s] + 1) - mn_after > a:
                     want[s] -= BIG
+                elif won[s] == mn:  # the trick must go to someone behind; the last one most
+                    want[s] += 0.6 * BIG if mn_after > mn else 20.0
                 want[s] -= 2.0 * (won[s] - mn)
             if b and (t == 0 or t == nt - 1):
                 for s in range(seats):
