@@ -49,7 +49,7 @@ All masks are int64 (bit ``id`` = card); no allocation happens inside the search
 import numpy as np
 from numba import njit
 
-from crewsim.kernel.bits import BEATS, SUIT, highest, lowest, nth_bit, popcount
+from crewsim.kernel.bits import BEATS, ONES, SUIT, TRUMPS, highest, lowest, nth_bit, popcount
 
 # verdicts
 INFEASIBLE = 0
@@ -99,9 +99,6 @@ MAX_ORDER = 6  # own-card tasks of one suit beyond which ``_suit_orders`` does n
 PROBES = 4
 
 RESTART0 = 1000  # play-limit unit of the restarts (Luby sequence)
-
-ONES = np.int64((1 << 0) | (1 << 9) | (1 << 18) | (1 << 27))
-TRUMPS = np.int64(0xF << 36)
 
 
 @njit(cache=True)
