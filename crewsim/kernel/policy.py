@@ -999,6 +999,7 @@ def choose_play(
     omega = _omega_early(S, g, mp)
     keep_last = _omega_keeper(ct, me, hand, omega)
     shed_trumps = _sheds_trumps(g, mp, me, desig, ct, omega)
+    shed_high = _sheds_high(mp, me, desig, won)
     rk = _rank_rule(mp)
     rank_cards = ONES << (mp[MP_OBJ + 3 * rk + 1] - 1) if rk >= 0 else np.int64(0)
     best, best_c = -1e18, np.int64(-1)
@@ -1035,6 +1036,8 @@ def choose_play(
                 sc -= 2 * BIG if c == omega else 30.0  # follow, perhaps with it
             if c == keep_last:
                 sc -= 40.0
+            if shed_high:  # while someone else can still take them
+                sc += 0.6 * value_of(c)
             if rk >= 0:
                 sc += _rank_lead(S, g, mp, rk, me, c, mine, possible, others_poss)
             if ds & DS_KEEP:
@@ -1104,6 +1107,8 @@ def choose_play(
             sc -= 40.0
         elif shed_trumps and c >= 36:
             sc += 8.0
+        if shed_high:
+            sc += 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)
         if bans or cur_bans:
             wbans = bans if wseat == me else cur_bans
             sc += _banned_follow(g, me, c, hand, wseat, bans, wbans, possible, unheld)
@@ -1153,6 +1158,16 @@ def _omega_keeper(ct, me, hand, omega):
         return highest(hand & TRUMPS)
     above = hand & SUIT[suit_of(omega)] & BEATS[omega]
     return highest(above) if above else -1
+
+
+@njit(cache=True, inline="always")
+def _sheds_high(mp, me, desig, won):
+    """Whether I am the chosen member who must win exactly one trick (pn-33) and have won
+    it: every high card left could win another."""
+    for k in range(mp[MP_NOBJ]):
+        if mp[MP_OBJ + 3 * k] == 6 and me == desig[0] and won[me] >= 1:
+            return True
+    return False
 
 
 @njit(cache=True, inline="always")
