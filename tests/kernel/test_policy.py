@@ -154,7 +154,9 @@ def test_the_owner_keeps_a_lead_for_a_never_lead_card(number: int, players: int,
 # winner always ahead (ds-23, 53 / 61 / 49 / 41 -> 79 / 90 / 79 / 69 %): the others shed high
 # cards, the first winner leads its card least likely to be topped.  Nobody two tricks ahead
 # (pn-29, 2 to 4 players, 11 / 13 / 10 -> 19 / 21 / 14 %; pn-34, 2 and 3, 6.7 / 7.4 -> 11 / 13 %):
-# a seat behind is wanted for the trick, strongly when it is the last one behind.
+# a seat behind is wanted for the trick, strongly when it is the last one behind.  The chosen
+# member wins exactly one trick (pn-33, 15 / 18 / 44 / 64 -> 50 / 61 / 70 / 79 %): once it has
+# its trick it sheds its high cards and trumps.
 OBJECTIVE_CASES = [
     ("pn-9", 2, 0.7), ("pn-9", 3, 0.8), ("pn-9", 4, 0.56), ("pn-9", 5, 0.36),
     ("pn-26", 2, 0.14), ("pn-26", 3, 0.2), ("pn-26", 4, 0.035), ("pn-26", 5, 0.006),
@@ -169,6 +171,7 @@ OBJECTIVE_CASES = [
     ("ds-23", 2, 0.72), ("ds-23", 3, 0.84), ("ds-23", 4, 0.72), ("ds-23", 5, 0.6),
     ("pn-29", 2, 0.16), ("pn-29", 3, 0.18), ("pn-29", 4, 0.115), ("pn-34", 2, 0.09),
     ("pn-34", 3, 0.1),
+    ("pn-33", 2, 0.44), ("pn-33", 3, 0.55), ("pn-33", 4, 0.64), ("pn-33", 5, 0.74),
 ]  # fmt: skip
 
 
