@@ -894,16 +894,13 @@ def _rank_follow(S, g, mp, k, me, c, wseat, risk):
 
 
 @njit(cache=True)
-def _rank_lead(S, g, mp, k, me, c, mine, possible, others_poss):
-    """Leading ``c`` under the rank balance: a top card takes its colour's rank card if that
-    is forced out (likely when the colour is ``short``), a rank card led goes to whoever tops
-    it; either must not stretch the spread."""
+def _rank_lead(S, g, mp, k, me, c, mine, possible, top, short):
+    """Leading colour card ``c`` under the rank balance: a ``top`` card takes its colour's rank
+    card if that is forced out (likely when the colour is ``short`` in the other hands), a rank
+    card led goes to whoever tops it; either must not stretch the spread."""
     a, b = mp[MP_OBJ + 3 * k + 1], mp[MP_OBJ + 3 * k + 2]
-    if c >= 36:
-        return 0.0
     rank = ONES << (a - 1)
     s = suit_of(c)
-    top = others_poss & SUIT[s] & BEATS[c] == 0
     if value_of(c) == a:
         if top:
             spread, needy = _rank_spread(S, g, rank, me, 1)
@@ -916,7 +913,6 @@ def _rank_lead(S, g, mp, k, me, c, mine, possible, others_poss):
     r = 9 * s + a - 1  # the colour's rank card, out in another hand
     if (mine | g[G_PLAYED]) >> r & 1:
         return 0.0
-    short = popcount(SUIT[s] & ~mine & ~g[G_PLAYED]) < 2 * (g[G_SEATS] - 1)  # as _lead_score's
     penalty = 30.0 if short else 8.0
     if SUIT[s] & BEATS[r] & ~g[G_PLAYED] == 0:  # the top one left: its holder takes it
         for q in range(g[G_SEATS]):
@@ -1038,8 +1034,6 @@ def choose_play(
                 sc -= 40.0
             if shed_high:  # while someone else can still take them
                 sc += 0.6 * value_of(c)
-            if rk >= 0:
-                sc += _rank_lead(S, g, mp, rk, me, c, mine, possible, others_poss)
             if ds & DS_KEEP:
                 sc += _deep_sea_keep(S, g, me, c, keeper)
             if ds & DS_WITH and _wins_with(S, g, me, c):
@@ -1198,12 +1192,9 @@ def _ones_want(g, me, hand, possible, want):
             if rest & ~hand == 0:
                 want[me] += 40.0
         elif rest == 0:
-            holder, n = -1, 0
-            for q in range(g[G_SEATS]):
-                if q != me and possible[q] & one:
-                    holder, n = q, n + 1
-            if n == 1:
-                want[holder] += 40.0
+            h = _holder(hand, possible, me, g[G_SEATS], 9 * u)
+            if h >= 0:
+                want[h] += 40.0
 
 
 @njit(cache=True, inline="always")
@@ -1352,6 +1343,8 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
             sc -= 2 * BIG
         elif kind == 12 and g[G_T] > 0 and me == g[G_FIRST_WINNER] and not top:
             sc -= 40.0 * _lead_risk(g, c, mine, possible, known, me)  # stay ahead: lead high
+        elif kind == 10 and c < 36:
+            sc += _rank_lead(S, g, mp, k, me, c, mine, possible, top, short)
         elif kind == 13 and suit_of(c) == suit_of(a) and not (played | mine) >> a & 1:
             sc -= 30.0 if short else 8.0  # its holder may have to follow with it
         elif kind == 1 and me == d0:
