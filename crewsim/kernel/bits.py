@@ -79,21 +79,21 @@ def _highest_jit(m):  # type: ignore[no-untyped-def]
     return lambda m: 63 - _ctlz(np.int64(m))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def seat_after(s: np.int64, k: np.int64, seats: np.int64) -> np.int64:
     """``(s + k) % seats`` for ``0 <= s + k < 2 * seats``, without a division in the hot loop."""
     x = s + k
     return x - seats if x >= seats else x
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def seat_count(counts: np.int64, s: np.int64) -> np.int64:
     """Seat ``s``'s tally in ``counts``, 8 bits per seat: per-seat counters without an array
     (no allocation in the game loop)."""
     return counts >> (8 * s) & 0xFF
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def count_seat(counts: np.int64, s: np.int64) -> np.int64:
     """``counts`` with seat ``s``'s tally one higher."""
     return counts + (np.int64(1) << (8 * s))

@@ -70,14 +70,14 @@ def counted(codes, at):
     return a  # the counted cards (colours for each colour / all of one colour)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _tight(short, more):
     """Cards still missing with fewer than two to spare among the ``more`` still unplayed."""
     slack = more - short
     return TIGHT * (2 - slack) if short > 0 and slack < 2 else 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _exact(have, more, own, n):
     """(value, missing) of "exactly ``n``", still within reach, with ``more`` such cards
     still unplayed, ``own`` of them in the owner's hand."""

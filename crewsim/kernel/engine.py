@@ -99,7 +99,7 @@ from crewsim.kernel.policy import (
 )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _shuffle(a, n, st):
     """Fisher-Yates on the first ``n`` entries of ``a``."""
     for i in range(n - 1, 0, -1):
@@ -107,7 +107,7 @@ def _shuffle(a, n, st):
         a[i], a[j] = a[j], a[i]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _deal(players, hands, under, deck, st):
     """Deal as the rules say; 2 players: dummy stacks (7 under, 7 up), trump 4 to a human."""
     for s in range(5):
@@ -144,7 +144,7 @@ def _true_claim(hand, c):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _judge(
     g, mp, trick, winner, wcard, tcard, towner, tpred, ttok, won, won_cards, desig, obj_done, res
 ):
@@ -322,7 +322,7 @@ def judge_objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, 
     return 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _allocate(mp, bp, g, hands, tcard, towner, pick, st):
     """Give every task an owner by the mission's allocation rule; ``pick`` keeps the order."""
     seats, cmd, n = g[G_SEATS], g[G_CMD], g[G_NTASK]
@@ -452,7 +452,7 @@ def _handover(bp, g, hands, tcard, towner):
     return -1, -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _distress(mp, bp, g, hands, tcard, towner, passes, st):
     """Decide and apply the distress signal; returns the direction (+1/-1) or 0."""
     mode = mp[MP_DISTRESS]
@@ -481,7 +481,7 @@ def _distress(mp, bp, g, hands, tcard, towner, passes, st):
     return d
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _reset_knowledge(g, hands, possible, known):
     """Public knowledge at the start, or after cards changed hands at random (mission 12)."""
     dummy = g[G_DUMMY]

@@ -87,7 +87,7 @@ BIG = 100.0
 DS_SHED, DS_KEEP, DS_WITH, DS_FIT, DS_COLLECT, DS_SUB = 1, 2, 4, 8, 16, 32  # Deep Sea scores
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def task_score(hand: np.int64, tc: np.int64):
     """How well a hand can deliver task card ``tc``: high cards and length in its colour, trumps."""
     s = suit_of(tc)
@@ -104,7 +104,7 @@ def task_score(hand: np.int64, tc: np.int64):
     return 1.0 + 2.0 * trumps
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def choose_draft(bp, hand, free_tasks, tcard, st):
     """Index of the task to take from the ``free_tasks`` mask (of task indices)."""
     if bp[BP_KIND] == 0:
@@ -216,7 +216,7 @@ def distress_card(bp, hand, me, to, towner, tcard, ntask, st):
     return best_c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def choose_comm(bp, g, mp, me, hand, told, ct):
     """The card to communicate now, or -1.  The claim follows from the hand.
 
@@ -251,7 +251,7 @@ def choose_comm(bp, g, mp, me, hand, told, ct):
     return best_c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _comm_score(me, hand, same, c, is_hi, is_lo, tasks, ct):
     """Worth of communicating ``c`` (my highest and/or lowest of its colour) given the open
     task cards ``tasks`` of that colour."""
@@ -274,7 +274,7 @@ def _comm_score(me, hand, same, c, is_hi, is_lo, tasks, ct):
     return sc
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _want(S, g, mp, me, won, desig, ct, want, hand, possible):
     """Fill ``want[s]``: how much the crew wants seat ``s`` to win the current trick."""
     seats, t, nt = g[G_SEATS], g[G_T], g[G_NT]
@@ -361,7 +361,7 @@ def _want(S, g, mp, me, won, desig, ct, want, hand, possible):
                     want[s] -= BIG
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _holder(hand, possible, me, seats, c):
     """The seat that holds card ``c`` as far as ``me`` can tell, or -1."""
     if hand >> c & 1:
@@ -450,7 +450,7 @@ def _deep_sea_want(S, g, me, won, want, trick, drawn):
                 want[o] += 8.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _compare_want(cmp, o, capt, seats, won, want):
     """A trick count compared with the others': the owner and the seats it is measured
     against lean towards the tricks that keep the comparison reachable."""
@@ -591,7 +591,7 @@ def _deep_sea_keep(S, g, me, c, keeper):
     return sc
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _best_card(hand):
     """The highest submarine in ``hand``, else its highest-valued colour card."""
     if hand & TRUMPS:
@@ -606,7 +606,7 @@ def _best_card(hand):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _wins_with(S, g, me, c):
     """Whether ``c`` is a card ``me`` must take a trick with (an open card of its own)."""
     for k in range(g[G_NDS]):
@@ -703,7 +703,7 @@ def _deep_sea_collect(S, g, me, c, wseat, risk, drawn, base, toppers):
     return sc
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _toppers(g, w, possible, unseen):
     """The seats still to play that may hold a card of ``w``'s suit above it."""
     tops = 0
@@ -714,7 +714,7 @@ def _toppers(g, w, possible, unseen):
     return tops
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _drawn(g, led, possible, unseen):
     """One card of suit ``led`` for each seat still to play that may hold one."""
     drawn = np.int64(0)
@@ -725,7 +725,7 @@ def _drawn(g, led, possible, unseen):
     return drawn
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _fits(tab, row, cards, more):
     """Whether a trick holding ``cards``, with ``more`` cards still to come, can still fit."""
     if cards & ~tab[row + C_FIT]:
@@ -804,7 +804,7 @@ def _banned_lead(S, g, mp, me, c, hand, bans, possible, unseen):
     return sc
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _objective_score(g, mp, me, c, winner, wcard, desig, risk, hand):
     """Special objectives' view of card ``c`` going to ``winner`` with ``wcard`` on top
     (``risk``: that a seat still to play takes the trick over)."""
@@ -924,7 +924,7 @@ def _rank_lead(S, g, mp, k, me, c, mine, possible, top, short):
     return 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _card_score(
     g, mp, me, c, winner, wcard, want, ct, tpred, desig, risk, others_open, mine_open, hand
 ):
@@ -953,7 +953,7 @@ def _card_score(
     return sc
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def choose_play(
     S, bp, mp, g, me, hand, legal, viewer_hand, trick, won, desig, possible, known, ct, tpred,
     want, st,
@@ -1131,7 +1131,7 @@ def choose_play(
     return best_c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _omega_early(S, g, mp):
     """Mission 48: the card of the omega task, which falls too early before the last trick;
     -1 in the last trick or without that rule."""
@@ -1142,7 +1142,7 @@ def _omega_early(S, g, mp):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _omega_keeper(ct, me, hand, omega):
     """Mission 48: the card the omega task's owner keeps to take the last trick with (its top
     trump, else its top card above the task card), or -1."""
@@ -1154,7 +1154,7 @@ def _omega_keeper(ct, me, hand, omega):
     return highest(above) if above else -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _sheds_high(mp, me, desig, won):
     """Whether I am the chosen member who must win exactly one trick (pn-33) and have won
     it: every high card left could win another."""
@@ -1164,7 +1164,7 @@ def _sheds_high(mp, me, desig, won):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _sheds_trumps(g, mp, me, desig, ct, omega):
     """Whether my trumps should go before the last trick, where one could beat the seat that
     must take it: the omega task's owner (pn-48), the chosen member who may not win it with a
@@ -1178,7 +1178,7 @@ def _sheds_trumps(g, mp, me, desig, ct, omega):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _ones_want(g, me, hand, possible, want):
     """Missions 9 and 26: the holder of a 1 whose colour the others no longer hold should get
     the lead (public knowledge only: my own 1, or a 1 whose holder the play has given away)."""
@@ -1197,7 +1197,7 @@ def _ones_want(g, me, hand, possible, want):
                 want[h] += 40.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _ones_length(g, hand, c):
     """Missions 9 and 26 (colour 1s must win): a 1 wins only once the others are void in its colour,
     so I shed the colour of another seat's 1, and keep the length guarding my own."""
@@ -1209,7 +1209,7 @@ def _ones_length(g, hand, c):
     return 5.0 + 2.0 * value_of(c)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _pink_target(g, mp):
     """The seat that must win every pink (mission 46), or -1."""
     for k in range(mp[MP_NOBJ]):
@@ -1218,12 +1218,12 @@ def _pink_target(g, mp):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _beats(c, w):
     return BEATS[w] >> c & 1 == 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _current_winner(g, trick):
     w = trick[0]
     wi = 0
@@ -1234,7 +1234,7 @@ def _current_winner(g, trick):
     return seat_after(g[G_LEADER], wi, g[G_SEATS]), w
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _overtake_risk(g, wcard, led, mine, possible, known, first):
     """Chance-like score that a seat playing after position ``first`` ends up beating ``wcard``.
 
@@ -1254,7 +1254,7 @@ def _overtake_risk(g, wcard, led, mine, possible, known, first):
     return 1.0 - safe
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _forced(poss, kn, unseen, hi, r):
     """Chance that a follower who may hold ``poss`` must overtake: all its cards of the suit
     lie in ``hi``.  Singletons are common, so a mix of r (one card) and r**2 (two cards)."""
@@ -1266,7 +1266,7 @@ def _forced(poss, kn, unseen, hi, r):
     return 0.35 * r + 0.65 * r * r
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_poss, avg_other,
                 hot, guard, d0, subs):  # fmt: skip
     """Value of leading card ``c`` (``others_poss``: unseen cards the others may hold; ``hot``:
@@ -1370,7 +1370,7 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
     return sc
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _route(g, c, me, mine, possible, want):
     """What leading ``c`` is worth when others may beat it: the followers steer the trick to
     the seat that wants it most among those who may top it (with a submarine only when the
@@ -1386,7 +1386,7 @@ def _route(g, c, me, mine, possible, want):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _lead_risk(g, c, mine, possible, known, me):
     """Overtake risk when I lead ``c``: every other seat plays after me."""
     unseen = SUIT[suit_of(c)] & ~mine & ~g[G_PLAYED]
@@ -1401,7 +1401,7 @@ def _lead_risk(g, c, mine, possible, known, me):
     return 1.0 - safe
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _owner_surely_beats(g, c, o, me, mine, possible, known):
     """Does owner ``o`` hold a known card above ``c`` that nobody else can top in that suit?"""
     s = suit_of(c)
