@@ -668,7 +668,7 @@ def play_chunk(
                             continue
                     elif comm_used[s]:
                         continue
-                    c = choose_comm(bp, g, mp, s, hands[s], known[s], ct)
+                    c = choose_comm(S, bp, g, mp, s, hands[s], known[s], ct)
                     if c < 0:
                         continue
                     claim = _true_claim(hands[s], c)

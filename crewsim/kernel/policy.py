@@ -217,12 +217,14 @@ def distress_card(bp, hand, me, to, towner, tcard, ntask, st):
 
 
 @njit(cache=True, forceinline=True)
-def choose_comm(bp, g, mp, me, hand, told, ct):
+def choose_comm(S, bp, g, mp, me, hand, told, ct):
     """The card to communicate now, or -1.  The claim follows from the hand.
 
     Open task cards (``ct``: owner per card) are Planet Nine tasks and the Deep Sea cards that
     name exact cards; only they make a communication worth a token, and so does the card that
-    must come last (Deep Sea 27): the seat after its holder has to lead the final trick."""
+    must come last (Deep Sea 27): the seat after its holder has to lead the final trick.  A
+    seat whose task card needs the first trick shows its top card of a colour before it, so
+    the leader can lead that colour to it."""
     if bp[BP_KIND] == 0 or bp[BP_COMM] == 0:
         return -1
     for k in range(mp[MP_NOBJ]):
@@ -231,6 +233,10 @@ def choose_comm(bp, g, mp, me, hand, told, ct):
             same = hand & SUIT[suit_of(a)]
             if a == lowest(same) or a == highest(same):
                 return a
+    if g[G_T] == 0 and g[G_LEADER] != me and _needs_first_trick(S, g, me):
+        top = _top_card(g, hand)
+        if top >= 0:
+            return top
     open_cards = g[G_TASKMASK] & ~g[G_PLAYED]
     if open_cards == 0:
         return -1
@@ -248,6 +254,39 @@ def choose_comm(bp, g, mp, me, hand, told, ct):
             sc = _comm_score(me, hand, same, hi, True, False, tasks, ct)
             if sc > best:
                 best, best_c = sc, hi
+    return best_c
+
+
+@njit(cache=True, forceinline=True)
+def _needs_first_trick(S, g, me):
+    """Does one of my open Deep Sea task cards need me to win the first trick?"""
+    tab = S.ds_tab
+    for k in range(g[G_NDS]):
+        row = S.ds_task[k] * N_COLS
+        fam = tab[row + C_FAMILY]
+        if (
+            S.ds_owner[k] == me
+            and not S.ds_done[k]
+            and tab[row + C_TRICKS] & 1
+            and (fam == FAM_WIN or fam == FAM_COUNT)
+        ):
+            return True
+    return False
+
+
+@njit(cache=True, forceinline=True)
+def _top_card(g, hand):
+    """My highest card of a colour that no other seat can top, in the colour the others hold
+    most of (the least likely to be ruffed), or -1."""
+    best, best_c = -1, np.int64(-1)
+    for suit in range(4):
+        same = hand & SUIT[suit]
+        if same == 0:
+            continue
+        hi = highest(same)
+        rest = SUIT[suit] & ~hand & ~g[G_PLAYED]
+        if rest & BEATS[hi] == 0 and popcount(rest) > best:
+            best, best_c = popcount(rest), hi
     return best_c
 
 
@@ -1281,7 +1320,7 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
         if c < 36 and others_poss & TRUMPS == 0:
             sc += 1.0
     else:
-        route = _route(g, c, me, mine, possible, want) if hot else -1e18
+        route = _route(g, c, me, mine, possible, known, want) if hot else -1e18
         sc += 0.5 * (route + avg_other) if route >= 0.5 * BIG else avg_other
     m = g[G_TASKMASK] & ~played & SUIT[s]
     while m:
@@ -1371,18 +1410,22 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
 
 
 @njit(cache=True, forceinline=True)
-def _route(g, c, me, mine, possible, want):
+def _route(g, c, me, mine, possible, known, want):
     """What leading ``c`` is worth when others may beat it: the followers steer the trick to
     the seat that wants it most among those who may top it (with a submarine only when the
-    seat may be void in the colour led)."""
+    seat may be void in the colour led); half as much again when that seat has shown a card
+    nobody else can top."""
     best = -1e18
     suit = SUIT[suit_of(c)]
     unseen = ~mine & ~g[G_PLAYED]
     for q in range(g[G_SEATS]):
         poss = possible[q] & unseen
         tops = poss & suit & BEATS[c] != 0 or (c < 36 and poss & suit == 0 and poss & TRUMPS != 0)
-        if q != me and tops and want[q] > best:
-            best = want[q]
+        if q != me and tops:
+            w = want[q]
+            if w > 0 and _owner_surely_beats(g, c, q, me, mine, possible, known):
+                w *= 1.5
+            best = max(best, w)
     return best
 
 
