@@ -276,17 +276,19 @@ def _needs_first_trick(S, g, me):
 
 @njit(cache=True, forceinline=True)
 def _top_card(g, hand):
-    """My highest card of a colour that no other seat can top, in the colour the others hold
-    most of (the least likely to be ruffed), or -1."""
-    best, best_c = -1, np.int64(-1)
+    """My highest card of a colour that at most one other card tops, the fewest such cards
+    first, then the colour the others hold most of (the least likely to be ruffed); or -1."""
+    best, best_c = -1000, np.int64(-1)
     for suit in range(4):
         same = hand & SUIT[suit]
         if same == 0:
             continue
         hi = highest(same)
         rest = SUIT[suit] & ~hand & ~g[G_PLAYED]
-        if rest & BEATS[hi] == 0 and popcount(rest) > best:
-            best, best_c = popcount(rest), hi
+        above = popcount(rest & BEATS[hi])
+        sc = popcount(rest) - 20 * above
+        if above <= 1 and sc > best:
+            best, best_c = sc, hi
     return best_c
 
 
@@ -1413,8 +1415,8 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
 def _route(g, c, me, mine, possible, known, want):
     """What leading ``c`` is worth when others may beat it: the followers steer the trick to
     the seat that wants it most among those who may top it (with a submarine only when the
-    seat may be void in the colour led); half as much again when that seat has shown a card
-    nobody else can top."""
+    seat may be void in the colour led); more when that seat has shown a card at most one
+    other card can top."""
     best = -1e18
     suit = SUIT[suit_of(c)]
     unseen = ~mine & ~g[G_PLAYED]
@@ -1423,8 +1425,11 @@ def _route(g, c, me, mine, possible, known, want):
         tops = poss & suit & BEATS[c] != 0 or (c < 36 and poss & suit == 0 and poss & TRUMPS != 0)
         if q != me and tops:
             w = want[q]
-            if w > 0 and _owner_surely_beats(g, c, q, me, mine, possible, known):
+            over = _over_known(g, c, q, me, mine, possible, known) if w > 0 else -1
+            if over == 0:
                 w *= 1.5
+            elif over == 1:
+                w *= 1.2
             best = max(best, w)
     return best
 
@@ -1445,15 +1450,22 @@ def _lead_risk(g, c, mine, possible, known, me):
 
 
 @njit(cache=True, forceinline=True)
-def _owner_surely_beats(g, c, o, me, mine, possible, known):
-    """Does owner ``o`` hold a known card above ``c`` that nobody else can top in that suit?"""
+def _over_known(g, c, o, me, mine, possible, known):
+    """How many cards the other seats may hold above owner ``o``'s highest known card of
+    ``c``'s suit, or -1 when ``o`` has shown no card above ``c``."""
     s = suit_of(c)
     k_mask = known[o] & SUIT[s] & BEATS[c]
     if k_mask == 0:
-        return False
-    k = highest(k_mask)
-    above = SUIT[s] & BEATS[k] & ~mine & ~g[G_PLAYED]
+        return -1
+    above = SUIT[s] & BEATS[highest(k_mask)] & ~mine & ~g[G_PLAYED]
+    others = np.int64(0)
     for q in range(g[G_SEATS]):
-        if q != o and q != me and possible[q] & above:
-            return False
-    return True
+        if q != o and q != me:
+            others |= possible[q]
+    return popcount(above & others)
+
+
+@njit(cache=True, forceinline=True)
+def _owner_surely_beats(g, c, o, me, mine, possible, known):
+    """Does owner ``o`` hold a known card above ``c`` that nobody else can top in that suit?"""
+    return _over_known(g, c, o, me, mine, possible, known) == 0
