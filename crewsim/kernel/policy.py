@@ -223,8 +223,8 @@ def choose_comm(S, bp, g, mp, me, hand, told, ct):
     Open task cards (``ct``: owner per card) are Planet Nine tasks and the Deep Sea cards that
     name exact cards; only they make a communication worth a token, and so does the card that
     must come last (Deep Sea 27): the seat after its holder has to lead the final trick.  A
-    seat whose task card needs the first trick shows its top card of a colour before it, so
-    the leader can lead that colour to it."""
+    seat whose task card needs the first trick shows, before it, a high card that at most one
+    other card tops, so the leader can lead that colour to it."""
     if bp[BP_KIND] == 0 or bp[BP_COMM] == 0:
         return -1
     for k in range(mp[MP_NOBJ]):
@@ -1343,7 +1343,7 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
                 sc += 0.5 * BIG if void and not blocked else -1.5 * BIG
             else:
                 # lead another's task card only if its owner surely beats it
-                sure = _owner_surely_beats(g, c, o, me, mine, possible, known) and not blocked
+                sure = _over_known(g, c, o, me, mine, possible, known) == 0 and not blocked
                 # an owner known void in the colour who may hold trumps can ruff a high card
                 ruff = (
                     not blocked
@@ -1464,8 +1464,3 @@ def _over_known(g, c, o, me, mine, possible, known):
             others |= possible[q]
     return popcount(above & others)
 
-
-@njit(cache=True, forceinline=True)
-def _owner_surely_beats(g, c, o, me, mine, possible, known):
-    """Does owner ``o`` hold a known card above ``c`` that nobody else can top in that suit?"""
-    return _over_known(g, c, o, me, mine, possible, known) == 0
