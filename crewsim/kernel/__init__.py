@@ -2,6 +2,10 @@
 
 numba's ``cache=True`` only notices edits to a jitted function's own file, not to its callees
 in other modules, so the cache directory is versioned by a hash of the kernel's sources.
+
+The game loop's helpers are ``forceinline=True``: LLVM inlines them (as separate calls, passing
+a dozen arrays each, they cost about 40 % of the speed), while numba's own IR inlining
+(``inline="always"``) took twice as long to compile (210 s against 95 s cold).
 """
 
 import hashlib
