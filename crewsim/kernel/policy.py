@@ -1451,7 +1451,7 @@ def _lead_risk(g, c, mine, possible, known, me):
 
 @njit(cache=True, forceinline=True)
 def _over_known(g, c, o, me, mine, possible, known):
-    """How many cards the other seats may hold above owner ``o``'s highest known card of
+    """How many cards the other seats may hold above seat ``o``'s highest known card of
     ``c``'s suit, or -1 when ``o`` has shown no card above ``c``."""
     s = suit_of(c)
     k_mask = known[o] & SUIT[s] & BEATS[c]
@@ -1463,4 +1463,3 @@ def _over_known(g, c, o, me, mine, possible, known):
         if q != o and q != me:
             others |= possible[q]
     return popcount(above & others)
-
