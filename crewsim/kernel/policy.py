@@ -237,6 +237,8 @@ def choose_comm(S, bp, g, mp, me, hand, told, ct):
         top = _top_card(g, hand)
         if top >= 0:
             return top
+    if hand & TRUMPS == 0 and _only_last(S, g, me):
+        return _best_card(hand)
     open_cards = g[G_TASKMASK] & ~g[G_PLAYED]
     if open_cards == 0:
         return -1
@@ -269,6 +271,21 @@ def _needs_first_trick(S, g, me):
             and not S.ds_done[k]
             and tab[row + C_TRICKS] & 1
             and (fam == FAM_WIN or fam == FAM_COUNT)
+        ):
+            return True
+    return False
+
+
+@njit(cache=True, forceinline=True)
+def _only_last(S, g, me):
+    """Does one of my open Deep Sea task cards allow me only the last trick?"""
+    for k in range(g[G_NDS]):
+        row = S.ds_task[k] * N_COLS
+        if (
+            S.ds_owner[k] == me
+            and not S.ds_done[k]
+            and S.ds_tab[row + C_LAST]
+            and S.ds_tab[row + C_FAMILY] == FAM_COUNT
         ):
             return True
     return False
@@ -461,7 +478,8 @@ def _deep_sea_want(S, g, me, won, want, trick, drawn):
             if _fits(tab, row, inside, g[G_SEATS] - g[G_NIN]):
                 want[o] += 40.0 if inside else 10.0
         elif tab[row + C_CMP]:
-            _compare_want(tab[row + C_CMP], o, g[G_CMD], g[G_SEATS], won, want)
+            _compare_want(tab[row + C_CMP], o, g[G_CMD], g[G_SEATS], won, want,
+                          1 - (g[G_PLAYED] >> 39 & 1))  # fmt: skip
         elif run:  # a streak: start one, keep it going, and (exactly n) stop at n
             streak = won[o] if run == RUN_EXACTLY else S.ds_state[4 * k]
             if run == RUN_EXACTLY and won[o] >= target:
@@ -492,9 +510,10 @@ def _deep_sea_want(S, g, me, won, want, trick, drawn):
 
 
 @njit(cache=True, forceinline=True)
-def _compare_want(cmp, o, capt, seats, won, want):
+def _compare_want(cmp, o, capt, seats, won, want, sure):
     """A trick count compared with the others': the owner and the seats it is measured
-    against lean towards the tricks that keep the comparison reachable."""
+    against lean towards the tricks that keep the comparison reachable.  ``sure``: the
+    captain still holds submarine 4, a trick it will take whenever it plays it."""
     if cmp == CMP_MORE_EACH:
         want[o] += 25.0
         for q in range(seats):
@@ -513,12 +532,15 @@ def _compare_want(cmp, o, capt, seats, won, want):
     elif cmp == CMP_FEWER_CAPT:
         want[o] -= 20.0
         want[capt] += 20.0
-    elif won[o] < won[capt]:  # as many as the captain: the one behind catches up
+    elif won[o] < won[capt] + sure:  # as many as the captain: the one behind catches up
         want[o] += 25.0
         want[capt] -= 10.0
-    elif won[o] > won[capt]:
+    elif won[o] > won[capt] + sure:
         want[capt] += 25.0
         want[o] -= 10.0
+    else:  # level: a trick to either of them has to be matched later
+        want[o] -= 15.0
+        want[capt] -= 15.0
 
 
 @njit(cache=True)
@@ -534,20 +556,27 @@ def _knows(g, me, owner):
 @njit(cache=True)
 def _deep_sea_shed(S, g, me, c, wseat, won):
     """Owners of "win no X" cards get rid of X while someone else takes the trick, and owners
-    who may win no more tricks (a trick count reached) get rid of high cards and submarines."""
+    who may not win this trick (a trick count reached, or only other tricks allowed) get rid
+    of high cards and submarines."""
     sc = 0.0
     if wseat == me:
         return sc
-    tab = S.ds_tab
+    tab, t, nt = S.ds_tab, g[G_T], g[G_NT]
     for k in range(g[G_NDS]):
         row = S.ds_task[k] * N_COLS
         if S.ds_done[k] or S.ds_owner[k] != me:
             continue
         if tab[row + C_BAD] >> c & 1:
             sc += 30.0
+        if tab[row + C_FAMILY] != FAM_COUNT or tab[row + C_NEED]:
+            continue
         target = S.ds_pred[k] if tab[row + C_PREDICT] else tab[row + C_TARGET]
-        plain = tab[row + C_NEED] == 0 and tab[row + C_TRICKS] == 0 and tab[row + C_LAST] == 0
-        if tab[row + C_FAMILY] == FAM_COUNT and plain and 0 <= target <= won[me]:
+        only = tab[row + C_TRICKS] | tab[row + C_LAST]
+        if only:  # only the named tricks: the others are tricks to lose
+            off = not (tab[row + C_TRICKS] >> t & 1 or (tab[row + C_LAST] and t == nt - 1))
+        else:
+            off = 0 <= target <= won[me]
+        if off:
             sc += 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)
     return sc
 
@@ -612,7 +641,9 @@ def _deep_sea_keep(S, g, me, c, keeper):
     """Before the last trick, for a card that must win it or lie in it: its owner keeps
     ``keeper``, the best card of its own hand (``_best_card``), the others spend submarines
     and high cards, the later the more, and a card named for the last trick stays in its
-    hand."""
+    hand.  When the owner may win only the last trick, the others do not lead submarines
+    while it may hold one (that would draw its keeper), and once it has shown its keeper
+    they play the cards above it and keep one below it, for the final lead."""
     t, nt = g[G_T], g[G_NT]
     if t >= nt - 1:
         return 0.0
@@ -623,12 +654,25 @@ def _deep_sea_keep(S, g, me, c, keeper):
             continue
         if S.ds_tab[row + C_EXACT] and S.ds_tab[row + C_NEED] >> c & 1:
             sc -= 3 * BIG
-        if S.ds_owner[k] == me:
+        o = S.ds_owner[k]
+        if o == me:
             if c == keeper:
                 sc -= 40.0
-        elif S.ds_tab[row + C_FAMILY] == FAM_WIN:  # (winning only the last: others keep theirs)
-            late = 3.0 if t >= nt - 3 else 1.0
-            sc += late * ((6.0 if c >= 36 else 0.0) + 0.3 * value_of(c))
+            continue
+        late = 3.0 if t >= nt - 3 else 1.0
+        sc += late * ((6.0 if c >= 36 else 0.0) + 0.3 * value_of(c))
+        if S.ds_tab[row + C_FAMILY] != FAM_COUNT:
+            continue
+        if c >= 36 and g[G_NIN] == 0 and S.possible[o] & TRUMPS & ~S.hands[me] & ~g[G_PLAYED]:
+            sc -= 30.0 + late * 6.0  # a submarine lead draws the owner's, kept for the end
+        told = S.known[o] & COLOURS & ~g[G_PLAYED]
+        if told:  # its card for the last trick
+            top, same = highest(told), SUIT[suit_of(c)]
+            if suit_of(c) == suit_of(top):  # keep one card under it, to lead or follow
+                if c > top:
+                    sc += late * 10.0
+                elif popcount(S.hands[me] & same & ~BEATS[top]) == 1:
+                    sc -= late * 15.0
     return sc
 
 
