@@ -714,7 +714,7 @@ def _deep_sea_with(S, g, me, c, wseat, wcard, risk):
             continue
         need = S.ds_tab[row + C_NEED]
         if S.ds_owner[k] == me and with_ >> c & 1:
-            later = g[G_NIN] + 1 < g[G_SEATS]  # someone may still drop a card to capture
+            later = need != 0 and _may_drop(S, g, me, c, need)  # a card to capture may come
             if wseat == me and wcard == c and (need == 0 or inside & need or later):
                 gain = 50.0 if need == 0 or inside & need else 15.0
                 sc += gain * (1.0 - risk) - 20.0 * risk
@@ -723,6 +723,20 @@ def _deep_sea_with(S, g, me, c, wseat, wcard, risk):
         elif wseat == S.ds_owner[k] and with_ >> wcard & 1 and need >> c & 1:
             sc += 50.0
     return sc
+
+
+@njit(cache=True, forceinline=True)
+def _may_drop(S, g, me, c, need):
+    """Whether a seat still to play after my ``c`` may put one of the ``need`` cards into
+    the trick: one of the colour led, or any once it is void in that colour."""
+    nin, seats = g[G_NIN], g[G_SEATS]
+    led = SUIT[suit_of(c if nin == 0 else S.trick[0])]
+    live = FULL & ~g[G_PLAYED] & ~S.hands[me]
+    for k in range(nin + 1, seats):
+        p = S.possible[seat_after(g[G_LEADER], k, seats)] & live
+        if p & need & led or (p & need and p & led == 0):
+            return True
+    return False
 
 
 @njit(cache=True)
