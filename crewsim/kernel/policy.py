@@ -469,6 +469,8 @@ def _deep_sea_want(S, g, me, won, want, trick, drawn):
         if inside & bad:
             want[o] -= BIG
         run = tab[row + C_RUN]
+        sure = np.int64(o == g[G_CMD]) - (g[G_PLAYED] >> 39 & 1)  # submarine 4 will win
+        sure = max(sure, np.int64(0))
         if tab[row + C_WITH]:  # taken with one of these cards: nobody tops the owner's
             if g[G_NIN] > 0:
                 ws, wc = _current_winner(g, trick)
@@ -486,8 +488,8 @@ def _deep_sea_want(S, g, me, won, want, trick, drawn):
                 want[o] -= BIG
             elif streak > 0:
                 want[o] += BIG if run == RUN_EXACTLY else 40.0 + 20.0 * streak
-            else:
-                want[o] += 10.0
+            elif run != RUN_EXACTLY or me != o or _tops(S.hands[o], g[G_PLAYED]) >= target:
+                want[o] += 10.0  # start one (its owner an exact one only with sure winners)
         elif fam == FAM_AVOID:
             if named:  # none of the first n tricks
                 want[o] -= BIG
@@ -499,7 +501,7 @@ def _deep_sea_want(S, g, me, won, want, trick, drawn):
             if tab[row + C_TRICKS] or tab[row + C_LAST]:  # only these tricks
                 want[o] += BIG if named else -BIG
             elif target >= 0:  # exactly this many tricks
-                want[o] += 20.0 if won[o] < target else -BIG
+                want[o] += 20.0 if won[o] + sure < target else -BIG
         elif fam == FAM_WIN and not tab[row + C_EXACT]:
             if named:
                 want[o] += BIG
@@ -568,7 +570,8 @@ def _deep_sea_shed(S, g, me, c, wseat, won):
             continue
         if tab[row + C_BAD] >> c & 1:
             sc += 30.0
-        if tab[row + C_FAMILY] != FAM_COUNT or tab[row + C_NEED]:
+        run = tab[row + C_RUN] == RUN_EXACTLY
+        if (tab[row + C_FAMILY] != FAM_COUNT and not run) or tab[row + C_NEED]:
             continue
         target = S.ds_pred[k] if tab[row + C_PREDICT] else tab[row + C_TARGET]
         only = tab[row + C_TRICKS] | tab[row + C_LAST]
@@ -591,7 +594,8 @@ def _deep_sea_scores(S, g, me):
         row = S.ds_task[k] * N_COLS
         if S.ds_done[k]:
             continue
-        if S.ds_owner[k] == me and (tab[row + C_BAD] or tab[row + C_FAMILY] == FAM_COUNT):
+        if S.ds_owner[k] == me and (tab[row + C_BAD] or tab[row + C_FAMILY] == FAM_COUNT
+                                    or tab[row + C_RUN] == RUN_EXACTLY):  # fmt: skip
             ds |= DS_SHED
         if tab[row + C_LAST]:
             ds |= DS_KEEP
@@ -673,6 +677,37 @@ def _deep_sea_keep(S, g, me, c, keeper):
                     sc += late * 10.0
                 elif popcount(S.hands[me] & same & ~BEATS[top]) == 1:
                     sc -= late * 15.0
+    return sc
+
+
+@njit(cache=True, forceinline=True)
+def _tops(hand, played):
+    """How many tricks ``hand`` surely takes on lead: per suit, its cards above every card
+    still out."""
+    n = 0
+    for u in range(5):
+        out = SUIT[u] & ~hand & ~played
+        m = hand & SUIT[u]
+        while m:
+            c = highest(m)
+            if out & BEATS[c]:
+                break
+            n += 1
+            m &= ~(np.int64(1) << c)
+    return n
+
+
+@njit(cache=True)
+def _run_sub4(S, g, me, won):
+    """Submarine 4 takes a trick whenever it is played, so the captain who must win exactly
+    n tricks in a row spends it on the streak's last trick and not before."""
+    sc = 0.0
+    for k in range(g[G_NDS]):
+        row = S.ds_task[k] * N_COLS
+        if S.ds_done[k] or S.ds_owner[k] != me or S.ds_tab[row + C_RUN] != RUN_EXACTLY:
+            continue
+        if won[me] > 0:
+            sc += 60.0 if won[me] + 1 == S.ds_tab[row + C_TARGET] else -30.0
     return sc
 
 
@@ -1135,6 +1170,8 @@ def choose_play(
                 sc += 0.6 * value_of(c)
             if ds & DS_KEEP:
                 sc += _deep_sea_keep(S, g, me, c, keeper)
+            if c == 39 and mp[MP_GAME] == 1:
+                sc += _run_sub4(S, g, me, won)
             if ds & DS_WITH and _wins_with(S, g, me, c):
                 top = others_poss & SUIT[suit_of(c)] & BEATS[c] == 0
                 risk = 0.0 if top else _lead_risk(g, c, mine, possible, known, me)
@@ -1211,6 +1248,8 @@ def choose_play(
             sc += _deep_sea_shed(S, g, me, c, wseat, won)
         if ds & DS_KEEP:
             sc += _deep_sea_keep(S, g, me, c, keeper)
+        if c == 39 and mp[MP_GAME] == 1:
+            sc += _run_sub4(S, g, me, won)
         if ds & DS_WITH:
             if beats and risk == 0.0 and nin + 1 < seats and _wins_with(S, g, me, c):
                 risk = _overtake_risk(g, c, led, mine, possible, known, nin + 1)
