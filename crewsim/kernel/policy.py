@@ -566,7 +566,15 @@ def _deep_sea_shed(S, g, me, c, wseat, won):
     tab, t, nt = S.ds_tab, g[G_T], g[G_NT]
     for k in range(g[G_NDS]):
         row = S.ds_task[k] * N_COLS
-        if S.ds_done[k] or S.ds_owner[k] != me:
+        if S.ds_done[k]:
+            continue
+        cmp = tab[row + C_CMP]
+        if S.ds_owner[k] != me:  # its owner must out-win the others: they give up winners
+            if _feeds(cmp, me, g[G_CMD]) and (cmp == CMP_MORE_CAPT or wseat == S.ds_owner[k]):
+                sc += 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)
+            continue
+        if cmp == CMP_FEWER_EACH or cmp == CMP_FEWER_CAPT:  # fewer tricks: lose them all
+            sc += 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)
             continue
         if tab[row + C_BAD] >> c & 1:
             sc += 30.0
@@ -584,6 +592,14 @@ def _deep_sea_shed(S, g, me, c, wseat, won):
     return sc
 
 
+@njit(cache=True, forceinline=True)
+def _feeds(cmp, me, capt):
+    """Whether seat ``me``, not the owner, gives up its winners under a trick count compared
+    with its own: every other seat's against "more than each" or "than all the others", the
+    captain's against "more than the captain"."""
+    return cmp == CMP_MORE_ALL or cmp == CMP_MORE_EACH or (cmp == CMP_MORE_CAPT and me == capt)
+
+
 @njit(cache=True)
 def _deep_sea_scores(S, g, me):
     """Which per-card Deep Sea scores the open task cards call for now (``DS_*`` bits): a
@@ -595,7 +611,11 @@ def _deep_sea_scores(S, g, me):
         if S.ds_done[k]:
             continue
         if S.ds_owner[k] == me and (tab[row + C_BAD] or tab[row + C_FAMILY] == FAM_COUNT
-                                    or tab[row + C_RUN] == RUN_EXACTLY):  # fmt: skip
+                                    or tab[row + C_RUN] == RUN_EXACTLY
+                                    or tab[row + C_CMP] == CMP_FEWER_EACH
+                                    or tab[row + C_CMP] == CMP_FEWER_CAPT):  # fmt: skip
+            ds |= DS_SHED
+        if _feeds(tab[row + C_CMP], me, g[G_CMD]):
             ds |= DS_SHED
         if tab[row + C_LAST]:
             ds |= DS_KEEP
