@@ -756,6 +756,25 @@ def _wins_with(S, g, me, c):
     return False
 
 
+@njit(cache=True, forceinline=True)
+def _clears_for(S, g, me, c, hand, others_poss):
+    """Whether leading ``c`` draws out the others' cards above one of my cards of its colour
+    that I must take a trick with: a 2 or a 3 wins only once they are gone, and a card to
+    capture that no other card of that colour can be comes only from a seat void in it."""
+    same = SUIT[suit_of(c)]
+    for k in range(g[G_NDS]):
+        row = S.ds_task[k] * N_COLS
+        with_ = S.ds_tab[row + C_WITH] & hand & same
+        if S.ds_done[k] or S.ds_owner[k] != me or with_ == 0 or with_ >> c & 1:
+            continue
+        w = lowest(with_)
+        need = S.ds_tab[row + C_NEED]
+        low = value_of(w) <= 3 if need == 0 else need & same & others_poss == 0
+        if low and others_poss & same & BEATS[w]:
+            return True
+    return False
+
+
 @njit(cache=True)
 def _deep_sea_with(S, g, me, c, wseat, wcard, risk):
     """Cards won with a given rank: the owner takes the trick with one (``risk``: that a later
@@ -1196,6 +1215,8 @@ def choose_play(
                 top = others_poss & SUIT[suit_of(c)] & BEATS[c] == 0
                 risk = 0.0 if top else _lead_risk(g, c, mine, possible, known, me)
                 sc += _deep_sea_with(S, g, me, c, me, c, risk)
+            elif ds & DS_WITH and _clears_for(S, g, me, c, hand, others_poss):
+                sc += 12.0
             if ds & DS_FIT:
                 sc += _deep_sea_fit(S, g, me, c, me)
             if subs:
