@@ -43,6 +43,7 @@ from crewsim.kernel.deep_sea_tables import (
     C_TARGET,
     C_TRICKS,
     C_WITH,
+    CMP_EQUAL_CAPT,
     CMP_FEWER_CAPT,
     CMP_FEWER_EACH,
     CMP_MORE_ALL,
@@ -569,6 +570,12 @@ def _deep_sea_shed(S, g, me, c, wseat, won):
         if S.ds_done[k]:
             continue
         cmp = tab[row + C_CMP]
+        if cmp == CMP_EQUAL_CAPT:  # as many as the captain: whoever is not behind sheds
+            o, capt = S.ds_owner[k], g[G_CMD]
+            lead = won[capt] + 1 - (g[G_PLAYED] >> 39 & 1) - won[o]  # submarine 4 is sure
+            if (me == capt and lead >= 0) or (me == o and lead <= 0):
+                sc += 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)
+            continue
         if S.ds_owner[k] != me:  # its owner must out-win the others: they give up winners
             if _feeds(cmp, me, g[G_CMD]) and (cmp == CMP_MORE_CAPT or wseat == S.ds_owner[k]):
                 sc += 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)
@@ -615,7 +622,9 @@ def _deep_sea_scores(S, g, me):
                                     or tab[row + C_CMP] == CMP_FEWER_EACH
                                     or tab[row + C_CMP] == CMP_FEWER_CAPT):  # fmt: skip
             ds |= DS_SHED
-        if _feeds(tab[row + C_CMP], me, g[G_CMD]):
+        if _feeds(tab[row + C_CMP], me, g[G_CMD]) or (
+            tab[row + C_CMP] == CMP_EQUAL_CAPT and (me == g[G_CMD] or S.ds_owner[k] == me)
+        ):
             ds |= DS_SHED
         if tab[row + C_LAST]:
             ds |= DS_KEEP
