@@ -1191,6 +1191,14 @@ def choose_play(
                 hot = hot or want[q] >= 0.5 * BIG
         others_poss &= unseen
         avg_other = 0.5 * tot / max(seats - 1, 1)
+        # a Deep Sea trick I must take with no sure winner: lead the likeliest one (but not
+        # the card kept for the last trick)
+        must_win = mp[MP_GAME] == 1 and want[me] >= 0.5 * BIG
+        m = legal
+        while m and must_win:
+            c = lowest(m)
+            m &= m - 1
+            must_win = others_poss & SUIT[suit_of(c)] & BEATS[c] != 0
         # trumps threaten a low task card held by its owner: I hold one of mine, or every open
         # task card is known (communicated) to sit with its owner
         guard = my_tasks & mine != 0
@@ -1214,6 +1222,8 @@ def choose_play(
                 sc -= 2 * BIG if c == omega else 30.0  # follow, perhaps with it
             if c == keep_last:
                 sc -= 40.0
+            if must_win and c != keeper:
+                sc += want[me] * (1.0 - _lead_risk(g, c, mine, possible, known, me))
             if shed_high:  # while someone else can still take them
                 sc += 0.6 * value_of(c)
             if ds & DS_KEEP:
