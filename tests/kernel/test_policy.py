@@ -66,9 +66,6 @@ CASES = [
     (75, 4, 0.6),  # I will win the last trick: its owner keeps its best card for it
     (74, 4, 0.6),  # the first and the last trick
     (94, 4, 0.35),  # the green 2 in the last trick: its holder keeps it until then
-    (38, 4, 0.15),  # exactly 2 tricks, in a row
-    (50, 4, 0.3),  # more tricks than anyone else
-    (54, 4, 0.4),  # more tricks than the captain
     (52, 3, 0.13),  # as many tricks as the captain
     (7, 3, 0.45),  # a 5 won with a 7
     (12, 3, 0.18),  # a trick won with a 2
@@ -77,6 +74,26 @@ CASES = [
     (18, 4, 0.15),  # a trick adding up to more than 28
     (4, 4, 0.45),  # no trick: its owner sheds high cards and submarines
     (35, 3, 0.45),  # exactly one trick: once it is won, the same
+]
+# Later rules, the share on these same deals before -> after (2,000 deals a card):
+# 70 9.6 -> 41 %, 69 47 -> 69 %, 52 at 4 players 18 -> 39 %, 38 23 -> 50 %, 39 23 -> 53 %,
+# 51 19 -> 64 %, 49 52 -> 76 %, 50 50 -> 66 %, 54 61 -> 71 %, 53 83 -> 96 %, 73 57 -> 86 %,
+# 72 87 -> 98 %, 6 63 -> 89 %, 8 10 -> 16 %
+CASES += [
+    (70, 4, 0.3),  # only the last trick: shed high cards, show the keeper, others keep one under
+    (69, 4, 0.6),  # only the first trick: shed high cards after it
+    (52, 4, 0.3),  # as many as the captain: submarine 4 is its sure trick, the one ahead sheds
+    (38, 4, 0.4),  # exactly 2 in a row: submarine 4 ends the streak, then shed high cards
+    (39, 4, 0.42),  # exactly 3 in a row: started only with enough sure winners
+    (51, 4, 0.5),  # more than all the others together: they shed winners under its tricks
+    (49, 4, 0.68),  # fewer than everyone else: its owner sheds high cards
+    (50, 4, 0.58),  # more than anyone else: the others shed winners under its tricks
+    (54, 4, 0.66),  # more than the captain: the captain sheds
+    (53, 4, 0.9),  # fewer than the captain: its owner sheds
+    (73, 4, 0.75),  # the first three tricks: no sure winner left, lead the likeliest
+    (72, 4, 0.93),  # the first two tricks: the same
+    (6, 4, 0.78),  # 3 tricks in a row: the same
+    (8, 4, 0.13),  # a 6 won with a 6: led only when a void seat may drop a 6 into it
 ]
 
 
