@@ -1191,9 +1191,9 @@ def choose_play(
                 hot = hot or want[q] >= 0.5 * BIG
         others_poss &= unseen
         avg_other = 0.5 * tot / max(seats - 1, 1)
-        # a Deep Sea trick I must take with no sure winner: lead the likeliest one (but not
-        # the card kept for the last trick)
-        must_win = mp[MP_GAME] == 1 and want[me] >= 0.5 * BIG
+        # a Deep Sea trick I want (a named trick, a streak, a count to reach) and no sure
+        # winner: lead the likeliest one, not the card kept for the last trick
+        must_win = mp[MP_GAME] == 1 and want[me] >= 0.2 * BIG
         m = legal
         while m and must_win:
             c = lowest(m)
