@@ -470,8 +470,7 @@ def _deep_sea_want(S, g, me, won, want, trick, drawn):
         if inside & bad:
             want[o] -= BIG
         run = tab[row + C_RUN]
-        sure = np.int64(o == g[G_CMD]) - (g[G_PLAYED] >> 39 & 1)  # submarine 4 will win
-        sure = max(sure, np.int64(0))
+        sure = _sub4_left(g) if o == g[G_CMD] else 0  # the captain's sure trick
         if tab[row + C_WITH]:  # taken with one of these cards: nobody tops the owner's
             if g[G_NIN] > 0:
                 ws, wc = _current_winner(g, trick)
@@ -481,8 +480,7 @@ def _deep_sea_want(S, g, me, won, want, trick, drawn):
             if _fits(tab, row, inside, g[G_SEATS] - g[G_NIN]):
                 want[o] += 40.0 if inside else 10.0
         elif tab[row + C_CMP]:
-            _compare_want(tab[row + C_CMP], o, g[G_CMD], g[G_SEATS], won, want,
-                          1 - (g[G_PLAYED] >> 39 & 1))  # fmt: skip
+            _compare_want(tab[row + C_CMP], o, g[G_CMD], g[G_SEATS], won, want, _sub4_left(g))
         elif run:  # a streak: start one, keep it going, and (exactly n) stop at n
             streak = won[o] if run == RUN_EXACTLY else S.ds_state[4 * k]
             if run == RUN_EXACTLY and won[o] >= target:
@@ -565,6 +563,7 @@ def _deep_sea_shed(S, g, me, c, wseat, won):
     if wseat == me:
         return sc
     tab, t, nt = S.ds_tab, g[G_T], g[G_NT]
+    high = 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)
     for k in range(g[G_NDS]):
         row = S.ds_task[k] * N_COLS
         if S.ds_done[k]:
@@ -572,16 +571,16 @@ def _deep_sea_shed(S, g, me, c, wseat, won):
         cmp = tab[row + C_CMP]
         if cmp == CMP_EQUAL_CAPT:  # as many as the captain: whoever is not behind sheds
             o, capt = S.ds_owner[k], g[G_CMD]
-            lead = won[capt] + 1 - (g[G_PLAYED] >> 39 & 1) - won[o]  # submarine 4 is sure
+            lead = won[capt] + _sub4_left(g) - won[o]
             if (me == capt and lead >= 0) or (me == o and lead <= 0):
-                sc += 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)
+                sc += high
             continue
         if S.ds_owner[k] != me:  # its owner must out-win the others: they give up winners
             if _feeds(cmp, me, g[G_CMD]) and (cmp == CMP_MORE_CAPT or wseat == S.ds_owner[k]):
-                sc += 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)
+                sc += high
             continue
         if cmp == CMP_FEWER_EACH or cmp == CMP_FEWER_CAPT:  # fewer tricks: lose them all
-            sc += 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)
+            sc += high
             continue
         if tab[row + C_BAD] >> c & 1:
             sc += 30.0
@@ -595,8 +594,14 @@ def _deep_sea_shed(S, g, me, c, wseat, won):
         else:
             off = 0 <= target <= won[me]
         if off:
-            sc += 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)
+            sc += high
     return sc
+
+
+@njit(cache=True, forceinline=True)
+def _sub4_left(g):
+    """1 while submarine 4 is unplayed: the captain holds it and takes a trick with it."""
+    return 1 - (g[G_PLAYED] >> 39 & 1)
 
 
 @njit(cache=True, forceinline=True)
