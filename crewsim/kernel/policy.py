@@ -234,11 +234,12 @@ def choose_comm(S, bp, g, mp, me, hand, told, ct):
             same = hand & SUIT[suit_of(a)]
             if a == lowest(same) or a == highest(same):
                 return a
-    if g[G_T] == 0 and g[G_LEADER] != me and _needs_first_trick(S, g, me):
+    first = (1 << FAM_WIN) | (1 << FAM_COUNT)  # a card of mine needing the first trick
+    if g[G_T] == 0 and g[G_LEADER] != me and _owns_open(S, g, me, C_TRICKS, first):
         top = _top_card(g, hand)
         if top >= 0:
             return top
-    if hand & TRUMPS == 0 and _only_last(S, g, me):
+    if hand & TRUMPS == 0 and _owns_open(S, g, me, C_LAST, 1 << FAM_COUNT):  # only the last
         return _best_card(hand)
     open_cards = g[G_TASKMASK] & ~g[G_PLAYED]
     if open_cards == 0:
@@ -261,32 +262,16 @@ def choose_comm(S, bp, g, mp, me, hand, told, ct):
 
 
 @njit(cache=True, forceinline=True)
-def _needs_first_trick(S, g, me):
-    """Does one of my open Deep Sea task cards need me to win the first trick?"""
-    tab = S.ds_tab
-    for k in range(g[G_NDS]):
-        row = S.ds_task[k] * N_COLS
-        fam = tab[row + C_FAMILY]
-        if (
-            S.ds_owner[k] == me
-            and not S.ds_done[k]
-            and tab[row + C_TRICKS] & 1
-            and (fam == FAM_WIN or fam == FAM_COUNT)
-        ):
-            return True
-    return False
-
-
-@njit(cache=True, forceinline=True)
-def _only_last(S, g, me):
-    """Does one of my open Deep Sea task cards allow me only the last trick?"""
+def _owns_open(S, g, me, col, families):
+    """Does one of my open Deep Sea task cards have bit 0 of column ``col`` set (``C_TRICKS``:
+    the first trick; ``C_LAST``: the last) and a family in the ``families`` bits?"""
     for k in range(g[G_NDS]):
         row = S.ds_task[k] * N_COLS
         if (
             S.ds_owner[k] == me
             and not S.ds_done[k]
-            and S.ds_tab[row + C_LAST]
-            and S.ds_tab[row + C_FAMILY] == FAM_COUNT
+            and S.ds_tab[row + col] & 1
+            and families >> S.ds_tab[row + C_FAMILY] & 1
         ):
             return True
     return False
@@ -480,7 +465,8 @@ def _deep_sea_want(S, g, me, won, want, trick, drawn):
             if _fits(tab, row, inside, g[G_SEATS] - g[G_NIN]):
                 want[o] += 40.0 if inside else 10.0
         elif tab[row + C_CMP]:
-            _compare_want(tab[row + C_CMP], o, g[G_CMD], g[G_SEATS], won, want, _sub4_left(g))
+            _compare_want(tab[row + C_CMP], o, g[G_CMD], g[G_SEATS], won, want,
+                          _capt_lead(g, won, o))  # fmt: skip
         elif run:  # a streak: start one, keep it going, and (exactly n) stop at n
             streak = won[o] if run == RUN_EXACTLY else S.ds_state[4 * k]
             if run == RUN_EXACTLY and won[o] >= target:
@@ -511,10 +497,10 @@ def _deep_sea_want(S, g, me, won, want, trick, drawn):
 
 
 @njit(cache=True, forceinline=True)
-def _compare_want(cmp, o, capt, seats, won, want, sure):
+def _compare_want(cmp, o, capt, seats, won, want, lead):
     """A trick count compared with the others': the owner and the seats it is measured
-    against lean towards the tricks that keep the comparison reachable.  ``sure``: the
-    captain still holds submarine 4, a trick it will take whenever it plays it."""
+    against lean towards the tricks that keep the comparison reachable.  ``lead``: the
+    captain's tricks over the owner's (``_capt_lead``)."""
     if cmp == CMP_MORE_EACH:
         want[o] += 25.0
         for q in range(seats):
@@ -533,10 +519,10 @@ def _compare_want(cmp, o, capt, seats, won, want, sure):
     elif cmp == CMP_FEWER_CAPT:
         want[o] -= 20.0
         want[capt] += 20.0
-    elif won[o] < won[capt] + sure:  # as many as the captain: the one behind catches up
+    elif lead > 0:  # as many as the captain: the one behind catches up
         want[o] += 25.0
         want[capt] -= 10.0
-    elif won[o] > won[capt] + sure:
+    elif lead < 0:
         want[capt] += 25.0
         want[o] -= 10.0
     else:  # level: a trick to either of them has to be matched later
@@ -570,9 +556,8 @@ def _deep_sea_shed(S, g, me, c, wseat, won):
             continue
         cmp = tab[row + C_CMP]
         if cmp == CMP_EQUAL_CAPT:  # as many as the captain: whoever is not behind sheds
-            o, capt = S.ds_owner[k], g[G_CMD]
-            lead = won[capt] + _sub4_left(g) - won[o]
-            if (me == capt and lead >= 0) or (me == o and lead <= 0):
+            lead = _capt_lead(g, won, S.ds_owner[k])
+            if (me == g[G_CMD] and lead >= 0) or (me == S.ds_owner[k] and lead <= 0):
                 sc += high
             continue
         if S.ds_owner[k] != me:  # its owner must out-win the others: they give up winners
@@ -605,6 +590,12 @@ def _sub4_left(g):
 
 
 @njit(cache=True, forceinline=True)
+def _capt_lead(g, won, o):
+    """The captain's tricks over seat ``o``'s, submarine 4's sure trick counted."""
+    return won[g[G_CMD]] + _sub4_left(g) - won[o]
+
+
+@njit(cache=True, forceinline=True)
 def _feeds(cmp, me, capt):
     """Whether seat ``me``, not the owner, gives up its winners under a trick count compared
     with its own: every other seat's against "more than each" or "than all the others", the
@@ -622,15 +613,10 @@ def _deep_sea_scores(S, g, me):
         row = S.ds_task[k] * N_COLS
         if S.ds_done[k]:
             continue
-        if S.ds_owner[k] == me and (tab[row + C_BAD] or tab[row + C_FAMILY] == FAM_COUNT
-                                    or tab[row + C_RUN] == RUN_EXACTLY
-                                    or tab[row + C_CMP] == CMP_FEWER_EACH
-                                    or tab[row + C_CMP] == CMP_FEWER_CAPT):  # fmt: skip
-            ds |= DS_SHED
-        if _feeds(tab[row + C_CMP], me, g[G_CMD]) or (
-            tab[row + C_CMP] == CMP_EQUAL_CAPT and (me == g[G_CMD] or S.ds_owner[k] == me)
-        ):
-            ds |= DS_SHED
+        mine = S.ds_owner[k] == me
+        if tab[row + C_CMP] or (mine and (tab[row + C_BAD] or tab[row + C_FAMILY] == FAM_COUNT
+                                          or tab[row + C_RUN] == RUN_EXACTLY)):  # fmt: skip
+            ds |= DS_SHED  # (who sheds under a compared trick count: ``_deep_sea_shed``)
         if tab[row + C_LAST]:
             ds |= DS_KEEP
         if tab[row + C_WITH]:
