@@ -45,8 +45,11 @@ C_CMP = 18  # a trick count compared with the others' (CMP_*)
 C_WITH = 19  # the owner must take the trick with one of these colour cards
 C_FIT = 20  # the owner must win a trick made of such cards only
 C_SUM_LO, C_SUM_HI = 21, 22  # ... whose values add up to C_SUM_LO..C_SUM_HI (0, 0: any sum)
+# the owner's own hand alone can rule the card out (the draft reads these): it must hold one
+# of C_HOLD_ANY (0: no such need) and none of C_HOLD_NONE
+C_HOLD_ANY, C_HOLD_NONE = 23, 24
 N_COLS = DS_COLS
-assert N_COLS == C_SUM_HI + 1, "layout.DS_COLS must count the columns above"
+assert N_COLS == C_HOLD_NONE + 1, "layout.DS_COLS must count the columns above"
 RUN_AT_LEAST, RUN_EXACTLY = 1, 2
 _RUN = {"win_consecutive_tricks_at_least": RUN_AT_LEAST,
         "win_exactly_n_consecutive_tricks": RUN_EXACTLY}  # fmt: skip
@@ -159,6 +162,19 @@ def _make_up(card: TaskCard, players: int) -> tuple[int, int, int, int]:
     return 0, 0, 0, 0
 
 
+def _holdings(card: TaskCard, with_: int) -> tuple[int, int]:
+    """(hold one of, hold none of): the cards whose holding alone rules the card out."""
+    k = str(card.kind)
+    if k == "win_card_with_submarine":  # won with a submarine, so never with the card itself
+        return int(TRUMP_MASK), 1 << parse_card(str(card.params["card"]))
+    sub4 = 1 << card_id(4, 4)  # it wins the trick it is played in
+    if k == "win_no_submarines":
+        return 0, sub4
+    if k == "win_only_submarine":  # the submarine takes any trick it is in but with another
+        return 1 << card_id(4, int(card.params["submarine"])), sub4
+    return with_, 0
+
+
 def _bits2(mask: int) -> tuple[int, int]:
     """A 96-bit card-number mask as two int64 words (48 bits each)."""
     return mask & ((1 << 48) - 1), mask >> 48
@@ -191,4 +207,5 @@ def task_table(players: int) -> np.ndarray:
         row[C_RUN] = _RUN.get(str(card.kind), 0)
         row[C_CMP] = _CMP.get((str(card.kind), str(card.params.get("op", ""))), 0)
         row[C_WITH], row[C_FIT], row[C_SUM_LO], row[C_SUM_HI] = _make_up(card, players)
+        row[C_HOLD_ANY], row[C_HOLD_NONE] = _holdings(card, int(row[C_WITH]))
     return table

@@ -10,6 +10,8 @@ from crewsim.kernel.deep_sea_tables import (
     C_CAPTAIN_OK,
     C_DIFF0,
     C_FAMILY,
+    C_HOLD_ANY,
+    C_HOLD_NONE,
     C_NEED,
     C_PREDICT,
     C_REDEAL0,
@@ -39,6 +41,8 @@ from crewsim.kernel.layout import (
 from crewsim.kernel.policy import strength
 
 PASS_MARGIN = 1.5  # an average hand's task score above minus the card's value
+NO_WAY = 100.0  # a task score's penalty for a task this hand can never complete
+ONLY_ME = 10.0  # its bonus for a task that no other hand can complete (no pass then)
 
 
 @njit(cache=True)
@@ -124,6 +128,11 @@ def task_score(tab, row, hand):
     """How much a crew member wants a task card, from its own hand only."""
     fam = tab[row + C_FAMILY]
     sc = -1.0 * tab[row + C_VALUE]
+    hold = tab[row + C_HOLD_ANY]
+    if (hold != 0 and (hand & hold) == 0) or (hand & tab[row + C_HOLD_NONE]) != 0:
+        return sc - NO_WAY  # this hand can never complete it
+    if hold != 0 and (hand & hold) == hold:
+        sc += ONLY_ME  # nor can any other hand
     power = strength(hand)
     if fam == FAM_WIN:
         sc += 0.6 * power + 0.8 * popcount(hand & (tab[row + C_NEED] | tab[row + C_WITH]) & COLOURS)
