@@ -165,13 +165,14 @@ def _make_up(card: TaskCard, players: int) -> tuple[int, int, int, int]:
 def _holdings(card: TaskCard, with_: int) -> tuple[int, int]:
     """(hold one of, hold none of): the cards whose holding alone rules the card out."""
     k = str(card.kind)
+    p: Any = card.params  # values typed per kind by the schema
     if k == "win_card_with_submarine":  # won with a submarine, so never with the card itself
-        return int(TRUMP_MASK), 1 << parse_card(str(card.params["card"]))
+        return int(TRUMP_MASK), 1 << parse_card(str(p["card"]))
     sub4 = 1 << card_id(4, 4)  # it wins the trick it is played in
     if k == "win_no_submarines":
         return 0, sub4
     if k == "win_only_submarine":  # the submarine takes any trick it is in but with another
-        return 1 << card_id(4, int(card.params["submarine"])), sub4
+        return 1 << card_id(4, int(p["submarine"])), sub4
     return with_, 0
 
 
