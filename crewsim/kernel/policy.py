@@ -86,6 +86,7 @@ from crewsim.kernel.layout import (
 
 BIG = 100.0
 DS_SHED, DS_KEEP, DS_WITH, DS_FIT, DS_COLLECT, DS_SUB = 1, 2, 4, 8, 16, 32  # Deep Sea scores
+FIT_KEEP = 8.0  # playing a card a trick of fitting cards will be short of into another trick
 
 
 @njit(cache=True, forceinline=True)
@@ -816,17 +817,38 @@ def _may_drop(S, g, me, c, need):
 @njit(cache=True)
 def _deep_sea_fit(S, g, me, c, wseat):
     """A trick of fitting cards for its owner: while the trick still fits and goes to the
-    owner, cards that keep it fitting are worth playing into it, and the others spoil it."""
+    owner, cards that keep it fitting are worth playing into it, and the others spoil it;
+    into any other trick the crew plays the cards such a trick will be short of last."""
     sc = 0.0
     inside = g[G_TRICKMASK]
     after = g[G_SEATS] - g[G_NIN] - 1  # cards still to come after ``c``
     for k in range(g[G_NDS]):
         row = S.ds_task[k] * N_COLS
-        if S.ds_done[k] or S.ds_tab[row + C_FIT] == 0 or wseat != S.ds_owner[k]:
+        if S.ds_done[k] or S.ds_tab[row + C_FIT] == 0:
             continue
-        if _fits(S.ds_tab, row, inside, after + 1):
+        if wseat == S.ds_owner[k] and _fits(S.ds_tab, row, inside, after + 1):
             sc += 30.0 if _fits(S.ds_tab, row, inside | np.int64(1) << c, after) else -30.0
+        elif _scarce(S.ds_tab, row, c, g[G_SEATS]):
+            sc -= FIT_KEEP
     return sc
+
+
+@njit(cache=True, forceinline=True)
+def _scarce(tab, row, c, seats):
+    """Whether ``c`` is a card the owner's trick of fitting cards will be short of: any
+    fitting card, or for a sum only a low (or high) bound limits, the low (high) ones: up to
+    two above (from two below) the average value a card of the trick may have."""
+    if not tab[row + C_FIT] >> c & 1:
+        return False
+    lo, hi = tab[row + C_SUM_LO], tab[row + C_SUM_HI]
+    v = value_of(c)
+    if hi == 0:
+        return True
+    if lo == 0:
+        return v * seats <= hi + 2 * seats
+    if hi == 99:
+        return v * seats >= lo - 2 * seats
+    return False
 
 
 @njit(cache=True)

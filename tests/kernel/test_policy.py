@@ -103,6 +103,14 @@ CASES += [
     (7, 4, 0.58),  # a 5 won with a 7: only a hand with a 7
     (15, 4, 0.6),  # a trick won with a 6: only a hand with a 6
 ]
+# A trick of fitting cards: the crew keeps the cards it will be short of out of other tricks
+# (the same deals, before -> after): 10 23 -> 47 %, 19 21 -> 48 % (3 players 44 -> 60 %),
+# 17 60 -> 76 %, 11 49 -> 66 %
+CASES += [
+    (10, 4, 0.35),  # only even cards: odd ones go into the other tricks
+    (19, 4, 0.35),  # adding up to less than 12: low cards are kept for it
+    (19, 3, 0.52),  # ... less than 8
+]
 
 
 @pytest.mark.parametrize(("number", "players", "floor"), CASES)
