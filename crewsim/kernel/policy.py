@@ -26,7 +26,7 @@ from crewsim.kernel.bits import (
     value_of,
 )
 from crewsim.kernel.collect import collect_value, counted, is_collect
-from crewsim.kernel.conditions import CODE_SIZE, K_CARD_WITH_SUB
+from crewsim.kernel.conditions import CODE_SIZE, K_CARD_WITH_SUB, K_TRICK_EQUAL_COLOURS
 from crewsim.kernel.deep_sea_tables import (
     C_BAD,
     C_CMP,
@@ -85,7 +85,7 @@ from crewsim.kernel.layout import (
 )
 
 BIG = 100.0
-DS_SHED, DS_KEEP, DS_WITH, DS_FIT, DS_COLLECT, DS_SUB = 1, 2, 4, 8, 16, 32  # Deep Sea scores
+DS_SHED, DS_KEEP, DS_WITH, DS_FIT, DS_COLLECT, DS_SUB, DS_EQUAL = 1, 2, 4, 8, 16, 32, 64
 FIT_KEEP = 8.0  # playing a card a trick of fitting cards will be short of into another trick
 
 
@@ -465,6 +465,10 @@ def _deep_sea_want(S, g, me, won, want, trick, drawn):
         elif tab[row + C_FIT]:  # a trick of fitting cards: the owner takes one while it fits
             if _fits(tab, row, inside, g[G_SEATS] - g[G_NIN]):
                 want[o] += 40.0 if inside else 10.0
+        elif S.ds_code[at] == K_TRICK_EQUAL_COLOURS:  # as many of two colours: the same
+            gap = _colour_gap(S.ds_code, at, inside)
+            if gap <= g[G_SEATS] - g[G_NIN]:
+                want[o] += 40.0 if gap == 0 else 10.0
         elif tab[row + C_CMP]:
             _compare_want(tab[row + C_CMP], o, g[G_CMD], g[G_SEATS], won, want,
                           _capt_lead(g, won, o))  # fmt: skip
@@ -629,6 +633,8 @@ def _deep_sea_scores(S, g, me):
             ds |= DS_COLLECT
         elif S.ds_code[at] == K_CARD_WITH_SUB:
             ds |= DS_SUB
+        elif S.ds_code[at] == K_TRICK_EQUAL_COLOURS:
+            ds |= DS_EQUAL
     return ds
 
 
@@ -829,6 +835,34 @@ def _deep_sea_fit(S, g, me, c, wseat):
         if wseat == S.ds_owner[k] and _fits(S.ds_tab, row, inside, after + 1):
             sc += 30.0 if _fits(S.ds_tab, row, inside | np.int64(1) << c, after) else -30.0
         elif _scarce(S.ds_tab, row, c, g[G_SEATS]):
+            sc -= FIT_KEEP
+    return sc
+
+
+@njit(cache=True, forceinline=True)
+def _colour_gap(code, at, cards):
+    """The cards a trick holding ``cards`` still lacks to hold as many of one colour as of
+    the other (and at least the least number of each) for an equal-colours card."""
+    na, nb, least = popcount(cards & code[at + 1]), popcount(cards & code[at + 2]), code[at + 3]
+    return abs(na - nb) + 2 * max(least - max(na, nb), 0)
+
+
+@njit(cache=True)
+def _deep_sea_equal(S, g, me, c, wseat):
+    """As many cards of two colours in one trick its owner wins: cards that make the owner's
+    trick even are worth playing into it, and those that leave it out of reach spoil it;
+    into any other trick the crew plays cards of those colours last."""
+    sc = 0.0
+    inside = g[G_TRICKMASK] | np.int64(1) << c
+    after = g[G_SEATS] - g[G_NIN] - 1  # cards still to come after ``c``
+    for k in range(g[G_NDS]):
+        at = S.ds_task[k] * CODE_SIZE
+        if S.ds_done[k] or S.ds_code[at] != K_TRICK_EQUAL_COLOURS:
+            continue
+        if wseat == S.ds_owner[k]:
+            gap = _colour_gap(S.ds_code, at, inside)
+            sc += 30.0 if gap == 0 else (0.0 if gap <= after else -30.0)
+        elif (S.ds_code[at + 1] | S.ds_code[at + 2]) >> c & 1:
             sc -= FIT_KEEP
     return sc
 
@@ -1251,6 +1285,8 @@ def choose_play(
                 sc += 12.0
             if ds & DS_FIT:
                 sc += _deep_sea_fit(S, g, me, c, me)
+            if ds & DS_EQUAL:
+                sc += _deep_sea_equal(S, g, me, c, me)
             if subs:
                 sc += _deep_sea_sub(S, g, me, c, me, c)
             if counts:
@@ -1329,6 +1365,8 @@ def choose_play(
             sc += _deep_sea_with(S, g, me, c, wseat, wcard, risk)
         if ds & DS_FIT:
             sc += _deep_sea_fit(S, g, me, c, wseat)
+        if ds & DS_EQUAL:
+            sc += _deep_sea_equal(S, g, me, c, wseat)
         if subs:
             sc += _deep_sea_sub(S, g, me, c, wseat, wcard)
         if counts >> c & 1:

@@ -111,6 +111,13 @@ CASES += [
     (19, 4, 0.35),  # adding up to less than 12: low cards are kept for it
     (19, 3, 0.52),  # ... less than 8
 ]
+# As many cards of two colours in one trick (the same deals, before -> after):
+# 21 25 -> 62 % (3 players 26 -> 62 %), 22 31 -> 66 %
+CASES += [
+    (21, 4, 0.5),  # green and yellow: a seat void in the colour led evens the owner's trick
+    (22, 4, 0.5),  # pink and blue: the same
+    (21, 3, 0.5),
+]
 
 
 @pytest.mark.parametrize(("number", "players", "floor"), CASES)
