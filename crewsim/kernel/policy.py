@@ -85,7 +85,9 @@ from crewsim.kernel.layout import (
 )
 
 BIG = 100.0
-DS_SHED, DS_KEEP, DS_WITH, DS_FIT, DS_COLLECT, DS_SUB, DS_EQUAL = 1, 2, 4, 8, 16, 32, 64
+# Deep Sea scores a decision computes (``_deep_sea_scores``)
+DS_SHED, DS_KEEP, DS_WITH, DS_FIT, DS_COLLECT, DS_SUB, DS_EQUAL, DS_BAD = (1 << k for k in range(8))
+BAD_AHEAD = 20.0  # a card its owner may not win, into a trick that owner is still to play to
 FIT_KEEP = 8.0  # playing a card a trick of fitting cards will be short of into another trick
 
 
@@ -589,6 +591,26 @@ def _deep_sea_shed(S, g, me, c, wseat, won):
 
 
 @njit(cache=True, forceinline=True)
+def _deep_sea_bad(S, g, me, c, wseat, wcard):
+    """Cards another seat may not win ("no 5s", "no submarines"): the crew keeps them out of a
+    trick that seat takes, and out of one it is still to play to and may have to win: with a
+    card of the suit led above the winning one."""
+    sc = 0.0
+    led = SUIT[suit_of(c if g[G_NIN] == 0 else S.trick[0])]
+    for k in range(g[G_NDS]):
+        o = S.ds_owner[k]
+        if S.ds_done[k] or o == me or not S.ds_tab[S.ds_task[k] * N_COLS + C_BAD] >> c & 1:
+            continue
+        if wseat == o:
+            sc -= BIG
+        elif (o - g[G_LEADER] + g[G_SEATS]) % g[G_SEATS] > g[G_NIN] and (
+            S.possible[o] & ~g[G_PLAYED] & led & BEATS[wcard]
+        ):
+            sc -= BAD_AHEAD
+    return sc
+
+
+@njit(cache=True, forceinline=True)
 def _sub4_left(g):
     """1 while submarine 4 is unplayed: the captain holds it and takes a trick with it."""
     return 1 - (g[G_PLAYED] >> 39 & 1)
@@ -624,6 +646,8 @@ def _deep_sea_scores(S, g, me):
             ds |= DS_SHED  # (who sheds under a compared trick count: ``_deep_sea_shed``)
         if tab[row + C_LAST]:
             ds |= DS_KEEP
+        if tab[row + C_BAD] and not mine:
+            ds |= DS_BAD
         if tab[row + C_WITH]:
             ds |= DS_WITH
         if tab[row + C_FIT]:
@@ -1287,6 +1311,8 @@ def choose_play(
                 sc += _deep_sea_fit(S, g, me, c, me)
             if ds & DS_EQUAL:
                 sc += _deep_sea_equal(S, g, me, c, me)
+            if ds & DS_BAD:
+                sc += _deep_sea_bad(S, g, me, c, me, c)
             if subs:
                 sc += _deep_sea_sub(S, g, me, c, me, c)
             if counts:
@@ -1367,6 +1393,8 @@ def choose_play(
             sc += _deep_sea_fit(S, g, me, c, wseat)
         if ds & DS_EQUAL:
             sc += _deep_sea_equal(S, g, me, c, wseat)
+        if ds & DS_BAD:
+            sc += _deep_sea_bad(S, g, me, c, wseat, wcard)
         if subs:
             sc += _deep_sea_sub(S, g, me, c, wseat, wcard)
         if counts >> c & 1:

@@ -118,6 +118,15 @@ CASES += [
     (22, 4, 0.5),  # pink and blue: the same
     (21, 3, 0.5),
 ]
+# "Win no X": the crew keeps X out of the owner's tricks, and out of a trick the owner is still
+# to play to with a card that may have to win it (the same deals, before -> after):
+# 56 46 -> 77 % (3 players 24 -> 55 %), 55 58 -> 89 %, 61 71 -> 89 %, 64 55 -> 76 %
+CASES += [
+    (56, 4, 0.65),  # no 1s, 2s or 3s: low leads no longer open the tricks
+    (56, 3, 0.4),
+    (55, 4, 0.75),  # no 1s
+    (64, 4, 0.65),  # no pink and no blue
+]
 
 
 @pytest.mark.parametrize(("number", "players", "floor"), CASES)
