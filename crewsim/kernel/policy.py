@@ -827,6 +827,8 @@ def _deep_sea_with(S, g, me, c, wseat, wcard, risk):
                 sc -= 10.0
         elif wseat == S.ds_owner[k] and with_ >> wcard & 1 and need >> c & 1:
             sc += 50.0
+        elif S.ds_owner[k] != me and need >> c & 1:
+            sc -= FIT_KEEP  # a card to capture, kept for such a trick
     return sc
 
 

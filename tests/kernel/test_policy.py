@@ -126,6 +126,8 @@ CASES += [
     (56, 3, 0.4),
     (55, 4, 0.75),  # no 1s
     (64, 4, 0.65),  # no pink and no blue
+    # a 6 won with a 6: the others keep their 6s for it (the same deals: 22 -> 30 %)
+    (8, 4, 0.26),
 ]
 
 
