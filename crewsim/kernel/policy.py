@@ -88,6 +88,7 @@ BIG = 100.0
 # Deep Sea scores a decision computes (``_deep_sea_scores``)
 DS_SHED, DS_KEEP, DS_WITH, DS_FIT, DS_COLLECT, DS_SUB, DS_EQUAL, DS_BAD = (1 << k for k in range(8))
 BAD_AHEAD = 20.0  # a card its owner may not win, into a trick that owner is still to play to
+NAMED_RISK = 20.0  # leading the colour of a card named for the last trick that another holds
 FIT_KEEP = 8.0  # playing a card a trick of fitting cards will be short of into another trick
 
 
@@ -709,6 +710,8 @@ def _deep_sea_keep(S, g, me, c, keeper):
             continue
         if S.ds_tab[row + C_EXACT] and S.ds_tab[row + C_NEED] >> c & 1:
             sc -= 3 * BIG
+        if S.ds_tab[row + C_EXACT] and g[G_NIN] == 0:
+            sc -= _draws_named(S, g, me, c, S.ds_tab[row + C_NEED])
         o = S.ds_owner[k]
         if o == me:
             if c == keeper:
@@ -729,6 +732,24 @@ def _deep_sea_keep(S, g, me, c, keeper):
                 elif popcount(S.hands[me] & same & ~BEATS[top]) == 1:
                     sc -= late * 15.0
     return sc
+
+
+@njit(cache=True, forceinline=True)
+def _draws_named(S, g, me, c, named):
+    """What leading ``c`` risks for a card named for the last trick that another seat holds:
+    it must follow with it if it has no other card of the colour (certainly so once it has
+    no other that it may hold)."""
+    same = SUIT[suit_of(c)]
+    m = named & same & ~S.hands[me] & ~g[G_PLAYED]
+    risk = 0.0
+    while m:
+        x = lowest(m)
+        m &= m - 1
+        for q in range(g[G_SEATS]):
+            if q != me and S.possible[q] >> x & 1:
+                other = S.possible[q] & same & ~g[G_PLAYED] & ~S.hands[me] & ~(np.int64(1) << x)
+                risk += 2 * BIG if other == 0 else NAMED_RISK
+    return risk
 
 
 @njit(cache=True, forceinline=True)
