@@ -89,6 +89,7 @@ BIG = 100.0
 DS_SHED, DS_KEEP, DS_WITH, DS_FIT, DS_COLLECT, DS_SUB, DS_EQUAL, DS_BAD = (1 << k for k in range(8))
 BAD_AHEAD = 20.0  # a card its owner may not win, into a trick that owner is still to play to
 NAMED_RISK = 20.0  # leading the colour of a card named for the last trick that another holds
+WITH_CLEAR = 10.0  # discarding a card above the one another seat must win a trick with
 FIT_KEEP = 8.0  # playing a card a trick of fitting cards will be short of into another trick
 
 
@@ -850,6 +851,12 @@ def _deep_sea_with(S, g, me, c, wseat, wcard, risk):
             sc += 50.0
         elif S.ds_owner[k] != me and need >> c & 1:
             sc -= FIT_KEEP  # a card to capture, kept for such a trick
+        elif S.ds_owner[k] != me and need == 0 and g[G_NIN] > 0 and suit_of(c) != suit_of(
+            S.trick[0]
+        ):  # discarding: a card above the owner's low card to win with, gone for good
+            low = S.possible[S.ds_owner[k]] & with_ & SUIT[suit_of(c)] & ~g[G_PLAYED]
+            if low and c > lowest(low):
+                sc += WITH_CLEAR
     return sc
 
 
