@@ -592,7 +592,7 @@ def _deep_sea_shed(S, g, me, c, wseat, won):
     return sc
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True)
 def _deep_sea_bad(S, g, me, c, wseat, wcard):
     """Cards another seat may not win ("no 5s", "no submarines"): the crew keeps them out of a
     trick that seat takes, and out of one it is still to play to and may have to win: with a
