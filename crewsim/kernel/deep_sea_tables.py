@@ -173,6 +173,12 @@ def _holdings(card: TaskCard, with_: int) -> tuple[int, int]:
         return 0, sub4
     if k == "win_only_submarine":  # the submarine takes any trick it is in but with another
         return 1 << card_id(4, int(p["submarine"])), sub4
+    if k == "win_exactly_submarines" and int(p["n"]) > 0:  # only a submarine takes one
+        return int(TRUMP_MASK), 0
+    if k == "win_cards":  # a submarine to win is taken by itself or a higher one
+        subs = [parse_card(str(c)) for c in p["cards"] if parse_card(str(c)) >= 36]
+        if subs:
+            return int(TRUMP_MASK) & ~((1 << min(subs)) - 1), 0
     return with_, 0
 
 

@@ -16,6 +16,7 @@ from crewsim.kernel.deep_sea_tables import (
     C_PREDICT,
     C_REDEAL0,
     C_SAME0,
+    C_TARGET,
     C_VALUE,
     C_WITH,
     FAM_AVOID,
@@ -138,6 +139,8 @@ def task_score(tab, row, hand):
         sc += 0.6 * power + 0.8 * popcount(hand & (tab[row + C_NEED] | tab[row + C_WITH]) & COLOURS)
     elif fam == FAM_AVOID:
         sc += 0.6 * (4.0 - power)
+    elif hold != 0:  # a count that only these cards can make (exactly n submarines): best
+        sc += 2.0 - abs(popcount(hand & hold) - tab[row + C_TARGET])  # about as many in hand
     return sc
 
 
