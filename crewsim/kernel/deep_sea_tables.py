@@ -176,7 +176,7 @@ def _holdings(card: TaskCard, with_: int) -> tuple[int, int]:
     if k == "win_exactly_submarines" and int(p["n"]) > 0:  # only a submarine takes one
         return int(TRUMP_MASK), 0
     if k == "win_cards":  # a submarine to win is taken by itself or a higher one
-        subs = [parse_card(str(c)) for c in p["cards"] if parse_card(str(c)) >= 36]
+        subs = [c for c in (parse_card(str(name)) for name in p["cards"]) if c >= 36]
         if subs:
             return int(TRUMP_MASK) & ~((1 << min(subs)) - 1), 0
     return with_, 0
