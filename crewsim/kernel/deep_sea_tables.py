@@ -163,7 +163,9 @@ def _make_up(card: TaskCard, players: int) -> tuple[int, int, int, int]:
 
 
 def _holdings(card: TaskCard, with_: int) -> tuple[int, int]:
-    """(hold one of, hold none of): the cards whose holding alone rules the card out."""
+    """(hold one of, hold none of): the cards whose holding alone rules the card out (but for
+    a three-player hand of 14, which could keep one of the second back: the draft does not
+    plan for that)."""
     k = str(card.kind)
     p: Any = card.params  # values typed per kind by the schema
     if k == "win_card_with_submarine":  # won with a submarine, so never with the card itself
