@@ -851,9 +851,9 @@ def _deep_sea_with(S, g, me, c, wseat, wcard, risk):
             sc += 50.0
         elif S.ds_owner[k] != me and need >> c & 1:
             sc -= FIT_KEEP  # a card to capture, kept for such a trick
-        elif S.ds_owner[k] != me and need == 0 and g[G_NIN] > 0 and suit_of(c) != suit_of(
+        elif S.ds_owner[k] != me and g[G_NIN] > 0 and suit_of(c) != suit_of(
             S.trick[0]
-        ):  # discarding: a card above the owner's low card to win with, gone for good
+        ):  # discarding: a card above the owner's card to win with, gone for good
             low = S.possible[S.ds_owner[k]] & with_ & SUIT[suit_of(c)] & ~g[G_PLAYED]
             if low and c > lowest(low):
                 sc += WITH_CLEAR
