@@ -130,9 +130,10 @@ def task_score(tab, row, hand):
     fam = tab[row + C_FAMILY]
     sc = -1.0 * tab[row + C_VALUE]
     hold = tab[row + C_HOLD_ANY]
-    if (hold != 0 and (hand & hold) == 0) or (hand & tab[row + C_HOLD_NONE]) != 0:
+    held = popcount(hand & hold)
+    if (hold != 0 and held == 0) or (hand & tab[row + C_HOLD_NONE]) != 0:
         return sc - NO_WAY  # this hand can never complete it
-    if hold != 0 and (hand & hold) == hold:
+    if hold != 0 and held == popcount(hold):
         sc += ONLY_ME  # nor can any other hand
     power = strength(hand)
     if fam == FAM_WIN:
@@ -140,7 +141,7 @@ def task_score(tab, row, hand):
     elif fam == FAM_AVOID:
         sc += 0.6 * (4.0 - power)
     elif hold != 0:  # a count that only these cards can make (exactly n submarines): best
-        sc += 2.0 - abs(popcount(hand & hold) - tab[row + C_TARGET])  # about as many in hand
+        sc += 2.0 - abs(held - tab[row + C_TARGET])  # about as many in hand
     return sc
 
 

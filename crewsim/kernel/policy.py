@@ -598,7 +598,7 @@ def _deep_sea_bad(S, g, me, c, wseat, wcard):
     trick that seat takes, and out of one it is still to play to and may have to win: with a
     card of the suit led above the winning one."""
     sc = 0.0
-    led = SUIT[suit_of(c if g[G_NIN] == 0 else S.trick[0])]
+    led = _led_suit(S, g, c)
     for k in range(g[G_NDS]):
         o = S.ds_owner[k]
         if S.ds_done[k] or o == me or not S.ds_tab[S.ds_task[k] * N_COLS + C_BAD] >> c & 1:
@@ -851,9 +851,8 @@ def _deep_sea_with(S, g, me, c, wseat, wcard, risk):
             sc += 50.0
         elif S.ds_owner[k] != me and need >> c & 1:
             sc -= FIT_KEEP  # a card to capture, kept for such a trick
-        elif S.ds_owner[k] != me and g[G_NIN] > 0 and suit_of(c) != suit_of(
-            S.trick[0]
-        ):  # discarding: a card above the owner's card to win with, gone for good
+        elif S.ds_owner[k] != me and not _led_suit(S, g, c) >> c & 1:
+            # discarding: a card above the owner's card to win with, gone for good
             low = S.possible[S.ds_owner[k]] & with_ & SUIT[suit_of(c)] & ~g[G_PLAYED]
             if low and c > lowest(low):
                 sc += WITH_CLEAR
@@ -861,11 +860,17 @@ def _deep_sea_with(S, g, me, c, wseat, wcard, risk):
 
 
 @njit(cache=True, forceinline=True)
+def _led_suit(S, g, c):
+    """The mask of the suit led in this trick (``c``'s own when I lead it)."""
+    return SUIT[suit_of(c if g[G_NIN] == 0 else S.trick[0])]
+
+
+@njit(cache=True, forceinline=True)
 def _may_drop(S, g, me, c, need):
     """Whether a seat still to play after my ``c`` may put one of the ``need`` cards into
     the trick: one of the colour led, or any once it is void in that colour."""
     nin, seats = g[G_NIN], g[G_SEATS]
-    led = SUIT[suit_of(c if nin == 0 else S.trick[0])]
+    led = _led_suit(S, g, c)
     live = FULL & ~g[G_PLAYED] & ~S.hands[me]
     for k in range(nin + 1, seats):
         p = S.possible[seat_after(g[G_LEADER], k, seats)] & live
