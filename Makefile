@@ -38,16 +38,20 @@ demo: $(STAMP)
 REPORT_GAMES ?= 100000
 REPORT_SEED ?= 1
 CEILING_DEALS ?= 100
+# CEILING_CONFLICTS: the SAT engine's budget per ceiling deal the search leaves open
+CEILING_CONFLICTS ?= 30000
 BALANCE_FIT_GAMES ?= 25000
 reports: $(STAMP)
 	rm -rf runs/planet-nine
 	$(BIN)/crewsim simulate planet-nine --players 2,3,4,5 -n $(REPORT_GAMES) --seed $(REPORT_SEED) \
-		--out runs/planet-nine --ceiling --ceiling-n $(CEILING_DEALS) --format json > /dev/null
+		--out runs/planet-nine --ceiling --ceiling-n $(CEILING_DEALS) \
+		--ceiling-conflicts $(CEILING_CONFLICTS) --format json > /dev/null
 	rm -rf reports/planet-nine
 	$(BIN)/crewsim report runs/planet-nine --out reports/planet-nine
 	rm -rf runs/deep-sea
 	$(BIN)/crewsim simulate deep-sea --players 2,3,4,5 -n $(REPORT_GAMES) --seed $(REPORT_SEED) \
-		--out runs/deep-sea --ceiling --ceiling-n $(CEILING_DEALS) --format json > /dev/null
+		--out runs/deep-sea --ceiling --ceiling-n $(CEILING_DEALS) \
+		--ceiling-conflicts $(CEILING_CONFLICTS) --format json > /dev/null
 	rm -rf reports/deep-sea reports/deep-sea-balance
 	$(BIN)/crewsim report runs/deep-sea --out reports/deep-sea
 	$(BIN)/crewsim balance --run runs/deep-sea --players 3,4,5 --fit-games $(BALANCE_FIT_GAMES) \

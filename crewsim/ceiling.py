@@ -9,6 +9,7 @@ the share that could be won at all, the bots' success rate and their efficiency.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from crewsim.replay import recorded_deep_tasks
 from crewsim.rules.deal import Deal
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.objectives import DESIGNATED
-from crewsim.solver.api import Problem, Unsupported, solve, unsupported_reason
+from crewsim.solver.api import DEFAULT_CONFLICTS, Problem, Unsupported, solve, unsupported_reason
 from crewsim.stats import CEILING_COLUMNS, ceiling_columns
 
 DEFAULT_CEILING_N = 200  # deals per cell: about a minute for a 10-mission, 3-count campaign
@@ -70,10 +71,14 @@ def ceiling_cell(
     bp: np.ndarray,
     seed: int,
     n: int,
-    solver: Callable[[Problem], Any] = solve,
+    conflicts: int = DEFAULT_CONFLICTS,
+    solver: Callable[[Problem], Any] | None = None,
 ) -> dict[str, Any]:
-    """Solve the first ``n`` deals of a chunk seeded ``seed``; one summary row."""
+    """Solve the first ``n`` deals of a chunk seeded ``seed``, each with up to ``conflicts``
+    SAT conflicts (or by ``solver``); one summary row."""
     from crewsim.kernel.run import run_chunk
+
+    solve_one = solver or partial(solve, conflicts=conflicts)
 
     row: dict[str, Any] = {"mission": mission.id, "players": players, "ceiling_games": 0}
     if unsupported_reason(mission):
@@ -82,7 +87,7 @@ def ceiling_cell(
     verdicts = []
     for i in range(n):
         try:
-            verdicts.append(solver(problem_of(mission, players, rec, i)).verdict)
+            verdicts.append(solve_one(problem_of(mission, players, rec, i)).verdict)
         except Unsupported:
             return row
     v = np.array(verdicts)
@@ -119,10 +124,11 @@ def earlier_ceiling(folder: Path | None) -> list[dict[str, Any]] | None:
 
 def ceiling_rows(
     config: Any, n: int, progress: Callable[[str], None] | None = None,
-    backend: Backend | None = None,
+    backend: Backend | None = None, conflicts: int = DEFAULT_CONFLICTS,
 ) -> list[dict[str, Any]]:  # fmt: skip
     """One ceiling row per cell of a run configuration (``crewsim.montecarlo.RunConfig``),
-    solving the first ``n`` games of each cell's first chunk.  Cells go to ``backend`` (by
+    solving the first ``n`` games of each cell's first chunk (``conflicts``: the SAT engine's
+    budget per deal the search leaves open).  Cells go to ``backend`` (by
     default the run's own: loky workers or its Dask cluster), one at a time as each worker
     frees up: solve times are heavy-tailed.  Each cell's row depends on its seed only."""
     from crewsim.montecarlo import plan_chunks
@@ -131,13 +137,13 @@ def ceiling_rows(
     if backend is None:
         workers = min(config.workers(), len(cells))
         with open_workers(config.backend, workers, config.scheduler) as opened:
-            return ceiling_rows(config, n, progress, opened)
+            return ceiling_rows(config, n, progress, opened, conflicts)
     tasks = plan_chunks([c.key for c in cells], config.games, config.seed, config.chunk_size)
     first = {t.cell: t.seed for t in tasks if t.index == 0}
     bp = config.bot.vector()
     size = min(n, config.games, config.chunk_size)
-    calls = [(cell.mission, cell.players, config.mission_vector(cell), bp, first[c], size)
-             for c, cell in enumerate(cells)]  # fmt: skip
+    calls = [(cell.mission, cell.players, config.mission_vector(cell), bp, first[c], size,
+              conflicts) for c, cell in enumerate(cells)]  # fmt: skip
     names = [f"ceiling-{cell.mission.id}-{cell.players}p" for cell in cells]
     if progress:  # the first cell can take a while: a fresh install compiles the solver
         progress(f"ceiling: solving the first {size} deals of {len(cells)} cell(s) "

@@ -118,6 +118,10 @@ CASES: list[tuple[list[str], str]] = [
         "cannot reach the Dask scheduler at tcp://127.0.0.1:1",
     ),  # fmt: skip
     (["simulate", "pn-1", "--format", "xml"], "--format: expected table|json"),
+    (["simulate", "pn-1", "--ceiling", "--ceiling-conflicts", "-3"],
+     "--ceiling-conflicts: expected 0 or more, got '-3'"),
+    (["simulate", "pn-1", "--ceiling", "--ceiling-conflicts", "lots"],
+     "--ceiling-conflicts: expected a whole number, got 'lots'"),
     (["simulate"], "give missions to simulate"),
     (
         ["simulate", "pn-1", *SMALL, "--seed", "3", "--out", "{run}"],

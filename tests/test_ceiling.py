@@ -52,6 +52,30 @@ def test_the_interval_spans_the_undecided_deals() -> None:
     assert row["feasible_low"] <= row["feasible_share"] <= row["feasible_high"]
 
 
+def test_more_sat_conflicts_decide_more_of_the_same_deals() -> None:
+    """ds-30 at three players: the search alone leaves most deals open, the SAT engine's
+    default budget few; its verdicts only add to the search's (MiniSat is deterministic)."""
+    m = get_mission("ds-30")
+    args = (m, 3, KernelMission(m, 3).vector(), get_bot("heuristic").vector(), 7, 20)
+    alone, engine = ceiling_cell(*args, conflicts=0), ceiling_cell(*args)
+    assert alone["decided_games"] < engine["decided_games"]
+    assert alone["feasible_games"] <= engine["feasible_games"]
+    assert (alone["decided_games"] - alone["feasible_games"]
+            <= engine["decided_games"] - engine["feasible_games"])  # fmt: skip
+
+
+def test_simulate_passes_the_sat_budget_on(tmp_path: Path) -> None:
+    decided = {}
+    for conflicts in ("0", "30,000"):
+        args = ["simulate", "ds-30", "-p", "3", "-n", "20", "--seed", "2", "--jobs", "1",
+                "--out", str(tmp_path / conflicts), "--ceiling", "--ceiling-n", "20",
+                "--ceiling-conflicts", conflicts, "--format", "json"]  # fmt: skip
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0, result.output
+        decided[conflicts] = json.loads(result.stdout)[0]["decided_games"]
+    assert decided["0"] < decided["30,000"]
+
+
 def test_missions_the_solver_cannot_judge_are_named() -> None:
     assert unsupported_reason(get_mission("pn-12"))  # the random draw after trick 1
     assert unsupported_reason(get_mission("ds-1")) is None  # Deep Sea: its own search

@@ -37,6 +37,7 @@ from crewsim.montecarlo import (
     warm_up,
 )
 from crewsim.report.format import pct, pct_ci
+from crewsim.solver.api import DEFAULT_CONFLICTS
 
 
 class OutputFormat(str, Enum):
@@ -231,6 +232,15 @@ def simulate(
             "--ceiling-n", help="Deals solved per mission and player count.", metavar="<int>"
         ),
     ] = str(DEFAULT_CEILING_N),
+    ceiling_conflicts: Annotated[
+        str,
+        typer.Option(
+            "--ceiling-conflicts",
+            help="SAT engine conflicts per ceiling deal the search leaves open (0: search only); "
+            "more settles more of the hardest deals, at about 10-40 us a conflict.",
+            metavar="<int>",
+        ),
+    ] = str(DEFAULT_CONFLICTS),
     chunk_size: Annotated[
         str | None, typer.Option("--chunk-size", hidden=True, help="Games per chunk (tests).")
     ] = None,
@@ -249,6 +259,9 @@ def simulate(
     n_solve = _whole("--ceiling-n", ceiling_n) or 0
     if ceiling and n_solve <= 0:
         raise CrewsimError(f"--ceiling-n: expected a whole number above 0, got {ceiling_n!r}")
+    conflicts = _whole("--ceiling-conflicts", ceiling_conflicts) or 0
+    if conflicts < 0:
+        raise CrewsimError(f"--ceiling-conflicts: expected 0 or more, got {ceiling_conflicts!r}")
     config, out = _build_config(missions, resume, out, opts)
     config.check()
     for cell in config.cells():
@@ -263,6 +276,8 @@ def simulate(
     def again(folder: Path) -> str:
         """How to resume: with the ceiling when this command asked for it."""
         more = f" --ceiling --ceiling-n {n_solve}" if ceiling else ""
+        if ceiling and conflicts != DEFAULT_CONFLICTS:
+            more += f" --ceiling-conflicts {conflicts}"
         return resume_command(folder) + more
 
     with open_backend(config) as engine:  # an unreachable scheduler fails before any file
@@ -296,7 +311,8 @@ def simulate(
             soft_wrap=True,
         )
         try:
-            rows = ceiling_rows(config, n_solve, info.print, engine) if ceiling else earlier
+            rows = (ceiling_rows(config, n_solve, info.print, engine, conflicts) if ceiling
+                    else earlier)  # fmt: skip
         except KeyboardInterrupt:
             stderr.print(f"interrupted while solving the ceiling; the games are all in "
                          f"{state.out}\nresume with: {again(state.out)}", highlight=False,
