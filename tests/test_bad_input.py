@@ -122,6 +122,10 @@ CASES: list[tuple[list[str], str]] = [
      "--ceiling-conflicts: expected 0 or more, got '-3'"),
     (["simulate", "pn-1", "--ceiling", "--ceiling-conflicts", "lots"],
      "--ceiling-conflicts: expected a whole number, got 'lots'"),
+    (["rank", "pn-1", "--ceiling", "--ceiling-conflicts", "-3"],
+     "--ceiling-conflicts: expected 0 or more, got -3"),
+    (["rank", "pn-1", "--ceiling", "--ceiling-n", "0"],
+     "--ceiling-n: expected a whole number above 0, got 0"),
     (["simulate"], "give missions to simulate"),
     (
         ["simulate", "pn-1", *SMALL, "--seed", "3", "--out", "{run}"],
@@ -156,6 +160,7 @@ CASES: list[tuple[list[str], str]] = [
     (["balance", "--run-out", "{a_file}", "-n", "10"], "--run-out"),
     (["rank", "--run", "{run}", "-n", "5"], "-n shapes a new run"),
     (["rank", "--run", "{run}", "--backend", "dask"], "--backend shapes a new run"),
+    (["rank", "--run", "{run}", "--ceiling-n", "50"], "--ceiling-n shapes a new run"),
     (["balance", "--run", "{run}", "--seed", "3"], "--seed shapes a new run"),
     (["balance", "--run", "{run}", "--run-out", "x"], "--run-out shapes a new run"),
 ]

@@ -14,12 +14,14 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from crewsim.ceiling import DEFAULT_CEILING_N
 from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, count_option, refuse_new_run_options
 from crewsim.cli.output import stdout_console
 from crewsim.errors import CrewsimError
 from crewsim.report import tables
 from crewsim.report.format import ceiling_cells, num_ci, pct_ci, rank_label, rho_ci
 from crewsim.report.run import Run, load_run
+from crewsim.solver.api import DEFAULT_CONFLICTS
 
 
 class RankFormat(str, Enum):
@@ -37,11 +39,12 @@ def _simulate(
     jobs: int,
     out: Path | None,
     quiet: bool,
-    ceiling: bool = False,
+    ceiling: tuple[int, int] | None = None,
     backend: str | None = None,
     scheduler: str | None = None,
 ) -> Path:
-    """Run the simulation exactly as `crewsim simulate` would; return the run folder."""
+    """Run the simulation exactly as `crewsim simulate` would; return the run folder.
+    ``ceiling``: (deals, SAT conflicts) to solve per cell, as `simulate --ceiling`."""
     from crewsim.backends import backend_named, describe
     from crewsim.bots import get_bot
     from crewsim.cli.output import loading_kernel, progress_bar
@@ -79,9 +82,10 @@ def _simulate(
         with progress_bar(state.todo_games, stderr) as advance:
             result = execute(state, engine, on_chunk=advance)
         if ceiling:  # the perfect-information ceiling on the first deals of each cell
-            from crewsim.ceiling import DEFAULT_CEILING_N, ceiling_rows, with_ceiling
+            from crewsim.ceiling import ceiling_rows, with_ceiling
 
-            rows = ceiling_rows(config, DEFAULT_CEILING_N, say, engine)
+            n_solve, conflicts = ceiling
+            rows = ceiling_rows(config, n_solve, say, engine, conflicts)
             summary = with_ceiling(result.summary, rows)
             summary.write_parquet(result.out / "summary.parquet")
             summary.write_csv(result.out / "summary.csv")
@@ -180,20 +184,38 @@ def rank(
             "--ceiling", help="Also solve the first deals of each cell (perfect information)."
         ),
     ] = False,
+    ceiling_n: Annotated[
+        int, count_option("--ceiling-n", help="With --ceiling: deals solved per cell.")
+    ] = DEFAULT_CEILING_N,
+    ceiling_conflicts: Annotated[
+        int,
+        count_option(
+            "--ceiling-conflicts",
+            help="With --ceiling: SAT engine conflicts per deal the search leaves open "
+            "(0: search only).",
+        ),
+    ] = DEFAULT_CONFLICTS,
     fmt: Annotated[
         RankFormat, typer.Option("--format", help="table, csv or json (stdout).")
     ] = RankFormat.table,
 ) -> None:
     """Rank missions from easiest to hardest per crew size, with 95 % intervals."""
     if run_dir is not None:  # a run shows the ceiling it carries (simulate --ceiling)
-        refuse_new_run_options(ctx, ("out", "--out"), ("ceiling", "--ceiling"))
+        refuse_new_run_options(ctx, ("out", "--out"), ("ceiling", "--ceiling"),
+                               ("ceiling_n", "--ceiling-n"),
+                               ("ceiling_conflicts", "--ceiling-conflicts"))  # fmt: skip
+    if ceiling_n <= 0:
+        raise CrewsimError(f"--ceiling-n: expected a whole number above 0, got {ceiling_n}")
+    if ceiling_conflicts < 0:
+        raise CrewsimError(f"--ceiling-conflicts: expected 0 or more, got {ceiling_conflicts}")
     spec = ",".join(missions) if missions else None
     if run_dir is None:
         if not spec:
             raise CrewsimError("give missions to simulate (e.g. planet-nine) or --run DIR")
         folder = _simulate(
             spec, players or "3,4,5", games, seed, bot, jobs, out,
-            quiet=fmt is not RankFormat.table, ceiling=ceiling, backend=backend,
+            quiet=fmt is not RankFormat.table, backend=backend,
+            ceiling=(ceiling_n, ceiling_conflicts) if ceiling else None,
             scheduler=scheduler,
         )  # fmt: skip
         loaded = load_run(folder)
