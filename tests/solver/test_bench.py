@@ -11,11 +11,12 @@ from crewsim.solver import bench
 
 
 def test_quick_bench_rows(capsys: pytest.CaptureFixture[str]) -> None:
-    bench.main(["--quick", "--json"])
+    bench.main(["--quick", "--json", "--repeats", "2"])
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(r.get("tasks"), r.get("players")) for r in rows[:5]] == [
         (1, 4), (3, 4), (6, 4), (10, 4), (bench.DUMMY_TASKS, 2)]
     assert [r["mission"] for r in rows[5:]] == list(bench.DEEP)
     for r in rows:
         assert r["deals_per_s"] > 0 and r["median_ms"] <= r["p99_ms"] <= r["max_ms"]
+        assert r["repeats"] == 2 and r["deals_per_s_min"] <= r["deals_per_s"] <= r["deals_per_s_max"]
         assert abs(r["feasible"] + r["infeasible"] + r["unknown"] - 1) < 1e-9
