@@ -32,7 +32,8 @@ from crewsim.solver.sat import DEFAULT_CONFLICTS  # SAT conflicts per deal the D
 
 DEFAULT_BUDGET = 200_000  # card plays per problem before the DFS gives up
 HANDOFF = 20_000  # DFS plays before an open deal goes to the second engine: 5k-100k measured,
-# 20k best (MiniSat settles in ~40 ms what the DFS would spend ~30 ms more on, mostly in vain)
+# 20k best (the SAT engine settles in ~20-40 ms what the DFS would spend ~30 ms more on, mostly
+# in vain); with MiniCard's counts 5k and 10k were within the noise at 10 tasks, slower at 6
 TABLE_BITS = 19  # memo rows: 2**19 x 64 bytes = 32 MiB per process
 MAX_TASKS = 36
 
