@@ -64,16 +64,22 @@ def test_more_sat_conflicts_decide_more_of_the_same_deals() -> None:
             <= engine["decided_games"] - engine["feasible_games"])  # fmt: skip
 
 
-def test_simulate_passes_the_sat_budget_on(tmp_path: Path) -> None:
-    decided = {}
+@pytest.mark.parametrize("command", ["simulate", "rank"])
+def test_the_commands_pass_the_ceiling_options_on(tmp_path: Path, command: str) -> None:
+    """ds-30 at three players: the search alone leaves more of the same deals open (fails when
+    the cells get the default budget or deal count whatever was asked)."""
+    undecided = {}
     for conflicts in ("0", "30,000"):
-        args = ["simulate", "ds-30", "-p", "3", "-n", "20", "--seed", "2", "--jobs", "1",
-                "--out", str(tmp_path / conflicts), "--ceiling", "--ceiling-n", "20",
+        args = [command, "ds-30", "-p", "3", "-n", "20", "--seed", "2", "--jobs", "1",
+                "--out", str(tmp_path / conflicts), "--ceiling", "--ceiling-n", "15",
                 "--ceiling-conflicts", conflicts, "--format", "json"]  # fmt: skip
         result = CliRunner().invoke(app, args)
         assert result.exit_code == 0, result.output
-        decided[conflicts] = json.loads(result.stdout)[0]["decided_games"]
-    assert decided["0"] < decided["30,000"]
+        doc = json.loads(result.stdout)
+        row = (doc if command == "simulate" else doc["ranking"])[0]
+        assert row["ceiling_games"] == 15
+        undecided[conflicts] = row["unknown_share"]
+    assert undecided["0"] > undecided["30,000"]
 
 
 def test_missions_the_solver_cannot_judge_are_named() -> None:
