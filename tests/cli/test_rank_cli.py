@@ -74,4 +74,3 @@ def test_rank_with_ceiling_shows_feasible_share(tmp_path: Path) -> None:
     df = pl.read_csv(io.StringIO(result.stdout))
     assert "feasible_share" in df.columns
     assert df["feasible_share"].min() >= 0.0
-
