@@ -150,7 +150,7 @@ def solve_hands(
 
 @contextmanager
 def gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection while a model is built and solved.  Its ~8k clause lists
+    """No cyclic garbage collection while a model is built and solved.  Its ~6k clause lists
     hold no cycles (reference counting frees them), but piling up they set off full collections
     that walk every object of the process, numba's too: 7 % of the time at 10 tasks."""
     enabled = gc.isenabled()
