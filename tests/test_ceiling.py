@@ -54,7 +54,7 @@ def test_the_interval_spans_the_undecided_deals() -> None:
 
 def test_more_sat_conflicts_decide_more_of_the_same_deals() -> None:
     """ds-30 at three players: the search alone leaves most deals open, the SAT engine's
-    default budget few; its verdicts only add to the search's (MiniSat is deterministic)."""
+    default budget few; its verdicts only add to the search's (MiniCard is deterministic)."""
     m = get_mission("ds-30")
     args = (m, 3, KernelMission(m, 3).vector(), get_bot("heuristic").vector(), 7, 20)
     alone, engine = ceiling_cell(*args, conflicts=0), ceiling_cell(*args)
