@@ -30,15 +30,16 @@ A clause-learning SAT solver proves most of those in 5-100 ms from a plain 0/1 m
 * symmetry: two non-task cards of one seat and suit with no other seat's card between them
   are interchangeable in any line, so the lower one is played first (``p[hi, t] -> p[lo, t]``).
 
-Solver: MiniCard from python-sat.  The counts of cards played are implied by the clauses, but
-they are the pigeonhole reasoning (a seat's cards into its tricks) that clause learning cannot
-do: 17 % fewer conflicts than MiniSat on the clauses alone (pairwise at-most-one) on the deals
-the DFS hands over at 10 tasks, 23 % at 6.  On those deals the clauses alone took 3-4x less
-time than an earlier CP-SAT model (a variable per leading and per winning card, follow suit as
-sums over the earlier tricks); CP-SAT on the same clauses was about half as fast as MiniSat.
-Other implied counts gave nothing measurable: each suit led at most as often as its longest
-holding, each owner winning as many tricks as its task cards one seat holds, a suit's cards
-played against its leads.
+The clauses are written by numba (``clauses``) into flat arrays, except the objectives' and
+Deep Sea's conditions, which stay lists.  Solver: MiniCard from python-sat.  The counts of
+cards played are implied by the clauses, but they are the pigeonhole reasoning (a seat's cards
+into its tricks) that clause learning cannot do: 17 % fewer conflicts than MiniSat on the
+clauses alone (pairwise at-most-one) on the deals the DFS hands over at 10 tasks, 23 % at 6.
+On those deals the clauses alone took 3-4x less time than an earlier CP-SAT model (a variable
+per leading and per winning card, follow suit as sums over the earlier tricks); CP-SAT on the
+same clauses was about half as fast as MiniSat.  Other implied counts gave nothing measurable:
+each suit led at most as often as its longest holding, each owner winning as many tricks as its
+task cards one seat holds, a suit's cards played against its leads.
 
 The game ends as soon as every task is done, but any position has a legal continuation, so
 "some complete hand takes every task" is the same question; the crew objectives it covers are
@@ -58,11 +59,14 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+import numpy as np
+
 from crewsim.cards import BEATS
 from crewsim.kernel.layout import OBJ_CODES
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.order import predecessors
 from crewsim.rules.play import n_tricks
+from crewsim.solver.clauses import NO_CARD, core_clauses
 
 FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
 PYSAT_SOLVER = "minicard"  # MiniSat 2.2 with native cardinality constraints: faster on these
@@ -150,9 +154,9 @@ def solve_hands(
 
 @contextmanager
 def gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection while a model is built and solved.  Its ~6k clause lists
-    hold no cycles (reference counting frees them), but piling up they set off full collections
-    that walk every object of the process, numba's too: 7 % of the time at 10 tasks."""
+    """No cyclic garbage collection while a model is built and solved.  Its lists (Deep Sea's
+    conditions, the counts, the model) hold no cycles (reference counting frees them), but
+    piling up they set off collections that walk every object of the process, numba's too."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -166,7 +170,8 @@ def gc_paused() -> Iterator[None]:
 class Cnf:
     """The clauses of one deal and how to read a model."""
 
-    clauses: list[list[int]] = field(default_factory=list)
+    core: tuple[np.ndarray, np.ndarray] = (np.zeros(0, np.int32), np.zeros(0, np.int32))
+    clauses: list[list[int]] = field(default_factory=list)  # the objective's, the caller's
     atmost: list[tuple[list[int], int]] = field(default_factory=list)  # (literals, k): <= k true
     top: int = 0  # the highest variable
     tricks: int = 0
@@ -221,96 +226,32 @@ def encode(
     cnf = Cnf(tricks=tricks, seats=seats, by_seat=by_seat,
               index={c: k for k, c in enumerate(cards)})  # fmt: skip
     cnf.top = cnf.lead(seats - 1, tricks)
-    add = cnf.clauses.append
-    x, p, led, lead = cnf.x, cnf.p, cnf.led, cnf.lead
-    rt = range(tricks)
-    task_cards = {tk.card for tk in tasks}
-    on_top = {b: a for a, b in under}  # a card beneath -> the card on it
-    for b, a in on_top.items():
-        add([-p(b, 0)])
-        for t in range(1, tricks):
-            add([-p(b, t), p(a, t - 1)])
-    xs = {c: x(c, 0) for c in cards}  # trick 0's variables: trick t's are these + t
-    for c in cards:
-        s, u = holder[c], c // 9
-        beats = int(BEATS[c])
-        over = [xs[c2] for c2 in cards if beats >> c2 & 1 and holder[c2] != s]
-        x0, p0, led0, lead0 = xs[c], p(c, 0), led(u, 0), lead(s, 0)
-        for t in rt:
-            xt, pt, won, lu = x0 + t, p0 + t, lead0 + t + 1, led0 + t
-            add([-xt, pt])
-            if t:
-                add([-(pt - 1), pt])
-                add([-xt, -(pt - 1)])
-                add([-pt, pt - 1, xt])
-            else:
-                add([-pt, xt])
-            add([-xt, -(lead0 + t), lu])  # s leads with c: suit u led
-            beaters = [o + t for o in over]
-            for o in beaters:  # s wins with c: nothing beating c in the trick
-                add([-xt, -won, -o])
-            if u < 4:  # ... and a colour card's colour was led
-                add([-xt, -won, lu])
-                add([-xt, -lu, won, *beaters])
-            else:
-                add([-xt, won, *beaters])
-        if len(by_seat[s]) <= tricks or c in task_cards:
-            add([p(c, tricks - 1)])
-    for t in rt:
-        add([led(u, t) for u in range(5)])  # redundant: the leader plays a card
-        for u in range(5):
-            for v in range(u):
-                add([-led(u, t), -led(v, t)])
-    for t in range(tricks + 1):
-        cnf.exactly_one([lead(s, t) for s in range(seats)])
-    add([lead(commander, 0)])
-    for s in range(seats):
-        _one_card_a_trick(cnf, by_seat[s])
-        for u in range(5):
-            mine = [c for c in by_seat[s] if c // 9 == u]
-            for t in rt:
-                plays_u = [xs[c] + t for c in mine]
-                lu = led(u, t)
-                add([-lead(s, t), -lu, *plays_u])  # the leader plays the led suit
-                for c in mine:  # suit u led while s still holds c face up: s plays suit u
-                    if c not in on_top:
-                        add([-lu, *plays_u, p(c, t - 1)] if t else [-lu, *plays_u])
-                    elif t:
-                        add([-lu, *plays_u, p(c, t - 1), -p(on_top[c], t - 1)])
-    for tk in tasks:
-        if tk.owner is None:
-            raise ValueError("every task needs an owner seat")
-        own = holder[tk.card] == tk.owner and tk.card // 9 < 4
-        for t in rt:
-            add([-x(tk.card, t), lead(tk.owner, t + 1)])
-            if own:  # redundant: won with the owner's own card, so its colour was led
-                add([-x(tk.card, t), led(tk.card // 9, t)])
-    pred = predecessors([tk.token for tk in tasks])
-    for i, ti in enumerate(tasks):
-        for j, tj in enumerate(tasks):
-            if pred[i] >> j & 1:
-                for t in rt:
-                    add([-p(ti.card, t), p(tj.card, t)])
+    if any(tk.owner is None for tk in tasks):
+        raise ValueError("every task needs an owner seat")
     special = _objective_clauses(cnf, holder, commander, tasks, objective)
-    stacked = {c for pair in under for c in pair}  # a dummy's stacks are never interchangeable
-    for s in range(seats):  # symmetry: interchangeable cards are played low first
-        free = [c for c in by_seat[s] if c not in task_cards and c not in special
-                and c not in stacked and not distinct >> c & 1]  # fmt: skip
-        for a, b in zip(free, free[1:], strict=False):
-            if a // 9 == b // 9 and all(holder.get(c, s) == s for c in range(a + 1, b)):
-                for t in rt:
-                    add([-p(b, t), p(a, t)])
+    no_symmetry = distinct  # task cards, the objective's, a dummy's stacks: never swapped
+    for c in {tk.card for tk in tasks} | special | {c for pair in under for c in pair}:
+        no_symmetry |= 1 << c
+    seat_of = np.full(40, NO_CARD, np.int64)
+    seat_of[cards] = [holder[c] for c in cards]
+    cnf.core = core_clauses(
+        seat_of, BEATS, tricks, seats, commander,
+        np.array([tk.card for tk in tasks], np.int64),
+        np.array([tk.owner for tk in tasks], np.int64),
+        np.array(predecessors([tk.token for tk in tasks]), np.int64),
+        np.array(under, np.int64).reshape(-1, 2), no_symmetry,
+    )  # fmt: skip
+    for s in range(seats):
+        _card_counts(cnf, by_seat[s])
     return cnf
 
 
-def _one_card_a_trick(cnf: Cnf, cards: list[int]) -> None:
-    """A seat plays exactly one of ``cards`` a trick, so by trick ``t`` exactly ``t + 1`` of
+def _card_counts(cnf: Cnf, cards: list[int]) -> None:
+    """A seat plays at most one of ``cards`` a trick, so by trick ``t`` exactly ``t + 1`` of
     them (the module docstring says why these counts are cardinality constraints)."""
     n = len(cards)
     for t in range(cnf.tricks):
-        now = [cnf.x(c, t) for c in cards]
-        cnf.clauses.append(now)
-        cnf.atmost.append((now, 1))
+        cnf.atmost.append(([cnf.x(c, t) for c in cards], 1))
         done = [cnf.p(c, t) for c in cards]
         cnf.atmost.append((done, t + 1))
         if n > t:  # (fewer cards than tricks: the clauses already leave no line)
@@ -463,7 +404,13 @@ def _solve_pysat(cnf: Cnf, conflicts: int) -> set[int] | None:
     are spent.  A count, not a clock: the verdict does not depend on the machine or its load."""
     from pysat.solvers import Solver
 
-    with Solver(name=PYSAT_SOLVER, bootstrap_with=cnf.clauses) as solver:
+    with Solver(name=PYSAT_SOLVER) as solver:
+        flat, a = cnf.core[0].tolist(), 0  # one short list at a time (the clauses module)
+        for end in cnf.core[1].tolist():
+            solver.add_clause(flat[a:end])
+            a = end
+        for clause in cnf.clauses:
+            solver.add_clause(clause)
         for lits, k in cnf.atmost:
             solver.add_atmost(lits, k)
         solver.conf_budget(conflicts)
