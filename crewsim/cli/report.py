@@ -21,7 +21,9 @@ def report(
 ) -> None:
     """Write a self-contained HTML report, Markdown, PNG/SVG charts and CSV/Parquet tables."""
     from crewsim.report.build import build  # matplotlib: loaded only when a report is made
+    from crewsim.report.run import load_run
 
+    run = load_run(run_dir)  # a bad run folder is an error before any report folder is made
     target = writable_folder(out or Path("reports") / run_dir.resolve().name, "--out")
-    built = build(run_dir, target)
+    built = build(run, target)
     typer.echo(f"report written to {built.out / 'index.html'}")

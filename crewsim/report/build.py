@@ -83,9 +83,10 @@ def _first_failure(text: str | None) -> str:
 # ---------------------------------------------------------------- building
 
 
-def build(run_dir: Path | str, out: Path | str) -> Report:
-    """Read the run, write tables, charts, report.md and index.html into ``out``."""
-    run = load_run(run_dir)
+def build(run: Run | Path | str, out: Path | str) -> Report:
+    """Read the run (unless given read), write tables, charts, report.md and index.html into
+    ``out``."""
+    run = run if isinstance(run, Run) else load_run(run)
     out = Path(out)
     (out / "tables").mkdir(parents=True, exist_ok=True)
     rank = tables.ranking(run)

@@ -35,9 +35,11 @@ def test_report_to_default_folder(
     assert index.exists() and (index.parent / "report.md").exists()
 
 
-def test_missing_run_folder_is_exit_2(tmp_path: Path) -> None:
+def test_missing_run_folder_is_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["report", str(tmp_path / "nope")])
     assert isinstance(result.exception, CrewsimError)
+    assert not (tmp_path / "reports").exists()  # no empty report folder left behind
     proc = subprocess.run(
         [sys.executable, "-m", "crewsim", "report", str(tmp_path / "nope")],
         capture_output=True, text=True, check=False,
