@@ -168,7 +168,9 @@ def gc_paused() -> Iterator[None]:
 class Cnf:
     """The clauses of one deal and how to read a model."""
 
-    core: tuple[np.ndarray, np.ndarray] = (np.zeros(0, np.int32), np.zeros(0, np.int32))
+    core: tuple[np.ndarray, np.ndarray] = field(  # (literals, clause ends): ``clauses.py``
+        default_factory=lambda: (np.zeros(0, np.int32), np.zeros(0, np.int32))
+    )
     clauses: list[list[int]] = field(default_factory=list)  # the objective's, the caller's
     atmost: list[tuple[list[int], int]] = field(default_factory=list)  # (literals, k): <= k true
     top: int = 0  # the highest variable
