@@ -470,12 +470,12 @@ def solve_deals(
 
 
 def warm_up(problem: Problem, budget: int, conflicts: int) -> None:
-    """Solve a one-task copy of ``problem``: it loads the compiled search and line building
-    (about half a second), so no deal's timed solve counts that load."""
+    """Solve a one-task copy of ``problem``, and model it for the SAT engine: it loads the
+    compiled search, clauses and line building and python-sat (about 0.7 s; the first run of
+    an install compiles them), so no deal's timed solve counts that load."""
     if problem.deep_sea:
         leads.warm_up()
-    solve(
-        replace(problem, tasks=problem.tasks[:1], deep=problem.deep[:1]),
-        budget=budget,
-        conflicts=conflicts,
-    )
+    small = replace(problem, tasks=problem.tasks[:1], deep=problem.deep[:1])
+    solve(small, budget=budget, conflicts=conflicts)
+    if conflicts > 0 and _engine_covers(small):
+        _second_engine(small, 1)
