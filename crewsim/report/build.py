@@ -84,8 +84,8 @@ def _first_failure(text: str | None) -> str:
 
 
 def build(run: Run | Path | str, out: Path | str) -> Report:
-    """Read the run (unless given read), write tables, charts, report.md and index.html into
-    ``out``."""
+    """Write the run's tables, charts, report.md and index.html into ``out`` (``run``: read,
+    or its folder)."""
     run = run if isinstance(run, Run) else load_run(run)
     out = Path(out)
     (out / "tables").mkdir(parents=True, exist_ok=True)
