@@ -401,7 +401,8 @@ def _line(cnf: Cnf, true: set[int]) -> list[int]:
 
 def _solve_pysat(cnf: Cnf, conflicts: int) -> set[int] | None:
     """True variables of a model, an empty set when unsatisfiable, None when ``conflicts``
-    are spent.  A count, not a clock: the verdict does not depend on the machine or its load."""
+    are spent.  A count, not a clock: the verdict does not depend on the machine or its load.
+    Empties ``cnf.clauses`` and ``cnf.atmost`` once they are loaded."""
     # MiniSat 2.2 with native cardinality constraints: faster on these models than plain
     # MiniSat (clauses only), Glucose, CaDiCaL, Lingeling, MapleCM; its class, not the
     # ``Solver`` facade, which is one more Python call per clause (~2 % of the time)
@@ -416,6 +417,8 @@ def _solve_pysat(cnf: Cnf, conflicts: int) -> set[int] | None:
             solver.add_clause(clause)
         for lits, k in cnf.atmost:
             solver.add_atmost(lits, k)
+        cnf.clauses.clear()  # loaded: let the lists go while the collector is paused
+        cnf.atmost.clear()
         solver.conf_budget(conflicts)
         status = solver.solve_limited()
         if status is None:
