@@ -27,8 +27,9 @@ from crewsim.solver.deals import DealRecord, read_deals
 
 
 def result_record(problem: Problem | None, res: Result, line: int) -> dict[str, Any]:
-    """One result line: verdict, nodes, seconds, the winning line (cards per seat per trick,
-    with each trick's leader and winner, so a script can replay it in play order)."""
+    """One result line: verdict, nodes, seconds, the engine that decided it, the winning line
+    (cards per seat per trick, with each trick's leader and winner, so a script can replay it
+    in play order)."""
     rec: dict[str, Any] = {
         "line": line,
         "verdict": res.verdict,
@@ -42,11 +43,14 @@ def result_record(problem: Problem | None, res: Result, line: int) -> dict[str, 
         rec["leaders"], rec["winners"] = [t[0] for t in turns], [t[1] for t in turns]
         if res.designated:
             rec["designated"] = list(res.designated)
+    if res.engine:
+        rec["engine"] = res.engine
     if res.reason:
         rec["reason"] = res.reason
     return rec
 
 
+ENGINES = {"dfs": "by the search", "sat": "by the SAT engine", "counting": "by counting"}
 CHUNK = 20  # deals per worker task: solve times are heavy-tailed, so small chunks balance
 
 
@@ -111,7 +115,8 @@ def _print(rec: DealRecord, res: Result, as_json: bool) -> None:
     if as_json:
         typer.echo(json.dumps(out))
         return
-    head = f"{res.verdict}  ({res.nodes} nodes, {res.seconds * 1000:.1f} ms)"
+    by = f"; {ENGINES[res.engine]}" if res.engine else ""
+    head = f"{res.verdict}  ({res.nodes} nodes, {res.seconds * 1000:.1f} ms{by})"
     typer.echo(head if not res.reason else f"{head}: {res.reason}")
     if res.verdict == "feasible" and rec.problem is not None:
         for line in _play_lines(rec.problem, res, out["tricks"]):

@@ -131,6 +131,7 @@ class Result:
     tricks: list[list[int]] = field(default_factory=list)  # per trick, the card of each seat
     designated: tuple[int, ...] = ()
     reason: str = ""
+    engine: str = ""  # what decided it: "dfs", "sat" or "counting" (none when unknown)
 
 
 def problem_from_mission(
@@ -258,23 +259,27 @@ def solve(
     Sea deal with forbidden leads is first tried by counting (``leads``)."""
     start = time.perf_counter()
     if problem.deep_sea and leads.refutes(problem):
-        return Result("infeasible", 0, time.perf_counter() - start, reason=leads.REASON)
+        secs = time.perf_counter() - start
+        return Result("infeasible", 0, secs, reason=leads.REASON, engine="counting")
     search = _deep_dfs if problem.deep_sea else _dfs
     handoff = conflicts > 0 and _engine_covers(problem)
     first = min(budget, HANDOFF) if handoff else budget
     verdict, total, best = search(problem, first, prune)
+    engine = "dfs"
     if best is None and verdict == 2 and handoff:
         best = _second_engine(problem, conflicts)
-        if best is not None and best.verdict == "infeasible":
-            verdict, best = 0, None
-        elif best is None and first < budget:
+        if best is not None:
+            engine = "sat"
+            if best.verdict == "infeasible":
+                verdict, best = 0, None
+        elif first < budget:
             verdict, more, best = search(problem, budget, prune)
             total += more
     secs = time.perf_counter() - start
     if best is not None:
-        best.nodes, best.seconds = total, secs
+        best.nodes, best.seconds, best.engine = total, secs, engine
         return best
-    return Result(VERDICTS[verdict], total, secs)
+    return Result(VERDICTS[verdict], total, secs, engine=engine if verdict != 2 else "")
 
 
 def _dfs(problem: Problem, budget: int, prune: bool) -> tuple[int, int, Result | None]:

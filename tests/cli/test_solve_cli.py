@@ -24,6 +24,7 @@ def test_solve_one_deal(tmp_path: Path) -> None:
     out = json.loads(result.output)
     assert out["verdict"] in ("feasible", "infeasible", "unknown")
     assert {"nodes", "seconds", "line"} <= set(out)
+    assert out.get("engine", "") in (("",) if out["verdict"] == "unknown" else ("dfs", "sat"))
     if out["verdict"] == "feasible":
         assert all(len(t) == 4 for t in out["tricks"])
     text = runner.invoke(app, ["solve", str(f)])

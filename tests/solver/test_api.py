@@ -1,9 +1,31 @@
-"""The solver's entry points: what a warm-up loads before any deal is timed."""
+"""The solver's entry points: which engine decides, what a warm-up loads before any deal."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+
+from crewsim.rules.setup import random_setup
+from crewsim.solver.api import Problem, solve
+
+DEAL_FOR_SAT = 1_000_004  # a 10-task deal the DFS leaves open at 20,000 plays: SAT refutes it
+
+
+def test_each_verdict_names_its_engine() -> None:
+    """The search settles an easy deal; one it hands over is the SAT engine's; with the
+    engine off the same deal stays unknown and names none."""
+    easy, hard = _problem(1, 5), _problem(10, DEAL_FOR_SAT)
+    assert solve(easy).engine == "dfs"
+    res = solve(hard)
+    assert (res.verdict, res.engine) == ("infeasible", "sat")
+    off = solve(hard, budget=20_000, conflicts=0)
+    assert (off.verdict, off.engine) == ("unknown", "")
+
+
+def _problem(n_tasks: int, seed: int) -> Problem:
+    deal, tasks = random_setup(4, n_tasks, (), seed)
+    return Problem(deal, tuple(tasks))
+
 
 WARM = """
 import sys
