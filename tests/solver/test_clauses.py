@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crewsim.cards import suit_of
-from crewsim.rules.deal import deal_cards
+from crewsim.rules.deal import Deal, deal_cards
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.play import legal_plays, n_tricks, trick_winner
 from crewsim.solver.sat import Cnf, encode, full_hands
@@ -18,10 +18,16 @@ ALL_CARDS = (1 << 40) - 1
 TOKENS = ("1", "2", ">", ">>", "omega")
 
 
-def _random_hand(deal, rng):  # type: ignore[no-untyped-def]
-    """Every trick of a uniformly random legal hand: (leaders, tricks, winners)."""
+def _random_hand(
+    deal: Deal, rng: np.random.Generator
+) -> tuple[list[int], list[list[int]], list[int]]:
+    """(leaders, tricks, winners) of a hand played to the end, each play drawn uniformly
+    from the legal ones."""
     hands, under = list(deal.hands), dict(deal.dummy_under)
-    leader, leaders, tricks, winners = deal.commander, [], [], []
+    leader = deal.commander
+    leaders: list[int] = []
+    tricks: list[list[int]] = []
+    winners: list[int] = []
     for _ in range(n_tricks(deal.players)):
         trick: list[int] = []
         for k in range(deal.seats):
