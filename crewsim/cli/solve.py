@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import time
+from collections import Counter
 from collections.abc import Sequence
 from contextlib import nullcontext
 from pathlib import Path
@@ -101,13 +103,27 @@ def solve_cmd(
     calls = [([r.problem for r in chunk], budget, conflicts) for chunk in chunks]
     workers = min(worker_count(jobs), len(chunks))
     bar = deals_bar(len(records), Console(stderr=True)) if jsonl else nullcontext(None)
+    tally: Counter[str] = Counter()
+    start = time.perf_counter()
     with open_workers("loky", workers) as pool, bar as advance:
         for chunk, results in zip(chunks, pool.imap(solve_records, calls), strict=True):
             for rec, res in zip(chunk, results, strict=True):
-                _print(rec, res or Result("unsupported", 0, 0.0, reason=rec.unsupported),
-                       as_json or jsonl)  # fmt: skip
+                res = res or Result("unsupported", 0, 0.0, reason=rec.unsupported)
+                _print(rec, res, as_json or jsonl)
+                tally[res.verdict] += 1
+                tally[res.engine] += 1
             if advance is not None:
                 advance(len(chunk))
+    if jsonl:  # stdout stays one JSON line per deal
+        typer.echo(_summary(tally, len(records), time.perf_counter() - start), err=True)
+
+
+def _summary(tally: Counter[str], deals: int, seconds: float) -> str:
+    """One line on a file's deals: the verdicts, and how many needed the SAT engine."""
+    kinds = ("feasible", "infeasible", "unknown", "unsupported")
+    shown = ", ".join(f"{tally[k]} {k}" for k in kinds if tally[k] or k != "unsupported")
+    return (f"{deals} deals in {seconds:.1f} s: {shown} "
+            f"({tally['sat']} decided by the SAT engine)")  # fmt: skip
 
 
 def _print(rec: DealRecord, res: Result, as_json: bool) -> None:

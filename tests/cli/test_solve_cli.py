@@ -41,6 +41,13 @@ def test_solve_jsonl_one_line_per_deal(tmp_path: Path) -> None:
     rows = [json.loads(x) for x in result.stdout.splitlines()]  # the progress bar: stderr
     assert [r["line"] for r in rows] == [1, 2, 3, 4]
     assert rows[3]["verdict"] == "unsupported" and "card draw" in rows[3]["reason"]
+    counts = {v: sum(r["verdict"] == v for r in rows) for v in ("feasible", "infeasible")}
+    summary = result.stderr.splitlines()[-1]  # after the bar: the file's verdicts in one line
+    assert summary.startswith("4 deals in ")
+    assert f"{counts['feasible']} feasible, {counts['infeasible']} infeasible" in summary
+    assert "1 unsupported" in summary
+    sat = sum(r.get("engine") == "sat" for r in rows)
+    assert summary.endswith(f"({sat} decided by the SAT engine)")
 
 
 def test_solve_a_deep_sea_deal(tmp_path: Path) -> None:
