@@ -114,7 +114,7 @@ def feasibility(
     for ci, (mid, p) in enumerate(cells):
         counts: dict[str, int] = {}
         secs: list[float] = []
-        wins = won_infeasible = 0
+        wins = won_infeasible = by_sat = 0
         for cj, chunk in zip(of_cell, results, strict=True):
             if cj == ci:
                 for k, v in chunk.counts.items():
@@ -122,6 +122,7 @@ def feasibility(
                 secs.extend(chunk.seconds)
                 wins += chunk.bot_wins
                 won_infeasible += chunk.won_but_infeasible
+                by_sat += chunk.by_sat
         feas, unk = counts.get("feasible", 0), counts.get("unknown", 0)
         lo, hi = share_bounds(feas, unk, n)
         rows.append({
@@ -131,6 +132,7 @@ def feasibility(
             "ci_low": lo, "ci_high": hi, "unknown_share": unk / n,
             "lower_if_unknown_infeasible": feas / n, "upper_if_unknown_feasible": (feas + unk) / n,
             "median_ms": float(np.median(secs) * 1000), "max_ms": float(np.max(secs) * 1000),
+            "sat_decided_share": by_sat / n,
         })  # fmt: skip
         if draft == "heuristic":  # the drafting crew's own result on exactly these deals
             rows[-1].update(bot_success_share=wins / n, won_but_infeasible=won_infeasible)
@@ -150,7 +152,7 @@ def feasibility(
     )
     cols = ["mission", "players", "deals", "feasible [95 % CI]", "unknown"]
     cols += ["bots won"] if draft == "heuristic" else []
-    for col in [*cols, "max ms"]:
+    for col in [*cols, "by SAT", "max ms"]:
         table.add_column(col, justify="left" if col == "mission" else "right")
     for r in rows:
         shown = [
@@ -159,7 +161,7 @@ def feasibility(
         ]  # fmt: skip
         if draft == "heuristic":
             shown.append(pct(r["bot_success_share"], 1))
-        table.add_row(*shown, f"{r['max_ms']:.0f}")
+        table.add_row(*shown, pct(r["sat_decided_share"], 1), f"{r['max_ms']:.0f}")
     stdout_console().print(table)
     for why in unsupported.values():
         typer.echo(f"left out: {why}")

@@ -38,6 +38,7 @@ class ChunkResult:
     seconds: list[float]
     bot_wins: int = 0  # games the drafting bots won (heuristic draft only)
     won_but_infeasible: int = 0  # must stay 0: a deal the bots won is feasible
+    by_sat: int = 0  # deals the SAT engine decided (the search left them open)
 
 
 def _random_problems(
@@ -97,7 +98,7 @@ def solve_chunk(mission_id: str, players: int, seed: np.random.SeedSequence, n: 
     make = _random_problems if draft == "random" else _heuristic_problems
     counts: Counter[str] = Counter()
     secs: list[float] = []
-    wins = won_infeasible = 0
+    wins = won_infeasible = by_sat = 0
     for k, (problem, won) in enumerate(make(mission, players, seed, n)):
         if k == 0:  # so the chunk's first time is a solve, not loading the compiled search
             warm_up(problem, budget, conflicts)
@@ -106,4 +107,5 @@ def solve_chunk(mission_id: str, players: int, seed: np.random.SeedSequence, n: 
         secs.append(res.seconds)
         wins += won
         won_infeasible += won and res.verdict == "infeasible"
-    return ChunkResult(dict(counts), secs, wins, won_infeasible)
+        by_sat += res.engine == "sat"
+    return ChunkResult(dict(counts), secs, wins, won_infeasible, by_sat)

@@ -92,3 +92,13 @@ def test_feasibility_refuses_an_unknown_draft() -> None:
     with pytest.raises(CrewsimError, match="--draft"):
         runner.invoke(app, ["feasibility", "pn-2", "-n", "5", "--draft", "greedy"],
                       catch_exceptions=False)  # fmt: skip
+
+
+def test_feasibility_says_how_many_deals_the_sat_engine_decided() -> None:
+    """pn-30 at 4 players: a quarter of the deals need the SAT engine; with it off, none."""
+    on = _rows(["pn-30", "-p", "4", "-n", "40", "--seed", "5"])[0]
+    off = _rows(["pn-30", "-p", "4", "-n", "40", "--seed", "5", "--conflicts", "0"])[0]
+    assert 0 < on["sat_decided_share"] < 1 and off["sat_decided_share"] == 0
+    assert on["unknown"] <= off["unknown"]
+    table = runner.invoke(app, ["feasibility", "pn-30", "-p", "4", "-n", "40", "--jobs", "1"])
+    assert "by SAT" in table.stdout
