@@ -33,8 +33,9 @@ demo: $(STAMP)
 #   reports/deep-sea-balance  the task-card balance fit on that same run: the first 25,000 games
 #                             of each drawing mission at 3/4/5 players (BALANCE_FIT_GAMES; two
 #                             players use the 3-player card values), so no extra simulation
-# Altogether 6-10 minutes on this 2-core machine (6 min 5 s measured, 2026-12-02, 15:20; the ceiling
-# cells run on both cores, and the hardest of their deals get up to CEILING_CONFLICTS).
+# Altogether 6-10 minutes on this 2-core machine (6 min 5 s and 7 min 23 s measured on
+# 2026-12-02; the ceiling cells run on both cores, and the hardest of their deals get up to
+# CEILING_CONFLICTS).
 REPORT_GAMES ?= 100000
 REPORT_SEED ?= 1
 CEILING_DEALS ?= 100

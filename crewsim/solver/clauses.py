@@ -19,8 +19,8 @@ NO_CARD = -1
 def core_clauses(
     holder: np.ndarray,
     beats: np.ndarray,
+    first: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     tricks: int,
-    seats: int,
     commander: int,
     task_card: np.ndarray,
     task_owner: np.ndarray,
@@ -30,24 +30,23 @@ def core_clauses(
 ) -> tuple[np.ndarray, np.ndarray]:
     """(literals, clause ends) of every clause but the objective's.
 
-    ``holder[c]`` is the seat of card ``c`` or ``NO_CARD``; ``pred[i]`` masks the tasks that
-    must come before task ``i``; ``under`` holds the two-player dummy's (face-up, beneath)
-    pairs; ``no_symmetry`` masks the cards that are never interchangeable.  Variable numbers
-    are ``sat.Cnf``'s.  Bounds are checked: an undersized buffer is an error, not a write
-    past its end."""
+    ``holder[c]`` is the seat of card ``c`` or ``NO_CARD``; ``first`` the trick-0 variables of
+    ``x`` and ``p`` by card, ``led`` by suit and ``lead`` by seat (``sat.Cnf.first_vars``:
+    trick ``t``'s are these ``+ t``); ``pred[i]`` masks the tasks that must come before task
+    ``i``; ``under`` holds the two-player dummy's (face-up, beneath) pairs; ``no_symmetry``
+    masks the cards that are never interchangeable.  Bounds are checked: an undersized
+    buffer is an error, not a write past its end."""
+    x0s, p0s, led0s, lead0s = first
+    seats = len(lead0s)
     n_tasks = len(task_card)
-    index = np.full(40, -1, np.int64)
     n_held = np.zeros(seats, np.int64)
-    n = 0
     for c in range(40):
         if holder[c] != NO_CARD:
-            index[c] = n
-            n += 1
             n_held[holder[c]] += 1
+    n = n_held.sum()
     on_top = np.full(40, NO_CARD, np.int64)
     for i in range(len(under)):
         on_top[under[i, 1]] = under[i, 0]
-    base_lead = 1 + (2 * n + 5) * tricks
     task_mask = 0
     for i in range(n_tasks):
         task_mask |= 1 << task_card[i]
@@ -84,16 +83,16 @@ def core_clauses(
         end()
 
     def x(c: int, t: int) -> int:
-        return 1 + index[c] * tricks + t
+        return x0s[c] + t
 
     def p(c: int, t: int) -> int:
-        return 1 + (n + index[c]) * tricks + t
+        return p0s[c] + t
 
     def led(u: int, t: int) -> int:
-        return 1 + (2 * n + u) * tricks + t
+        return led0s[u] + t
 
     def lead(s: int, t: int) -> int:
-        return base_lead + s * (tricks + 1) + t
+        return lead0s[s] + t
 
     for i in range(len(under)):  # a card beneath is played after the one on it, a trick later
         a, b = under[i, 0], under[i, 1]

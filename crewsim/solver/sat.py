@@ -202,6 +202,15 @@ class Cnf:
     def lead(self, s: int, t: int) -> int:
         return 1 + (2 * len(self.index) + 5) * self.tricks + s * (self.tricks + 1) + t
 
+    def first_vars(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Trick 0's ``x`` and ``p`` by card, ``led`` by suit, ``lead`` by seat (trick ``t``'s
+        are these ``+ t``): the numbering ``clauses.core_clauses`` writes with."""
+        x0, p0 = np.zeros(40, np.int64), np.zeros(40, np.int64)
+        for c in self.index:
+            x0[c], p0[c] = self.x(c, 0), self.p(c, 0)
+        led0 = np.array([self.led(u, 0) for u in range(5)], np.int64)
+        return x0, p0, led0, np.array([self.lead(s, 0) for s in range(self.seats)], np.int64)
+
 
 def encode(
     hands: Sequence[int],
@@ -235,7 +244,7 @@ def encode(
     seat_of = np.full(40, NO_CARD, np.int64)
     seat_of[cards] = [holder[c] for c in cards]
     cnf.core = core_clauses(
-        seat_of, BEATS, tricks, seats, commander,
+        seat_of, BEATS, cnf.first_vars(), tricks, commander,
         np.array([tk.card for tk in tasks], np.int64),
         np.array([tk.owner for tk in tasks], np.int64),
         np.array(predecessors([tk.token for tk in tasks]), np.int64),
