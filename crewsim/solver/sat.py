@@ -413,17 +413,21 @@ def _solve_pysat(cnf: Cnf, conflicts: int) -> set[int] | None:
     are spent.  A count, not a clock: the verdict does not depend on the machine or its load.
     Empties ``cnf.clauses`` and ``cnf.atmost`` once they are loaded."""
     # MiniSat 2.2 with native cardinality constraints: faster on these models than plain
-    # MiniSat (clauses only), Glucose, CaDiCaL, Lingeling, MapleCM; its class, not the
-    # ``Solver`` facade, which is one more Python call per clause (~2 % of the time)
+    # MiniSat (clauses only), Glucose, CaDiCaL, Lingeling, MapleCM.  Clauses go in through
+    # python-sat's C module: its ``add_clause`` wrapper is one more Python call per clause,
+    # a quarter of the loading time (the wrapper only notes a clause that refutes at once,
+    # which ``solve_limited`` reports anyway)
     from pysat.solvers import Minicard
+    from pysolvers import minicard_add_cl
 
     with Minicard() as solver:
+        handle = solver.minicard
         flat, a = cnf.core[0].tolist(), 0  # one short list at a time (the clauses module)
         for end in cnf.core[1].tolist():
-            solver.add_clause(flat[a:end])
+            minicard_add_cl(handle, flat[a:end])
             a = end
         for clause in cnf.clauses:
-            solver.add_clause(clause)
+            minicard_add_cl(handle, clause)
         for lits, k in cnf.atmost:
             solver.add_atmost(lits, k)
         cnf.clauses.clear()  # loaded: let the lists go while the collector is paused
