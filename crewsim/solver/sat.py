@@ -413,12 +413,12 @@ def _solve_pysat(cnf: Cnf, conflicts: int) -> set[int] | None:
     are spent.  A count, not a clock: the verdict does not depend on the machine or its load.
     Empties ``cnf.clauses`` and ``cnf.atmost`` once they are loaded."""
     # MiniSat 2.2 with native cardinality constraints: faster on these models than plain
-    # MiniSat (clauses only), Glucose, CaDiCaL, Lingeling, MapleCM.  Clauses go in through
-    # python-sat's C module: its ``add_clause`` wrapper is one more Python call per clause,
-    # a quarter of the loading time (the wrapper only notes a clause that refutes at once,
-    # which ``solve_limited`` reports anyway)
+    # MiniSat (clauses only), Glucose, CaDiCaL, Lingeling, MapleCM.  Constraints go in through
+    # python-sat's C module: its wrappers are one more Python call per clause, a quarter of the
+    # loading time (they only note a clause that refutes at once, which ``solve_limited``
+    # reports anyway)
     from pysat.solvers import Minicard
-    from pysolvers import minicard_add_cl
+    from pysolvers import minicard_add_am, minicard_add_cl
 
     with Minicard() as solver:
         handle = solver.minicard
@@ -429,7 +429,7 @@ def _solve_pysat(cnf: Cnf, conflicts: int) -> set[int] | None:
         for clause in cnf.clauses:
             minicard_add_cl(handle, clause)
         for lits, k in cnf.atmost:
-            solver.add_atmost(lits, k)
+            minicard_add_am(handle, lits, k)
         cnf.clauses.clear()  # loaded: let the lists go while the collector is paused
         cnf.atmost.clear()
         solver.conf_budget(conflicts)
