@@ -1,10 +1,11 @@
-"""The SAT model's clauses, written by numba into two flat arrays (``sat`` says what they mean).
+"""The SAT model's clauses and cardinality constraints, written by numba into flat arrays
+(``sat`` says what they mean).
 
 A deal's model is ~6,000 clauses; built as Python lists they took as long to write as the
 solver took to load them, and the lists left alive set off garbage collections.  Here they
-are literals back to back and the end of each clause, so the loader slices one short list at
-a time.  The order is the one the clauses were tuned in: MiniSat is faster with each group
-written where it arises.
+are literals back to back and the end of each clause (and each constraint's bound), so the
+loader slices one short list at a time.  The order is the one the clauses were tuned in:
+MiniSat is faster with each group written where it arises.
 """
 
 from __future__ import annotations
@@ -209,3 +210,45 @@ def core_clauses(
                         c2(-p(b, t), p(a, t))
             a = b
     return lits[: cnt[0]], ends[: cnt[1]]
+
+
+@njit(cache=True)
+def card_counts(
+    holder: np.ndarray, x0s: np.ndarray, p0s: np.ndarray, seats: int, tricks: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(literals, constraint ends, bounds) of the cardinality constraints "at most ``bound``
+    of these literals are true": a seat plays at most one card a trick, so by trick ``t``
+    exactly ``t + 1`` of its cards (``sat`` says why these are constraints, not clauses)."""
+    n_held = np.zeros(seats, np.int64)
+    for c in range(40):
+        if holder[c] != NO_CARD:
+            n_held[holder[c]] += 1
+    size = 0
+    count = 0
+    for s in range(seats):
+        size += tricks * 3 * n_held[s]
+        count += tricks * 3
+    lits = np.empty(size, np.int32)
+    ends = np.empty(count, np.int32)
+    bounds = np.empty(count, np.int32)
+    a = 0
+    k = 0
+    for s in range(seats):
+        n = n_held[s]
+        for t in range(tricks):
+            for kind in range(3):
+                if kind == 2 and n <= t:  # fewer cards than tricks: the clauses leave no line
+                    continue
+                for c in range(40):
+                    if holder[c] == s:
+                        if kind == 0:
+                            lits[a] = x0s[c] + t
+                        elif kind == 1:
+                            lits[a] = p0s[c] + t
+                        else:
+                            lits[a] = -(p0s[c] + t)
+                        a += 1
+                ends[k] = a
+                bounds[k] = 1 if kind == 0 else (t + 1 if kind == 1 else n - t - 1)
+                k += 1
+    return lits[:a], ends[:k], bounds[:k]

@@ -30,16 +30,17 @@ A clause-learning SAT solver proves most of those in 5-100 ms from a plain 0/1 m
 * symmetry: two non-task cards of one seat and suit with no other seat's card between them
   are interchangeable in any line, so the lower one is played first (``p[hi, t] -> p[lo, t]``).
 
-The clauses are written by numba (``clauses``) into flat arrays, except the objectives' and
-Deep Sea's conditions, which stay lists.  Solver: MiniCard from python-sat.  The counts of
-cards played are implied by the clauses, but they are the pigeonhole reasoning (a seat's cards
-into its tricks) that clause learning cannot do: 17 % fewer conflicts than MiniSat on the
-clauses alone (pairwise at-most-one) on the deals the DFS hands over at 10 tasks, 23 % at 6.
-On those deals the clauses alone took 3-4x less time than an earlier CP-SAT model (a variable
-per leading and per winning card, follow suit as sums over the earlier tricks); CP-SAT on the
-same clauses was about half as fast as MiniSat.  Other implied counts gave nothing measurable:
-each suit led at most as often as its longest holding, each owner winning as many tricks as its
-task cards one seat holds, a suit's cards played against its leads.
+The clauses and the counts are written by numba (``clauses``) into flat arrays, except the
+objectives' and Deep Sea's conditions, which stay lists.  Solver: MiniCard from python-sat.
+The counts of cards played are implied by the clauses, but they are the pigeonhole reasoning
+(a seat's cards into its tricks) that clause learning cannot do: 17 % fewer conflicts than
+MiniSat on the clauses alone (pairwise at-most-one) on the deals the DFS hands over at 10
+tasks, 23 % at 6.  On those deals the clauses alone took 3-4x less time than an earlier CP-SAT
+model (a variable per leading and per winning card, follow suit as sums over the earlier
+tricks); CP-SAT on the same clauses was about half as fast as MiniSat.  Other implied counts
+gave nothing measurable: each suit led at most as often as its longest holding, each owner
+winning as many tricks as its task cards one seat holds, a suit's cards played against its
+leads.
 
 The game ends as soon as every task is done, but any position has a legal continuation, so
 "some complete hand takes every task" is the same question; the crew objectives it covers are
@@ -66,7 +67,7 @@ from crewsim.kernel.layout import OBJ_CODES
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.order import predecessors
 from crewsim.rules.play import n_tricks
-from crewsim.solver.clauses import NO_CARD, core_clauses
+from crewsim.solver.clauses import NO_CARD, card_counts, core_clauses
 
 FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
 # the SAT engine's budget per deal: MiniCard's conflicts (10-16 us each here, so ~0.3-0.5 s),
@@ -172,7 +173,9 @@ class Cnf:
         default_factory=lambda: (np.zeros(0, np.int32), np.zeros(0, np.int32))
     )
     clauses: list[list[int]] = field(default_factory=list)  # the objective's, the caller's
-    atmost: list[tuple[list[int], int]] = field(default_factory=list)  # (literals, k): <= k true
+    counts: tuple[np.ndarray, np.ndarray, np.ndarray] = field(  # at most ``bound`` true:
+        default_factory=lambda: (np.zeros(0, np.int32),) * 3  # (literals, ends, bounds)
+    )
     top: int = 0  # the highest variable
     tricks: int = 0
     seats: int = 0
@@ -243,28 +246,16 @@ def encode(
         no_symmetry |= 1 << c
     seat_of = np.full(40, NO_CARD, np.int64)
     seat_of[cards] = [holder[c] for c in cards]
+    first = cnf.first_vars()
     cnf.core = core_clauses(
-        seat_of, BEATS, cnf.first_vars(), tricks, commander,
+        seat_of, BEATS, first, tricks, commander,
         np.array([tk.card for tk in tasks], np.int64),
         np.array([tk.owner for tk in tasks], np.int64),
         np.array(predecessors([tk.token for tk in tasks]), np.int64),
         np.array(under, np.int64).reshape(-1, 2), no_symmetry,
     )  # fmt: skip
-    for s in range(seats):
-        _card_counts(cnf, by_seat[s])
+    cnf.counts = card_counts(seat_of, first[0], first[1], seats, tricks)
     return cnf
-
-
-def _card_counts(cnf: Cnf, cards: list[int]) -> None:
-    """A seat plays at most one of ``cards`` a trick, so by trick ``t`` exactly ``t + 1`` of
-    them (the module docstring says why these counts are cardinality constraints)."""
-    n = len(cards)
-    for t in range(cnf.tricks):
-        cnf.atmost.append(([cnf.x(c, t) for c in cards], 1))
-        done = [cnf.p(c, t) for c in cards]
-        cnf.atmost.append((done, t + 1))
-        if n > t:  # (fewer cards than tricks: the clauses already leave no line)
-            cnf.atmost.append(([-v for v in done], n - t - 1))
 
 
 def _objective_clauses(
@@ -411,7 +402,7 @@ def _line(cnf: Cnf, true: set[int]) -> list[int]:
 def _solve_pysat(cnf: Cnf, conflicts: int) -> set[int] | None:
     """True variables of a model, an empty set when unsatisfiable, None when ``conflicts``
     are spent.  A count, not a clock: the verdict does not depend on the machine or its load.
-    Empties ``cnf.clauses`` and ``cnf.atmost`` once they are loaded."""
+    Empties ``cnf.clauses`` once they are loaded."""
     # MiniSat 2.2 with native cardinality constraints: faster on these models than plain
     # MiniSat (clauses only), Glucose, CaDiCaL, Lingeling, MapleCM.  Constraints go in through
     # python-sat's C module: its wrappers are one more Python call per clause, a quarter of the
@@ -428,10 +419,11 @@ def _solve_pysat(cnf: Cnf, conflicts: int) -> set[int] | None:
             a = end
         for clause in cnf.clauses:
             minicard_add_cl(handle, clause)
-        for lits, k in cnf.atmost:
-            minicard_add_am(handle, lits, k)
+        flat, a = cnf.counts[0].tolist(), 0
+        for end, bound in zip(cnf.counts[1].tolist(), cnf.counts[2].tolist(), strict=True):
+            minicard_add_am(handle, flat[a:end], bound)
+            a = end
         cnf.clauses.clear()  # loaded: let the lists go while the collector is paused
-        cnf.atmost.clear()
         solver.conf_budget(conflicts)
         status = solver.solve_limited()
         if status is None:

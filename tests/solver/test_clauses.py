@@ -84,5 +84,6 @@ def test_a_legal_hand_satisfies_every_clause(players: int, n_tasks: int, seed: i
     for a, end in zip([0, *ends], ends, strict=False):
         clause = flat[a:end]
         assert any((abs(v) in true) == (v > 0) for v in clause), clause
-    for lits, k in cnf.atmost:
-        assert sum((abs(v) in true) == (v > 0) for v in lits) <= k
+    flat, ends, bounds = (a.tolist() for a in cnf.counts)
+    for a, end, k in zip([0, *ends], ends, bounds, strict=False):
+        assert sum((abs(v) in true) == (v > 0) for v in flat[a:end]) <= k
