@@ -223,32 +223,23 @@ def card_counts(
     for c in range(40):
         if holder[c] != NO_CARD:
             n_held[holder[c]] += 1
-    size = 0
-    count = 0
-    for s in range(seats):
-        size += tricks * 3 * n_held[s]
-        count += tricks * 3
-    lits = np.empty(size, np.int32)
-    ends = np.empty(count, np.int32)
-    bounds = np.empty(count, np.int32)
+    lits = np.empty(3 * tricks * n_held.sum(), np.int32)
+    ends = np.empty(3 * tricks * seats, np.int32)
+    bounds = np.empty(3 * tricks * seats, np.int32)
     a = 0
     k = 0
     for s in range(seats):
         n = n_held[s]
         for t in range(tricks):
-            for kind in range(3):
-                if kind == 2 and n <= t:  # fewer cards than tricks: the clauses leave no line
-                    continue
+            # x played at t: at most 1; p by t: at most t + 1; not p by t: at most n - t - 1
+            # (the last only while n > t: with fewer cards than tricks the clauses leave no line)
+            for kind in range(3 if n > t else 2):
                 for c in range(40):
                     if holder[c] == s:
-                        if kind == 0:
-                            lits[a] = x0s[c] + t
-                        elif kind == 1:
-                            lits[a] = p0s[c] + t
-                        else:
-                            lits[a] = -(p0s[c] + t)
+                        v = (x0s[c] if kind == 0 else p0s[c]) + t
+                        lits[a] = -v if kind == 2 else v
                         a += 1
                 ends[k] = a
-                bounds[k] = 1 if kind == 0 else (t + 1 if kind == 1 else n - t - 1)
+                bounds[k] = (1, t + 1, n - t - 1)[kind]
                 k += 1
     return lits[:a], ends[:k], bounds[:k]
