@@ -210,3 +210,18 @@ def test_rigged_never_consecutive_and_all_of_one_colour() -> None:
     pinks = np.array([[17, mask_of([0, 1, 2]), 0, 0, 0, 0, 0, 0]], dtype=np.int64)
     assert _agree(hands, pinks, [0], 3, 2, (0, 0, 0))
     assert not _agree(hands, pinks, [1], 3, 2, (0, 0, 0))
+
+
+@pytest.mark.parametrize("number", [18, 19, 20])  # sum above / below / 22 or 23
+def test_trick_sums_agree_with_a_plain_search(number: int) -> None:
+    """The sums' model leaves out the partial sums that cannot end well: many deals each, with
+    thresholds that short hands reach, so that both verdicts are checked."""
+    rng = np.random.default_rng(90 + number)
+    seen = []
+    for i in range(60):
+        players = 3 + i % 3
+        nt = 3 if players < 5 else 2
+        hands = _short(rng, players, nt)
+        codes = np.array([encode_task(CARDS[number - 1], players, nt)], dtype=np.int64)
+        seen.append(_agree(hands, codes, [int(rng.integers(players))], players, nt, (0, 0, 0)))
+    assert 0 < sum(seen) < len(seen)
