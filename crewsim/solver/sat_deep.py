@@ -373,7 +373,7 @@ def _sum_hit(m: _Model, kind: int, a: int, b: int, t: int, o: int) -> int:
         for card in range(36, 40):
             m.add([-z, -m.x(card, t)])
     values = [{_value(card) for card in m.cnf.by_seat[s]} for s in range(m.seats)]
-    lo, hi = [0] * (m.seats + 1), [0] * (m.seats + 1)  # what the seats after s can still add
+    lo, hi = [0] * (m.seats + 1), [0] * (m.seats + 1)  # the least and most seats s.. can add
     for s in reversed(range(m.seats)):
         lo[s] = lo[s + 1] + min(values[s], default=0)
         hi[s] = hi[s + 1] + max(values[s], default=0)
