@@ -363,29 +363,13 @@ def _sum_hit(m: _Model, kind: int, a: int, b: int, t: int, o: int) -> int:
     """A literal that implies: ``o`` wins trick ``t`` and its values add up as ``kind`` asks.
 
     Partial sums over the seats in a fixed order: ``S[k][v]`` is implied by the true partial
-    sum (forward clauses only).  A partial sum that the seats still to play cannot bring to a
-    good total (by their lowest and highest values) gets no variable: the play that makes it
-    rules the hit out at once, so the last seat's plays rule out exactly the bad totals.  That
-    keeps about half of the sums a trick could reach (a sum card had doubled the model)."""
+    sum (forward clauses only), so "no bad total" on the last row rules out exactly the tricks
+    whose real total is bad."""
     z = m.var()
     m.add([-z, m.won(o, t)])
     if not b:  # no submarine in the trick
         for card in range(36, 40):
             m.add([-z, -m.x(card, t)])
-    values = [{_value(card) for card in m.cnf.by_seat[s]} for s in range(m.seats)]
-    lo, hi = [0] * (m.seats + 1), [0] * (m.seats + 1)  # the least and most seats s.. can add
-    for s in reversed(range(m.seats)):
-        lo[s] = lo[s + 1] + min(values[s], default=0)
-        hi[s] = hi[s + 1] + max(values[s], default=0)
-    good_below = [0]  # good_below[n]: how many totals below n are good
-    for total in range(hi[0] + 1):
-        if kind == C.K_TRICK_SUM_GT:
-            good = total > a
-        elif kind == C.K_TRICK_SUM_LT:
-            good = total < a
-        else:
-            good = total < 63 and a >> total & 1 == 1
-        good_below.append(good_below[-1] + good)
     sums: dict[int, int] = {0: m.true}
     for s in range(m.seats):
         by_val: dict[int, list[int]] = {}
@@ -395,15 +379,20 @@ def _sum_hit(m: _Model, kind: int, a: int, b: int, t: int, o: int) -> int:
         for v, lit in sums.items():
             for val, xs in by_val.items():
                 w = v + val
-                if good_below[w + hi[s + 1] + 1] == good_below[w + lo[s + 1]]:
-                    for xl in xs:  # no good total from here
-                        m.add([-z, -lit, -xl])
-                elif s < m.seats - 1:
-                    if w not in new:
-                        new[w] = m.var()
-                    for xl in xs:
-                        m.add([-lit, -xl, new[w]])
+                if w not in new:
+                    new[w] = m.var()
+                for xl in xs:
+                    m.add([-lit, -xl, new[w]])
         sums = new
+    for total, lit in sums.items():
+        if kind == C.K_TRICK_SUM_GT:
+            good = total > a
+        elif kind == C.K_TRICK_SUM_LT:
+            good = total < a
+        else:
+            good = total < 63 and a >> total & 1 == 1
+        if not good:
+            m.add([-z, -lit])
     return z
 
 
