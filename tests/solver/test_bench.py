@@ -21,3 +21,5 @@ def test_quick_bench_rows(capsys: pytest.CaptureFixture[str]) -> None:
         assert r["repeats"] == 2
         assert r["deals_per_s_min"] <= r["deals_per_s"] <= r["deals_per_s_max"]
         assert abs(r["feasible"] + r["infeasible"] + r["unknown"] - 1) < 1e-9
+        assert 0 <= r["by_sat"] <= 1 and 0 <= r["sat_time"] <= 1
+    assert rows[3]["by_sat"] > 0 and rows[3]["sat_time"] > rows[3]["by_sat"]  # 10 tasks: the tail
