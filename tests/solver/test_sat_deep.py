@@ -219,7 +219,7 @@ def test_rigged_never_consecutive_and_all_of_one_colour() -> None:
 
 @pytest.mark.parametrize("number", [18, 19, 20])  # sum above / below / 22 or 23
 def test_trick_sums_agree_with_a_plain_search(number: int) -> None:
-    """The sums' model leaves out the partial sums that cannot end well: many deals each, with
-    thresholds that short hands reach, so that both verdicts are checked."""
+    """The sums' partial-sum counters, on many deals each, with thresholds that short hands
+    reach, so that both verdicts are checked."""
     seen = _alone(number, np.random.default_rng(90 + number), 60)
     assert 0 < sum(seen) < len(seen)
