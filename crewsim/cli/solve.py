@@ -28,19 +28,20 @@ from crewsim.solver.api import (
 from crewsim.solver.deals import DealRecord, read_deals
 
 
-def result_record(problem: Problem | None, res: Result, line: int) -> dict[str, Any]:
-    """One result line: verdict, nodes, seconds, the engine that decided it, the winning line
-    (cards per seat per trick, with each trick's leader and winner, so a script can replay it
-    in play order)."""
+def result_record(problem: Problem | None, res: Result, deal: int) -> dict[str, Any]:
+    """One result line, in the issue's format: ``deal`` (its line in the file), verdict,
+    nodes, seconds, the engine that decided it, and a winning ``line`` (cards per seat per
+    trick) with each trick's leader and winner, so a script can replay it in play order."""
     rec: dict[str, Any] = {
-        "line": line,
+        "deal": deal,
         "verdict": res.verdict,
         "nodes": res.nodes,
         "seconds": round(res.seconds, 6),
+        "line": None,
     }
     if res.verdict == "feasible" and problem is not None:
         game = Game.DEEP_SEA if problem.deep_sea else Game.PLANET_NINE
-        rec["tricks"] = [[card_name(c, game) for c in t] for t in res.tricks]
+        rec["line"] = [[card_name(c, game) for c in t] for t in res.tricks]
         turns = _leaders_and_winners(problem, res)
         rec["leaders"], rec["winners"] = [t[0] for t in turns], [t[1] for t in turns]
         if res.designated:
@@ -135,7 +136,7 @@ def _print(rec: DealRecord, res: Result, as_json: bool) -> None:
     head = f"{res.verdict}  ({res.nodes} nodes, {res.seconds * 1000:.1f} ms{by})"
     typer.echo(head if not res.reason else f"{head}: {res.reason}")
     if res.verdict == "feasible" and rec.problem is not None:
-        for line in _play_lines(rec.problem, res, out["tricks"]):
+        for line in _play_lines(rec.problem, res, out["line"]):
             typer.echo(line)
 
 

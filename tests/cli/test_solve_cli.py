@@ -23,10 +23,12 @@ def test_solve_one_deal(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
     assert out["verdict"] in ("feasible", "infeasible", "unknown")
-    assert {"nodes", "seconds", "line"} <= set(out)
+    assert {"deal", "verdict", "nodes", "seconds", "line"} <= set(out)  # the format
     assert out.get("engine", "") in (("",) if out["verdict"] == "unknown" else ("dfs", "sat"))
     if out["verdict"] == "feasible":
-        assert all(len(t) == 4 for t in out["tricks"])
+        assert all(len(t) == 4 for t in out["line"])
+    else:
+        assert out["line"] is None
     text = runner.invoke(app, ["solve", str(f)])
     assert text.exit_code == 0 and out["verdict"] in text.output
 
@@ -39,7 +41,7 @@ def test_solve_jsonl_one_line_per_deal(tmp_path: Path) -> None:
     result = runner.invoke(app, ["solve", str(f)])
     assert result.exit_code == 0, result.output
     rows = [json.loads(x) for x in result.stdout.splitlines()]  # the progress bar: stderr
-    assert [r["line"] for r in rows] == [1, 2, 3, 4]
+    assert [r["deal"] for r in rows] == [1, 2, 3, 4]
     assert rows[3]["verdict"] == "unsupported" and "card draw" in rows[3]["reason"]
     counts = {v: sum(r["verdict"] == v for r in rows) for v in ("feasible", "infeasible")}
     summary = result.stderr.splitlines()[-1]  # after the bar: the file's verdicts in one line
@@ -58,8 +60,8 @@ def test_solve_a_deep_sea_deal(tmp_path: Path) -> None:
     out = json.loads(runner.invoke(app, ["solve", str(f), "--json"]).output)
     assert out["verdict"] in ("feasible", "infeasible", "unknown")
     if out["verdict"] == "feasible":
-        assert all(len(t) == 4 for t in out["tricks"])
-        assert "sub4" in {c for t in out["tricks"] for c in t} or len(out["tricks"]) < 10
+        assert all(len(t) == 4 for t in out["line"])
+        assert "sub4" in {c for t in out["line"] for c in t} or len(out["line"]) < 10
 
 
 @pytest.mark.parametrize(
@@ -108,7 +110,7 @@ def test_a_jsonl_file_is_solved_on_every_core_in_file_order(tmp_path: Path) -> N
         rows = [json.loads(x) for x in result.stdout.splitlines()]
         got.append([{k: v for k, v in r.items() if k != "seconds"} for r in rows])
     assert got[0] == got[1]
-    assert [r["line"] for r in got[0]] == list(range(1, 46))
+    assert [r["deal"] for r in got[0]] == list(range(1, 46))
     assert {r["verdict"] for r in got[0]} >= {"feasible", "unsupported"}
 
 
@@ -127,7 +129,7 @@ def test_the_text_line_is_in_play_order_with_each_winner(tmp_path: Path, players
     seats = len(rec["hands"])
     names = ["P0", "P1", "dummy"] if players == 2 else [f"P{s}" for s in range(seats)]
     leader = rec["commander"]
-    for line, cards in zip(text, out["tricks"], strict=True):
+    for line, cards in zip(text, out["line"], strict=True):
         order = [(leader + i) % seats for i in range(seats)]
         winner, _ = trick_winner([parse_card(cards[s]) for s in order], leader, seats)
         plays = "  ".join(f"{names[s]}:{cards[s]}" for s in order)
