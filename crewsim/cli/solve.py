@@ -29,7 +29,7 @@ from crewsim.solver.deals import DealRecord, read_deals
 
 
 def result_record(problem: Problem | None, res: Result, deal: int) -> dict[str, Any]:
-    """One result line, in the issue's format: ``deal`` (its line in the file), verdict,
+    """One result line, in the format the README shows: ``deal`` (its line in the file), verdict,
     nodes, seconds, the engine that decided it, and a winning ``line`` (cards per seat per
     trick) with each trick's leader and winner, so a script can replay it in play order."""
     rec: dict[str, Any] = {

@@ -23,7 +23,7 @@ def test_solve_one_deal(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
     assert out["verdict"] in ("feasible", "infeasible", "unknown")
-    assert {"deal", "verdict", "nodes", "seconds", "line"} <= set(out)  # the format
+    assert {"deal", "verdict", "nodes", "seconds", "line"} <= set(out)  # as the README shows
     assert out.get("engine", "") in (("",) if out["verdict"] == "unknown" else ("dfs", "sat"))
     if out["verdict"] == "feasible":
         assert all(len(t) == 4 for t in out["line"])
