@@ -80,6 +80,7 @@ def balance(
     """Deep Sea balance: each task card's estimated difficulty against its printed value."""
     from crewsim.cli.simulate import parse_players
     from crewsim.report import balance as bal_mod  # statsmodels, matplotlib: loaded here only
+    from crewsim.report.run import load_run
 
     wanted = list(parse_players(players)) if players else None
     if run_dir is not None:
@@ -88,6 +89,7 @@ def balance(
         raise CrewsimError("--players: 2 players use the 3-player card values; give 3, 4 or 5")
     if fit_games < 0:
         raise CrewsimError(f"--fit-games: expected 0 or more, got {fit_games}")
+    run = None if run_dir is None else load_run(run_dir)  # a bad run: no folder made
     if out is not None:  # before any simulating: a bad folder should not cost the run
         writable_folder(out, "--out")
     if run_out is not None:
@@ -99,7 +101,7 @@ def balance(
             _drawing_missions(), players or "3,4,5", games, seed, bot, jobs, run_out,
             quiet=fmt is not BalanceFormat.table, backend=backend, scheduler=scheduler,
         )  # fmt: skip
-    bal = bal_mod.analyse(run_dir, wanted, fit_games or None)
+    bal = bal_mod.analyse(run or run_dir, wanted, fit_games or None)
     if out is not None:
         bal_mod.build(bal, out)
     if fmt is BalanceFormat.csv:

@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from crewsim.cli.app import app
+from crewsim.errors import CrewsimError
 
 runner = CliRunner()
 
@@ -81,6 +82,15 @@ def test_bad_input_is_one_line_exit_2(args: list[str]) -> None:
         finally:
             sys.argv = old
     assert exc.value.code == 2
+
+
+def test_a_missing_run_makes_no_report_folder(tmp_path: Path) -> None:
+    """The run is read before ``--out`` is made: a typo in ``--run`` leaves nothing behind."""
+    out = tmp_path / "report"
+    result = runner.invoke(app, ["balance", "--run", str(tmp_path / "nope"), "--out", str(out)])
+    assert isinstance(result.exception, CrewsimError)
+    assert "not found" in str(result.exception)
+    assert not out.exists()
 
 
 def test_planet_nine_run_is_refused(tmp_path: Path) -> None:
