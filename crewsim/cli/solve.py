@@ -29,27 +29,28 @@ from crewsim.solver.deals import DealRecord, read_deals
 
 
 def result_record(problem: Problem | None, res: Result, deal: int) -> dict[str, Any]:
-    """One result line, in the format the README shows: ``deal`` (its line in the file), verdict,
-    nodes, seconds, the engine that decided it, and a winning ``line`` (cards per seat per
-    trick) with each trick's leader and winner, so a script can replay it in play order."""
+    """One result line, in the format the README shows, with the same keys on every line (null
+    where one does not apply, so a script can index any of them): ``deal`` (its line in the
+    file), verdict, nodes, seconds, a winning ``line`` (cards per seat per trick) with each
+    trick's leader and winner to replay it in play order, the crew members the commander
+    designated, the engine that decided it and the reason for an unsupported or counted one."""
     rec: dict[str, Any] = {
         "deal": deal,
         "verdict": res.verdict,
         "nodes": res.nodes,
         "seconds": round(res.seconds, 6),
         "line": None,
+        "leaders": None,
+        "winners": None,
+        "designated": list(res.designated) if res.designated else None,
+        "engine": res.engine or None,
+        "reason": res.reason or None,
     }
     if res.verdict == "feasible" and problem is not None:
         game = Game.DEEP_SEA if problem.deep_sea else Game.PLANET_NINE
         rec["line"] = [[card_name(c, game) for c in t] for t in res.tricks]
         turns = _leaders_and_winners(problem, res)
         rec["leaders"], rec["winners"] = [t[0] for t in turns], [t[1] for t in turns]
-        if res.designated:
-            rec["designated"] = list(res.designated)
-    if res.engine:
-        rec["engine"] = res.engine
-    if res.reason:
-        rec["reason"] = res.reason
     return rec
 
 

@@ -23,8 +23,9 @@ def test_solve_one_deal(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
     assert out["verdict"] in ("feasible", "infeasible", "unknown")
-    assert {"deal", "verdict", "nodes", "seconds", "line"} <= set(out)  # as the README shows
-    assert out.get("engine", "") in (("",) if out["verdict"] == "unknown" else ("dfs", "sat"))
+    assert set(out) == {"deal", "verdict", "nodes", "seconds", "line", "leaders", "winners",
+                        "designated", "engine", "reason"}  # as the README shows  # fmt: skip
+    assert out["engine"] in ((None,) if out["verdict"] == "unknown" else ("dfs", "sat"))
     if out["verdict"] == "feasible":
         assert all(len(t) == 4 for t in out["line"])
     else:
@@ -42,13 +43,14 @@ def test_solve_jsonl_one_line_per_deal(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     rows = [json.loads(x) for x in result.stdout.splitlines()]  # the progress bar: stderr
     assert [r["deal"] for r in rows] == [1, 2, 3, 4]
+    assert all(r.keys() == rows[0].keys() for r in rows)  # one shape, whatever the verdict
     assert rows[3]["verdict"] == "unsupported" and "card draw" in rows[3]["reason"]
     counts = {v: sum(r["verdict"] == v for r in rows) for v in ("feasible", "infeasible")}
     summary = result.stderr.splitlines()[-1]  # after the bar: the file's verdicts in one line
     assert summary.startswith("4 deals in ")
     assert f"{counts['feasible']} feasible, {counts['infeasible']} infeasible" in summary
     assert "1 unsupported" in summary
-    sat = sum(r.get("engine") == "sat" for r in rows)
+    sat = sum(r["engine"] == "sat" for r in rows)
     assert summary.endswith(f"({sat} decided by the SAT engine)")
 
 
