@@ -50,6 +50,20 @@ def _card(value: Any, field: str) -> int:
         raise _Bad(field, str(exc)) from None
 
 
+DEAL_KEYS = ("game", "players", "commander", "hands", "tasks", "deep_tasks", "dummy_under",
+             "mission", "designated")  # fmt: skip
+TASK_KEYS = ("card", "player", "token")
+DEEP_TASK_KEYS = ("task", "player")
+
+
+def _known(rec: dict[str, Any], allowed: tuple[str, ...], where: str = "") -> None:
+    """A key the format does not have is an error: a misspelt ``deep_tasks`` would otherwise
+    drop every task without a word and change the verdict."""
+    for key in rec:
+        if key not in allowed:
+            raise _Bad(where + str(key), f"unknown field (allowed: {', '.join(allowed)})")
+
+
 def _int(value: Any, field: str, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise _Bad(field, f"expected an integer {lo}..{hi}, got {json.dumps(value)}")
@@ -60,6 +74,7 @@ def parse_record(rec: Any) -> tuple[Problem | None, str]:
     """(problem, "") or (None, reason) when the mission is unsupported; raises _Bad."""
     if not isinstance(rec, dict):
         raise _Bad("(deal)", "expected a JSON object")
+    _known(rec, DEAL_KEYS)
     game = rec.get("game", "planet-nine")
     if game not in ("planet-nine", "deep-sea"):
         raise _Bad("game", f"expected 'planet-nine' or 'deep-sea', got {json.dumps(game)}")
@@ -125,6 +140,7 @@ def parse_record(rec: Any) -> tuple[Problem | None, str]:
         f = f"tasks[{k}]"
         if not isinstance(t, dict):
             raise _Bad(f, "expected an object {card, player, token}")
+        _known(t, TASK_KEYS, f + ".")
         c = _card(t.get("card"), f + ".card")
         if c >= 36:
             raise _Bad(f + ".card", "task cards are colour cards (no trumps)")
@@ -152,6 +168,8 @@ def parse_record(rec: Any) -> tuple[Problem | None, str]:
             mission = get_mission(str(rec["mission"]))
         except CrewsimError as exc:
             raise _Bad("mission", str(exc)) from None
+    if game == "planet-nine" and "deep_tasks" in rec:
+        raise _Bad("deep_tasks", "only a Deep Sea deal (\"game\": \"deep-sea\") has task cards")
     deep = _deep_tasks(rec, seats) if game == "deep-sea" else []
     if deep and tasks:
         raise _Bad("tasks", "a Deep Sea deal has task cards ('deep_tasks'), not card tasks")
@@ -176,6 +194,7 @@ def _deep_tasks(rec: dict[str, Any], seats: int) -> list[HeldTask]:
         f = f"deep_tasks[{k}]"
         if not isinstance(t, dict):
             raise _Bad(f, "expected an object {task, player}")
+        _known(t, DEEP_TASK_KEYS, f + ".")
         number = _int(t.get("task"), f + ".task", 1, len(cards))
         if any(h.card.number == number for h in out):
             raise _Bad(f + ".task", f"task card {number} twice")

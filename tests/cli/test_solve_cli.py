@@ -78,6 +78,11 @@ def test_solve_a_deep_sea_deal(tmp_path: Path) -> None:
         ({"game": "deep-sea", "deep_tasks": [{"task": 97, "player": 0}]}, "deep_tasks[0].task"),
         ({"game": "deep-sea", "deep_tasks": [{"task": 5, "player": 4}]}, "deep_tasks[0].player"),
         ({"game": "deep-sea", "deep_tasks": "x"}, "field 'deep_tasks'"),
+        # a misspelt or misplaced key would drop the tasks silently and change the verdict
+        ({"deep_task": [{"task": 5, "player": 0}]}, "field 'deep_task': unknown field"),
+        ({"tasks": [{"card": "pink1", "owner": 0}]}, "field 'tasks[0].owner': unknown field"),
+        ({"game": "deep-sea", "deep_tasks": [{"task": 5, "seat": 0}]}, "deep_tasks[0].seat'"),
+        ({"deep_tasks": [{"task": 5, "player": 0}]}, "only a Deep Sea deal"),
     ],
 )
 def test_bad_deal_is_one_line_exit_2(tmp_path: Path, patch: dict, message: str) -> None:
