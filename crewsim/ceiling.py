@@ -114,7 +114,9 @@ def earlier_ceiling(folder: Path | None) -> list[dict[str, Any]] | None:
     path = None if folder is None else folder / "summary.parquet"
     if path is None or not path.exists():
         return None
-    summary = pl.read_parquet(path)
+    from crewsim.report.run import read_table
+
+    summary = read_table(path)
     if "ceiling_games" not in summary.columns:
         return None
     ceiling = (*CEILING_COLUMNS, "won_but_infeasible")

@@ -21,8 +21,8 @@ import math
 import os
 import platform
 import time
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, suppress
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -470,6 +470,17 @@ def read_manifest(out: Path) -> dict[str, Any]:
     return dict(doc)
 
 
+@contextmanager
+def malformed(path: Path) -> Iterator[None]:
+    """A manifest field of the wrong shape or type, read inside: one line naming the file."""
+    try:
+        yield
+    except CrewsimError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise CrewsimError(f"{path}: malformed ({type(exc).__name__}: {exc})") from None
+
+
 def check_same_configuration(out: Path, old: dict[str, Any], new: dict[str, Any]) -> None:
     """A folder made by another configuration is never mixed into: one line naming the field."""
     a, b = _identity(old), _identity(new)
@@ -701,7 +712,7 @@ def config_from_manifest(out: Path, **overrides: Any) -> RunConfig:
     from crewsim.missions import resolve_missions
 
     doc = read_manifest(out)
-    try:
+    with malformed(out / MANIFEST):
         bot = doc["bot"]
         bots_file = overrides.pop("bots_file", None) or bot.get("file")
         config = RunConfig(
@@ -714,10 +725,6 @@ def config_from_manifest(out: Path, **overrides: Any) -> RunConfig:
             chunk_size=int(doc["chunk_size"]),
             bots_file=bots_file,
         )
-    except CrewsimError:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise CrewsimError(f"{out / MANIFEST}: malformed ({type(exc).__name__}: {exc})") from None
     return replace(config, **{k: v for k, v in overrides.items() if v is not None})
 
 

@@ -7,11 +7,11 @@ seed, date, bot, n) is the run's own, not the reporting machine's.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import polars as pl
 
@@ -19,6 +19,7 @@ from crewsim.errors import CrewsimError
 from crewsim.stats import CEILING_COLUMNS, ceiling_columns, expected_attempts
 
 _REQUIRED = ("manifest.json", "summary.parquet", "failures.parquet")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -104,8 +105,15 @@ class Run:
 
     def game_rows(self) -> pl.LazyFrame:
         """Every game of the run, lazily, with ``mission`` and ``players`` from the file name."""
+        lf = pl.scan_parquet(self.path / "chunks" / "*.parquet", include_file_paths="file")
+        return lf.with_columns(
+            pl.col("file").str.extract(r"([^/\\]+)-\d+\.parquet$", 1).alias("key")
+        ).join(self.key_map().lazy(), on="key", how="left")
+
+    def key_map(self) -> pl.DataFrame:
+        """The chunk files' cell key -> mission and players, from the manifest."""
         keys = {c["key"]: (c["mission"], int(c["players"])) for c in self.manifest.get("cells", [])}
-        key_map = pl.DataFrame(
+        return pl.DataFrame(
             {
                 "key": list(keys),
                 "mission": [m for m, _ in keys.values()],
@@ -113,10 +121,6 @@ class Run:
             },
             schema={"key": pl.String, "mission": pl.String, "players": pl.Int64},
         )
-        lf = pl.scan_parquet(self.path / "chunks" / "*.parquet", include_file_paths="file")
-        return lf.with_columns(
-            pl.col("file").str.extract(r"([^/\\]+)-\d+\.parquet$", 1).alias("key")
-        ).join(key_map.lazy(), on="key", how="left")
 
 
 def _mission_info(cell: dict[str, Any]) -> MissionInfo:
@@ -158,23 +162,45 @@ def load_run(path: Path | str) -> Run:
             raise CrewsimError(
                 f"{path}: no {name} (not a finished run folder of `crewsim simulate`)"
             )
-    try:
-        manifest = json.loads((path / "manifest.json").read_text())
-    except json.JSONDecodeError as exc:
-        raise CrewsimError(f"{path / 'manifest.json'}: not valid JSON ({exc.msg})") from None
-    summary = pl.read_parquet(path / "summary.parquet")
-    failures = pl.read_parquet(path / "failures.parquet")
+    from crewsim.montecarlo import MANIFEST, malformed, read_manifest
+
+    manifest = read_manifest(path)
+    summary = read_table(path / "summary.parquet")
+    failures = read_table(path / "failures.parquet")
+    for chunk in sorted((path / "chunks").glob("*.parquet")):  # footers only: a quick look
+        _readable(chunk, pl.read_parquet_schema)
     missions: dict[str, MissionInfo] = {}
-    for cell in manifest.get("cells", []):
-        info = _mission_info(cell)
-        old = missions.get(info.id)
-        if old is not None:
-            info.printed_difficulty.update(old.printed_difficulty)
-        missions[info.id] = info
-    run = Run(path, manifest, summary, failures, missions)
+    with malformed(path / MANIFEST):  # every field the report reads, read once here
+        for cell in manifest["cells"]:
+            info = _mission_info(cell)
+            old = missions.get(info.id)
+            if old is not None:
+                info.printed_difficulty.update(old.printed_difficulty)
+            missions[info.id] = info
+        run = Run(path, manifest, summary, failures, missions)
+        run.seed, run.bot, run.games_per_cell, run.key_map()  # noqa: B018
     if "distress_successes" not in summary.columns:
         run = replace(run, summary=_recount_attempts(run))
     return run
+
+
+def read_table(path: Path) -> pl.DataFrame:
+    """A Parquet file of a run folder; a damaged one is a one-line error saying how to mend it."""
+    return _readable(path, pl.read_parquet)
+
+
+def _readable(path: Path, read: Callable[[Path], T]) -> T:
+    try:
+        return read(path)
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        from crewsim.montecarlo import resume_command
+
+        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        mend = "simulates it again" if path.parent.name == "chunks" else "writes it again"
+        folder = path.parent.parent if path.parent.name == "chunks" else path.parent
+        raise CrewsimError(
+            f"{path}: damaged ({why}); delete it: `{resume_command(folder)}` {mend}"
+        ) from None
 
 
 def _recount_attempts(run: Run) -> pl.DataFrame:

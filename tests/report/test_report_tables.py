@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -247,3 +249,39 @@ def test_missing_or_partial_run_folder_is_a_user_error(tmp_path: Path) -> None:
     (tmp_path / "half" / "manifest.json").write_text("{}")
     with pytest.raises(CrewsimError, match="summary.parquet"):
         load_run(tmp_path / "half")
+
+
+@pytest.mark.parametrize("name", ["summary.parquet", "failures.parquet", "chunks/first"])
+def test_a_damaged_parquet_file_is_one_line_naming_it(run_copy: Path, name: str) -> None:
+    """A file cut short (a full disk, a copy stopped half way) names itself and the mend."""
+    path = (
+        sorted((run_copy / "chunks").glob("*.parquet"))[0]
+        if name == "chunks/first"
+        else run_copy / name
+    )
+    path.write_bytes(path.read_bytes()[:100])
+    with pytest.raises(CrewsimError, match="damaged") as err:
+        load_run(run_copy)
+    message = str(err.value)
+    assert str(path) in message and "crewsim simulate --resume" in message
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("change", "fragment"),
+    [
+        (lambda m: [], "not a crewsim run manifest"),
+        (lambda m: m | {"cells": "x"}, "malformed"),
+        (lambda m: m | {"root_seed": "one"}, "malformed"),
+        (lambda m: m | {"cells": [c | {"mission_record": "oops"} for c in m["cells"]]},
+         "malformed"),  # fmt: skip
+    ],
+)
+def test_a_malformed_manifest_is_one_line(
+    run_copy: Path, change: Callable[[Any], Any], fragment: str
+) -> None:
+    path = run_copy / "manifest.json"
+    path.write_text(json.dumps(change(json.loads(path.read_text()))))
+    with pytest.raises(CrewsimError, match=fragment) as err:
+        load_run(run_copy)
+    assert "manifest.json" in str(err.value) and "\n" not in str(err.value)
