@@ -21,7 +21,7 @@ from crewsim.cards import mask_of, parse_card
 from crewsim.errors import CrewsimError
 from crewsim.missions import load_task_cards
 from crewsim.rules.conditions import HeldTask
-from crewsim.rules.deal import Deal
+from crewsim.rules.deal import TRUMP4, Deal
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.order import TOKENS
 from crewsim.solver.api import Problem, Unsupported, problem_from_mission
@@ -127,6 +127,8 @@ def parse_record(rec: Any) -> tuple[Problem | None, str]:
         raise _Bad("hands", "three players hold 14, 13 and 13 cards")
     if players in (4, 5) and any(bin(h).count("1") != 40 // players for h in hands):
         raise _Bad("hands", f"{players} players hold {40 // players} cards each")
+    if players == 2:
+        _check_dummy(hands, under)
     if "commander" in rec and rec["commander"] != deal.commander:
         raise _Bad(
             "commander", f"the commander is the holder of the 4 trump, seat {deal.commander}"
@@ -153,6 +155,8 @@ def parse_record(rec: Any) -> tuple[Problem | None, str]:
         token = t.get("token")
         if token is not None and token not in TOKENS:
             raise _Bad(f + ".token", f"expected null or one of {', '.join(TOKENS)}")
+        if token is not None and token in {tk.token for tk in tasks}:
+            raise _Bad(f + ".token", f"the token {token} is on another task already")
         tasks.append(TaskSpec(c, token, owner))
     designated: tuple[int, ...] | None = None
     if "designated" in rec and rec["designated"] is not None:
@@ -160,6 +164,8 @@ def parse_record(rec: Any) -> tuple[Problem | None, str]:
         if not isinstance(raw_d, list) or not 1 <= len(raw_d) <= 2:
             raise _Bad("designated", "expected a list of one or two seats")
         designated = tuple(_int(x, f"designated[{i}]", 0, seats - 1) for i, x in enumerate(raw_d))
+        if len(set(designated)) != len(designated):
+            raise _Bad("designated", "the same seat twice")
     mission = None
     if rec.get("mission") is not None:
         from crewsim.missions import get_mission
@@ -183,22 +189,36 @@ def parse_record(rec: Any) -> tuple[Problem | None, str]:
         raise _Bad("designated" if designated else "tasks", str(exc)) from None
 
 
+def _check_dummy(hands: list[int], under: list[tuple[int, int]]) -> None:
+    """Two players as the rules deal them: 13 cards each (trump 4 among them), the dummy 7
+    face up, each on its own face-down card."""
+    if [bin(h).count("1") for h in hands] != [13, 13, 7] or len(under) != 7:
+        raise _Bad("hands", "two players hold 13 cards each, the dummy (seat 2) 7 face up and "
+                            "7 face down ('dummy_under')")  # fmt: skip
+    if len({top for top, _ in under}) != len(under):
+        raise _Bad("dummy_under", "two face-down cards under one face-up card")
+    if hands[2] >> TRUMP4 & 1 or any(below == TRUMP4 for _, below in under):
+        raise _Bad("hands", "trump 4 goes to one of the two players, never to the dummy")
+
+
 def _deep_tasks(rec: dict[str, Any], seats: int) -> list[HeldTask]:
     """Deep Sea task cards: ``"deep_tasks": [{"task": 17, "player": 2}, ...]`` (numbers 1-96)."""
     raw = rec.get("deep_tasks", [])
     if not isinstance(raw, list):
         raise _Bad("deep_tasks", "expected a list of {task, player}")
-    cards = load_task_cards()
+    cards = {c.number: c for c in load_task_cards()}
     out: list[HeldTask] = []
     for k, t in enumerate(raw):
         f = f"deep_tasks[{k}]"
         if not isinstance(t, dict):
             raise _Bad(f, "expected an object {task, player}")
         _known(t, DEEP_TASK_KEYS, f + ".")
-        number = _int(t.get("task"), f + ".task", 1, len(cards))
+        number = _int(t.get("task"), f + ".task", min(cards), max(cards))
+        if number not in cards:
+            raise _Bad(f + ".task", f"no task card {number} in the scenario data")
         if any(h.card.number == number for h in out):
             raise _Bad(f + ".task", f"task card {number} twice")
-        out.append(HeldTask(cards[number - 1], _int(t.get("player"), f + ".player", 0, seats - 1)))
+        out.append(HeldTask(cards[number], _int(t.get("player"), f + ".player", 0, seats - 1)))
     return out
 
 
@@ -210,7 +230,8 @@ def read_deals(path: str | Path) -> Iterator[DealRecord]:
     except (OSError, UnicodeDecodeError) as exc:
         raise CrewsimError(f"{p}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
     if p.suffix.lower() == ".jsonl":
-        chunks = [(i + 1, line) for i, line in enumerate(text.splitlines()) if line.strip()]
+        lines = text.split("\n")  # not splitlines(): U+2028 may stand inside a JSON string
+        chunks = [(i + 1, line) for i, line in enumerate(lines) if line.strip()]
     else:
         chunks = [(1, text)]
     if not chunks:
@@ -221,6 +242,8 @@ def read_deals(path: str | Path) -> Iterator[DealRecord]:
         except json.JSONDecodeError as exc:
             where = lineno if p.suffix.lower() == ".jsonl" else exc.lineno
             raise CrewsimError(f"{p}:{where}: not JSON ({exc.msg})") from None
+        except (RecursionError, ValueError) as exc:  # nested too deep, a number too long
+            raise CrewsimError(f"{p}:{lineno}: not a deal ({str(exc).splitlines()[0]})") from None
         try:
             problem, why = parse_record(rec)
         except _Bad as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -83,6 +84,9 @@ def test_solve_a_deep_sea_deal(tmp_path: Path) -> None:
         ({"tasks": [{"card": "pink1", "owner": 0}]}, "field 'tasks[0].owner': unknown field"),
         ({"game": "deep-sea", "deep_tasks": [{"task": 5, "seat": 0}]}, "deep_tasks[0].seat'"),
         ({"deep_tasks": [{"task": 5, "player": 0}]}, "only a Deep Sea deal"),
+        ({"tasks": [{"card": "pink1", "player": 0, "token": "2"},
+                    {"card": "pink2", "player": 1, "token": "2"}]}, "tasks[1].token"),
+        ({"designated": [1, 1]}, "the same seat twice"),
     ],
 )
 def test_bad_deal_is_one_line_exit_2(tmp_path: Path, patch: dict, message: str) -> None:
@@ -93,6 +97,51 @@ def test_bad_deal_is_one_line_exit_2(tmp_path: Path, patch: dict, message: str) 
     with pytest.raises(CrewsimError, match=r"bad.jsonl:2: ") as err:
         runner.invoke(app, ["solve", str(f)], catch_exceptions=False)
     assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def _two_player_variants() -> list[tuple[dict, str]]:
+    """Two-player deals the rules cannot deal: each was solved as if it were a real deal."""
+    base = deal_record(2, Game.PLANET_NINE, 7, "pn-3")
+    short = copy.deepcopy(base)
+    short["hands"][1].append(short["hands"][0].pop())  # 12 and 14 cards
+    shared = copy.deepcopy(base)
+    shared["dummy_under"][1][0] = shared["dummy_under"][0][0]  # two stacks, one face-up card
+    buried = copy.deepcopy(base)
+    human = buried["hands"][buried["commander"]]
+    k = human.index("rocket4")
+    human[k], buried["dummy_under"][0][1] = buried["dummy_under"][0][1], "rocket4"
+    del buried["commander"]
+    return [(short, "13 cards each"), (shared, "field 'dummy_under'"), (buried, "trump 4")]
+
+
+@pytest.mark.parametrize(("rec", "message"), _two_player_variants())
+def test_a_two_player_deal_the_rules_cannot_deal_is_refused(
+    tmp_path: Path, rec: dict, message: str
+) -> None:
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps(rec))
+    with pytest.raises(CrewsimError, match=r"bad.json:1: ") as err:
+        runner.invoke(app, ["solve", str(f)], catch_exceptions=False)
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"players": ' + "9" * 5_000 + "}"])
+def test_json_too_deep_or_too_long_is_one_line(tmp_path: Path, text: str) -> None:
+    f = tmp_path / "bad.json"
+    f.write_text(text)
+    with pytest.raises(CrewsimError, match=r"bad.json:1: not a deal"):
+        runner.invoke(app, ["solve", str(f)], catch_exceptions=False)
+
+
+def test_a_line_separator_inside_a_string_is_not_a_new_line(tmp_path: Path) -> None:
+    """JSON strings may hold U+2028 as it is; only newlines end a ``.jsonl`` record."""
+    rec = deal_record(4, Game.PLANET_NINE, 1, "pn-2")
+    rec["game"] = "planet-\u2028nine"  # inside a string, as it is: not the end of the line
+    good = json.dumps(deal_record(4, Game.PLANET_NINE, 2, "pn-2"))
+    f = tmp_path / "d.jsonl"
+    f.write_text(json.dumps(rec, ensure_ascii=False) + "\n" + good + "\n", encoding="utf-8")
+    with pytest.raises(CrewsimError, match=r"d.jsonl:1: field 'game'"):
+        runner.invoke(app, ["solve", str(f)], catch_exceptions=False)
 
 
 def test_bad_card_names_the_field(tmp_path: Path) -> None:
