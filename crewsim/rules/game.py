@@ -537,6 +537,10 @@ class GameState:
             f"{self._who(s)}: {format_cards(cards_of(self.deal.full_hand(s)), self.game)}"
             for s in range(self.seats)
         ]
+        for t in self.deep_tasks:  # Deep Sea: the cards come with the deal, not as moves
+            guess = "" if t.predicted is None else f" (predicted: {t.predicted})"
+            card = f'task card {t.card.number} "{t.card.text}"{guess}'
+            lines.append(f"{card} -> {self._who(t.owner)}")
         return "\n".join(lines + self.history)
 
 

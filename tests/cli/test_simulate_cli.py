@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,17 @@ def test_trace_prints_one_game(tmp_path: Path) -> None:
     assert "trick 1:" in result.stdout
     assert "SUCCESS" in result.stdout or "FAILURE" in result.stdout
     assert not (tmp_path / "manifest.json").exists()
+
+
+def test_a_deep_sea_trace_names_its_task_cards_and_owners() -> None:
+    """The drawn cards are the mission: without them a Deep Sea trace cannot be checked."""
+    result = runner.invoke(app, ["simulate", "ds-5", "-p", "3", "--trace"])
+    assert result.exit_code == 0, result.output
+    cards = [line for line in result.stdout.splitlines() if line.startswith("task card ")]
+    assert cards
+    assert all(re.fullmatch(r'task card \d+ ".+"( \(predicted: \d+\))? -> P\d\*?', c)
+               for c in cards)  # fmt: skip
+    assert result.stdout.index("task card") < result.stdout.index("trick 1:")
 
 
 @pytest.mark.parametrize(
