@@ -40,6 +40,7 @@ from crewsim.kernel.spec import KernelMission
 from crewsim.missions.schema import Mission
 from crewsim.stats import summarise
 
+MAX_GAMES = 10**10  # per cell: ~10 core-hours; a plan of 200,000 chunks, still small in memory
 CHUNK_SIZE = 50_000  # games per chunk: large enough to amortise dispatch, small for memory
 MANIFEST = "manifest.json"
 CHECKSUM_SUFFIX = ".sha256"
@@ -139,6 +140,7 @@ class RunConfig:
                 raise CrewsimError(f"--players: expected 2 to 5, got {p}")
         if self.games <= 0:
             raise CrewsimError(f"-n: expected a positive number of games, got {self.games}")
+        check_games(self.games)
         if self.chunk_size <= 0:
             raise CrewsimError(f"chunk size must be positive, got {self.chunk_size}")
         if self.distress not in DISTRESS_CODES:
@@ -229,6 +231,13 @@ def default_out(seed: int, root: Path = Path("runs")) -> Path:
     while out.exists():
         out, k = root / f"{stamp}-{seed}-{k}", k + 1
     return out
+
+
+def check_games(games: int, what: str = "games") -> None:
+    """A count beyond ``MAX_GAMES`` is a typo (``1e13`` for ``1e3``), not a plan: its chunk
+    list alone would fill the memory."""
+    if games > MAX_GAMES:
+        raise CrewsimError(f"-n: at most {MAX_GAMES:,} {what} per cell, got {games:,}")
 
 
 def resume_command(out: Path) -> str:

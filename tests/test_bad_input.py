@@ -153,6 +153,11 @@ CASES: list[tuple[list[str], str]] = [
     (["validate", "/nonexistent/missions.toml"], "no such file"),
     (["missions", "show", "pn-99"], "unknown mission id"),
     (["deal", "--players", "7"], "--players: expected 2 to 5, got 7"),
+    # a count past any plan (a typo for 1e3): refused before a chunk list fills the memory
+    (["simulate", "pn-1", "-p", "3", "-n", "1e13"], "-n: at most 10,000,000,000 games"),
+    (["simulate", "pn-1", "-p", "3", "-n", "1e999999999"], "-n: expected a whole number"),
+    (["check-tasks", "1", "-n", "1e30"], "-n: at most"),
+    (["feasibility", "pn-1", "-p", "3", "-n", "1e30"], "-n: at most 10,000,000,000 deals"),
     (["deal", "--mission", "pn-99"], "unknown mission id"),
     (["deal", "--game", "deep-sea", "--mission", "pn-10"], "pn-10 is a planet-nine mission"),
     (["report", "{run}", "--out", "{a_file}"], "is a file, not a folder"),

@@ -434,6 +434,9 @@ def check_tasks(
     given = parse_owners(owners, len(cards), seats) if owners is not None else None
     if games < 0:
         raise CrewsimError(f"-n: expected 0 or more games, got {games}")
+    from crewsim.montecarlo import check_games
+
+    check_games(games)
     result = check(cards, given, players)
     mc = estimate(cards, given, players, games, seed, bot, jobs) if games > 0 else None
     if fmt is CheckFormat.JSON:

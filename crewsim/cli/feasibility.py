@@ -64,10 +64,12 @@ def feasibility(
     The share is that of the decided deals (as in `simulate --ceiling` and the reports); its
     95 % interval spans every way the undecided ones could go.
     """
+    from crewsim.montecarlo import check_games
     from crewsim.solver.sample import DRAFTS, solve_chunk
 
     if n < 1:
         raise CrewsimError(f"-n: expected a positive number, got {n}")
+    check_games(n, "deals")
     if budget < 1:
         raise CrewsimError(f"--budget: expected a positive number, got {budget}")
     if conflicts < 0:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import math
+from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any
 
 import typer
@@ -11,17 +11,16 @@ from crewsim.errors import CrewsimError
 
 
 def whole_number(text: str | int) -> int:
-    """A count as people write it: ``1000000``, ``1_000_000``, ``1,000,000`` or ``1e6``."""
+    """A count as people write it: ``1000000``, ``1_000_000``, ``1,000,000`` or ``1e6`` (read
+    exactly: ``1e40`` is ten to the 40th, not the nearest float)."""
     clean = str(text).strip().replace("_", "").replace(",", "")
     try:
-        return int(clean)
-    except ValueError:
-        pass
-    try:
-        value = float(clean)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value != int(value):
+        value = Decimal(clean)
+    except InvalidOperation:
+        value = Decimal("nan")
+    if value.is_finite() and value.adjusted() > 100:  # before int(): 1e999999999 would hang
+        raise typer.BadParameter(f"too large, got {text!r}")
+    if not value.is_finite() or value != value.to_integral_value():
         raise typer.BadParameter(
             f"expected a whole number (1000, 1_000, 1,000 or 1e3), got {text!r}"
         )
