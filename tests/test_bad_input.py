@@ -153,6 +153,11 @@ CASES: list[tuple[list[str], str]] = [
     (["validate", "/nonexistent/missions.toml"], "no such file"),
     (["missions", "show", "pn-99"], "unknown mission id"),
     (["deal", "--players", "7"], "--players: expected 2 to 5, got 7"),
+    # an option that would be ignored without a word
+    (["simulate", "pn-1", "-p", "3", "--trace", "--format", "json"], "--trace prints one game"),
+    (["simulate", "pn-1", "-p", "3", "--trace", "--ceiling"], "--ceiling is for a run"),
+    (["simulate", "pn-1", "-p", "3", "--ceiling-n", "5"], "--ceiling-n tunes --ceiling"),
+    (["rank", "pn-1", "-p", "3", "--ceiling-conflicts", "5"], "--ceiling-conflicts tunes"),
     # a count past any plan (a typo for 1e3): refused before a chunk list fills the memory
     (["simulate", "pn-1", "-p", "3", "-n", "1e13"], "-n: at most 10,000,000,000 games"),
     (["simulate", "pn-1", "-p", "3", "-n", "1e999999999"], "-n: expected a whole number"),

@@ -54,12 +54,25 @@ NEW_RUN_ONLY = {"games": "-n", "seed": "--seed", "bot": "--bot", "jobs": "--jobs
                 "backend": "--backend", "scheduler": "--scheduler"}  # fmt: skip
 
 
+def given(ctx: typer.Context, name: str) -> bool:
+    """Whether the option was typed on the command line (not its default)."""
+    source = ctx.get_parameter_source(name)  # typer carries its own click: compare names
+    return source is not None and source.name == "COMMANDLINE"
+
+
 def refuse_new_run_options(ctx: typer.Context, *extra: tuple[str, str]) -> None:
     """With ``--run DIR`` nothing is simulated: an option that shapes a new run would be
     silently ignored, so naming one is an error."""
     for name, flag in (*NEW_RUN_ONLY.items(), *extra):
-        source = ctx.get_parameter_source(name)  # typer carries its own click: compare names
-        if source is not None and source.name == "COMMANDLINE":
+        if given(ctx, name):
             raise CrewsimError(
                 f"{flag} shapes a new run; --run DIR reads the games that run already holds"
             )
+
+
+def refuse_ceiling_options_without_it(ctx: typer.Context, ceiling: bool) -> None:
+    """``--ceiling-n`` and ``--ceiling-conflicts`` tune ``--ceiling``: alone they would do
+    nothing, silently."""
+    for name, flag in (("ceiling_n", "--ceiling-n"), ("ceiling_conflicts", "--ceiling-conflicts")):
+        if not ceiling and given(ctx, name):
+            raise CrewsimError(f"{flag} tunes --ceiling: add --ceiling, or leave {flag} out")

@@ -15,7 +15,15 @@ from rich.console import Console
 from rich.table import Table
 
 from crewsim.ceiling import DEFAULT_CEILING_N
-from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, count_option, refuse_new_run_options
+from crewsim.cli.options import (
+    Backend,
+    Jobs,
+    Scheduler,
+    Seed,
+    count_option,
+    refuse_ceiling_options_without_it,
+    refuse_new_run_options,
+)
 from crewsim.cli.output import stdout_console
 from crewsim.errors import CrewsimError
 from crewsim.report import tables
@@ -204,6 +212,7 @@ def rank(
         refuse_new_run_options(ctx, ("out", "--out"), ("ceiling", "--ceiling"),
                                ("ceiling_n", "--ceiling-n"),
                                ("ceiling_conflicts", "--ceiling-conflicts"))  # fmt: skip
+    refuse_ceiling_options_without_it(ctx, ceiling)
     if ceiling_n <= 0:
         raise CrewsimError(f"--ceiling-n: expected a whole number above 0, got {ceiling_n}")
     if ceiling_conflicts < 0:

@@ -18,7 +18,12 @@ from rich.table import Table
 from crewsim.backends import backend_named, describe
 from crewsim.bots import get_bot
 from crewsim.ceiling import DEFAULT_CEILING_N, ceiling_rows, earlier_ceiling, with_ceiling
-from crewsim.cli.options import Backend, Scheduler, whole_number
+from crewsim.cli.options import (
+    Backend,
+    Scheduler,
+    refuse_ceiling_options_without_it,
+    whole_number,
+)
 from crewsim.cli.output import compact_table, loading_kernel, stacked, stdout_console
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
@@ -155,6 +160,7 @@ def _build_config(
 
 
 def simulate(
+    ctx: typer.Context,
     missions: Annotated[
         list[str] | None,
         typer.Argument(
@@ -250,6 +256,10 @@ def simulate(
 
     # numbers and choices are parsed here, not by typer, so a bad value is one line, exit 2
     fmt = _choice("--format", fmt_name, OutputFormat)
+    refuse_ceiling_options_without_it(ctx, ceiling)
+    if trace and (fmt is OutputFormat.json or ceiling):
+        flag = "--format json" if fmt is OutputFormat.json else "--ceiling"
+        raise CrewsimError(f"--trace prints one game as text; {flag} is for a run: leave one out")
     opts = {
         "players": players, "games": _whole("-n", games), "bot": bot, "bots": bots,
         "seed": _whole("--seed", seed), "jobs": _whole("--jobs", jobs), "distress": distress,
