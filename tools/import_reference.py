@@ -12,7 +12,13 @@ import re
 import sys
 from pathlib import Path
 
-from crewsim.missions.schema import OBJECTIVE_PARAMS, TASK_PARAMS, ObjectiveKind
+from crewsim.missions.schema import (
+    OBJECTIVE_PARAMS,
+    TASK_PARAMS,
+    ObjectiveKind,
+    ParamSpec,
+    ParamType,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "scenarios"
@@ -56,12 +62,16 @@ def comment_block(text: str) -> str:
 def kinds_doc(kinds: list[str], spec: dict) -> str:
     out = []
     for k in kinds:
-        params = ", ".join(
-            f"{p}: {s.type.value}" + ("" if s.default is None else f" = {toml_value(s.default)}")
-            for p, s in spec[k].items()
-        )
+        params = ", ".join(param_doc(p, s) for p, s in spec[k].items())
         out.append(f"    {k}" + (f"  {{ {params} }}" if params else ""))
     return "\n".join(out)
+
+
+def param_doc(name: str, s: ParamSpec) -> str:
+    """``n: count 2-14``, ``count: count 1-4 = 1``: type, a count's range, the default."""
+    span = f" {s.lo}-{s.hi}" if s.type is ParamType.COUNT and (s.lo, s.hi) != (0, 99) else ""
+    default = "" if s.default is None else f" = {toml_value(s.default)}"
+    return f"{name}: {s.type.value}{span}{default}"
 
 
 # ---------------------------------------------------------------- Planet Nine

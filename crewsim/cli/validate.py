@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 
 from crewsim.bots import load_bots
-from crewsim.missions import Mission, load_file, load_task_cards
-from crewsim.missions.loader import check_fixed_tasks, read_document
+from crewsim.missions import TASK_CARDS_FILE, Mission, TaskCard, load_file, load_task_cards
+from crewsim.missions.loader import check_complete_deck, check_fixed_tasks, read_document
 
 
 def validate(
@@ -32,4 +32,6 @@ def validate(
             check_fixed_tasks(missions, load_task_cards(), str(file))
         typer.echo(f"ok: {len(missions)} missions in {file}")
     else:
+        if file.name == TASK_CARDS_FILE:  # what a scenario folder reads: the whole deck
+            check_complete_deck([r for r in records if isinstance(r, TaskCard)], str(file))
         typer.echo(f"ok: {len(records)} task cards in {file}")

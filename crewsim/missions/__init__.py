@@ -17,6 +17,7 @@ from pathlib import Path
 from crewsim.cards import Game
 from crewsim.errors import CrewsimError
 from crewsim.missions.loader import (
+    check_complete_deck,
     check_fixed_tasks,
     load_file,
     load_missions_file,
@@ -134,7 +135,10 @@ def load_task_cards(path: str | Path | None = None) -> tuple[TaskCard, ...]:
 
 @lru_cache(maxsize=4)
 def _shipped_task_cards(folder: Path) -> tuple[TaskCard, ...]:
-    return load_task_cards_file(folder / TASK_CARDS_FILE)
+    path = folder / TASK_CARDS_FILE
+    cards = load_task_cards_file(path)
+    check_complete_deck(cards, str(path))
+    return cards
 
 
 def get_task_card(number_or_ref_id: str | int, cards: Sequence[TaskCard] | None = None) -> TaskCard:

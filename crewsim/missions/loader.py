@@ -44,6 +44,7 @@ MAX_DIFFICULTY = 30
 MAX_TRICKS = 13
 MAX_CARD_DIFFICULTY = 20
 TASK_CARD_COUNT = 96
+MAX_FIXED_TASKS = 8  # a mission's fixed task cards: the kernel's ``layout.MAX_FIXED``
 
 _MISSION_FIELDS = tuple(f.name for f in fields(Mission))
 _TASK_FIELDS = tuple(f.name for f in fields(TaskCard))
@@ -244,7 +245,7 @@ def _param_value(where: _Where, name: str, value: object, ps: ParamSpec, game: G
     t = ps.type
     colours = ", ".join(COLOUR_NAMES)
     if t is ParamType.COUNT:
-        return _int(where, name, value, 0, 99)
+        return _int(where, name, value, ps.lo, ps.hi)
     if t is ParamType.RANK:
         return _int(where, name, value, 1, 9)
     if t is ParamType.TRUMP_RANK:
@@ -384,6 +385,8 @@ def _mission(where: _Where, raw: Mapping[str, Any], default_game: Game | None) -
         for i, v in enumerate(_list(where, "fixed_tasks", g("fixed_tasks", []), "task numbers"))
     )
     _no_duplicates(where, "fixed_tasks", fixed)
+    if len(fixed) > MAX_FIXED_TASKS:
+        where.fail(f"at most {MAX_FIXED_TASKS} task cards, got {len(fixed)}", "fixed_tasks")
     if draws and difficulty == 0:
         where.fail("must be at least 1 when draws_task_cards = true", "difficulty")
     if not draws and difficulty > 0:
@@ -541,6 +544,20 @@ def load_task_cards_file(path: str | Path) -> tuple[TaskCard, ...]:
     if document_kind(doc, _Where(str(path))) != "task_cards":
         _Where(str(path)).fail("holds missions, not task cards")
     return parse_task_cards(doc, str(path))
+
+
+def check_complete_deck(cards: Sequence[TaskCard], file: str) -> None:
+    """A scenario folder's task cards are the game's 96, numbered 1-96: the kernel's tables
+    hold one row per card, and a gap would shift every card after it."""
+    numbers = {c.number for c in cards}
+    for n in range(1, TASK_CARD_COUNT + 1):
+        if n not in numbers:
+            _Where(file, f"task card {n}").fail(
+                f"missing (a scenario folder holds all {TASK_CARD_COUNT} cards, numbered "
+                f"1-{TASK_CARD_COUNT})"
+            )
+    for n in sorted(numbers - set(range(1, TASK_CARD_COUNT + 1))):
+        _Where(file, f"task card {n}").fail(f"numbers run 1-{TASK_CARD_COUNT}", "number")
 
 
 def check_fixed_tasks(missions: Sequence[Mission], cards: Sequence[TaskCard], file: str) -> None:

@@ -196,25 +196,31 @@ class ParamSpec:
     type: ParamType
     default: ParamValue | None = None  # None = required
     choices: tuple[str, ...] = ()  # allowed values when type is CHOICE
+    lo: int = 0  # a COUNT's range: a value outside it has no meaning in a hand (or divides by 0)
+    hi: int = 99
 
 
 _P = ParamSpec
 _T = ParamType
 OBJECTIVE_PARAMS: Mapping[ObjectiveKind, Mapping[str, ParamSpec]] = {
     ObjectiveKind.PLAYER_WINS_NO_TRICKS: {},
-    ObjectiveKind.COLOUR_ONES_WIN: {"count": _P(_T.COUNT, 1)},
+    ObjectiveKind.COLOUR_ONES_WIN: {"count": _P(_T.COUNT, 1, lo=1, hi=4)},
     ObjectiveKind.EACH_TRUMP_WINS: {"ordered": _P(_T.BOOL, False)},
     ObjectiveKind.NO_WIN_WITH_RANK: {"rank": _P(_T.RANK)},
     ObjectiveKind.BALANCED_TRICKS: {
-        "max_lead": _P(_T.COUNT, 1),
+        "max_lead": _P(_T.COUNT, 1, lo=1, hi=13),
         "commander_first_last": _P(_T.BOOL, False),
     },
     ObjectiveKind.PLAYER_EXACTLY_ONE_TRICK: {"no_trump_win": _P(_T.BOOL, True)},
     ObjectiveKind.PLAYER_FIRST_AND_LAST_ONLY: {"no_trump_win": _P(_T.BOOL, True)},
     ObjectiveKind.LEFT_OF_PINK9_WINS_PINK: {},
     ObjectiveKind.OMEGA_LAST_TRICK: {},
-    ObjectiveKind.ROLE_SPLIT: {"first": _P(_T.COUNT, 4), "last": _P(_T.COUNT, 1)},
-    ObjectiveKind.BALANCE_RANK_WINS: {"rank": _P(_T.RANK), "max_difference": _P(_T.COUNT, 1)},
+    ObjectiveKind.ROLE_SPLIT: {
+        "first": _P(_T.COUNT, 4, lo=1, hi=13), "last": _P(_T.COUNT, 1, lo=1, hi=13),
+    },
+    ObjectiveKind.BALANCE_RANK_WINS: {
+        "rank": _P(_T.RANK), "max_difference": _P(_T.COUNT, 1, hi=4),
+    },
     ObjectiveKind.NO_LEAD_SUITS: {"suits": _P(_T.SUITS)},
     ObjectiveKind.FIRST_TRICK_WINNER_MOST: {},
     ObjectiveKind.CARD_LAST_IN_FINAL_TRICK: {"card": _P(_T.CARD)},
@@ -225,12 +231,13 @@ _K = TaskKind
 _COLOUR_ONLY = {"color_cards_only": _P(_T.BOOL, True)}
 _NO_SUBS = {"no_submarines": _P(_T.BOOL, True)}
 _OPS = ("fewer", "more", "equal")
-_TWO_COLOURS = {"a": _P(_T.COLOUR), "b": _P(_T.COLOUR), "min_each": _P(_T.COUNT, 1)}
+_TWO_COLOURS = {"a": _P(_T.COLOUR), "b": _P(_T.COLOUR), "min_each": _P(_T.COUNT, 1, lo=1, hi=9)}
+_TRICKS = _P(_T.COUNT, lo=1, hi=14)  # a number of tricks: 14 cards at most in a hand
 TASK_PARAMS: Mapping[TaskKind, Mapping[str, ParamSpec]] = {
-    _K.NEVER_WIN_CONSECUTIVE_TRICKS: {"n": _P(_T.COUNT)},
+    _K.NEVER_WIN_CONSECUTIVE_TRICKS: {"n": _P(_T.COUNT, lo=2, hi=14)},
     _K.NEVER_LEAD_COLOR: {"colors": _P(_T.COLOURS)},
-    _K.WIN_EXACTLY_N_TRICKS: {"n": _P(_T.COUNT)},
-    _K.WIN_CONSECUTIVE_TRICKS_AT_LEAST: {"n": _P(_T.COUNT)},
+    _K.WIN_EXACTLY_N_TRICKS: {"n": _P(_T.COUNT, hi=14)},
+    _K.WIN_CONSECUTIVE_TRICKS_AT_LEAST: {"n": _TRICKS},
     _K.WIN_RANK_WITH_RANK: {
         "capture_rank": _P(_T.RANK), "winning_rank": _P(_T.RANK), **_COLOUR_ONLY,
     },
@@ -250,13 +257,13 @@ TASK_PARAMS: Mapping[TaskKind, Mapping[str, ParamSpec]] = {
     },
     _K.WIN_EACH_COLOR: {"colors": _P(_T.COLOURS)},
     _K.WIN_ALL_CARDS_OF_ONE_COLOR: {"colors": _P(_T.COLOURS)},
-    _K.WIN_AT_LEAST_RANK: {"rank": _P(_T.RANK), "n": _P(_T.COUNT), **_COLOUR_ONLY},
+    _K.WIN_AT_LEAST_RANK: {"rank": _P(_T.RANK), "n": _P(_T.COUNT, lo=1, hi=5), **_COLOUR_ONLY},
     _K.WIN_CARDS: {"cards": _P(_T.CARDS)},
-    _K.WIN_AT_LEAST_COLOR: {"color": _P(_T.COLOUR), "n": _P(_T.COUNT)},
-    _K.WIN_EXACTLY_N_CONSECUTIVE_TRICKS: {"n": _P(_T.COUNT)},
+    _K.WIN_AT_LEAST_COLOR: {"color": _P(_T.COLOUR), "n": _P(_T.COUNT, lo=1, hi=9)},
+    _K.WIN_EXACTLY_N_CONSECUTIVE_TRICKS: {"n": _TRICKS},
     _K.WIN_EXACTLY_COLOR: {"counts": _P(_T.COLOUR_COUNTS)},
-    _K.WIN_EXACTLY_SUBMARINES: {"n": _P(_T.COUNT)},
-    _K.WIN_EXACTLY_RANK: {"rank": _P(_T.RANK), "n": _P(_T.COUNT), **_COLOUR_ONLY},
+    _K.WIN_EXACTLY_SUBMARINES: {"n": _P(_T.COUNT, hi=4)},
+    _K.WIN_EXACTLY_RANK: {"rank": _P(_T.RANK), "n": _P(_T.COUNT, hi=5), **_COLOUR_ONLY},
     _K.COMPARE_TRICKS_VS_EACH_OTHER_PLAYER: {"op": _P(_T.CHOICE, choices=("fewer", "more"))},
     _K.WIN_MORE_TRICKS_THAN_OTHERS_COMBINED: {},
     _K.COMPARE_TRICKS_VS_CAPTAIN: {
@@ -265,7 +272,7 @@ TASK_PARAMS: Mapping[TaskKind, Mapping[str, ParamSpec]] = {
     _K.WIN_NO_RANK: {"ranks": _P(_T.RANKS), **_COLOUR_ONLY},
     _K.WIN_NO_SUBMARINES: {},
     _K.WIN_NO_COLOR: {"colors": _P(_T.COLOURS)},
-    _K.WIN_NONE_OF_FIRST_N_TRICKS: {"n": _P(_T.COUNT)},
+    _K.WIN_NONE_OF_FIRST_N_TRICKS: {"n": _TRICKS},
     _K.WIN_ONLY_TRICKS: {"tricks": _P(_T.TRICKS)},
     _K.WIN_TRICKS: {"tricks": _P(_T.TRICKS)},
     _K.WIN_ONLY_SUBMARINE: {"submarine": _P(_T.TRUMP_RANK)},

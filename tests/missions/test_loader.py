@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import shutil
 import sys
 from pathlib import Path
 
@@ -23,7 +24,9 @@ from crewsim.missions import (
     load_scenario_file,
     load_task_cards,
     resolve_missions,
+    scenarios_dir,
 )
+from crewsim.missions.loader import check_complete_deck
 
 REFERENCE = Path("/work/shared/reference/deep_sea_tasks.csv")
 
@@ -113,6 +116,22 @@ def test_scenarios_env_var_overrides_folder(
     monkeypatch.setenv("CREWSIM_SCENARIOS", str(tmp_path / "missing"))
     with pytest.raises(CrewsimError, match="CREWSIM_SCENARIOS"):
         load_campaign("planet-nine")
+
+
+def test_a_scenario_folder_needs_every_task_card(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kernel's tables hold one row per card: a gap would shift every card after it."""
+    folder = tmp_path / "scen"
+    shutil.copytree(scenarios_dir(), folder)
+    tasks = folder / "deep_sea_tasks.toml"
+    blocks = tasks.read_text().split("[[task_cards]]")
+    tasks.write_text("[[task_cards]]".join(b for b in blocks if "\nnumber = 2\n" not in b))
+    monkeypatch.setenv("CREWSIM_SCENARIOS", str(folder))
+    with pytest.raises(CrewsimError, match="task card 2: missing"):
+        load_task_cards()
+    with pytest.raises(CrewsimError, match="task card 2: missing"):
+        check_complete_deck(load_file(tasks), str(tasks))  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------- resolve_missions
@@ -268,6 +287,18 @@ BAD_CASES = [
      _task_card('number = 1\nref_id = "a"\ndifficulty = [1, 1, 1]\nkind = "win_no_submarines"')
      + _task_card('number = 1\nref_id = "b"\ndifficulty = [1, 1, 1]\nkind = "win_no_submarines"'),
      ["task card 1", "field 'number'", "duplicate"]),
+    # counts past what a hand can hold: validate said ok, and a later command divided by zero
+    ("task count out of range", "t.toml",
+     _task_card('number = 1\nref_id = "a"\ndifficulty = [1, 1, 1]\n'
+                'kind = "never_win_consecutive_tricks"\nparams = { n = 0 }'),
+     ["task card 1", "field 'params.n'", "from 2 to 14, got 0"]),
+    ("objective count out of range", "m.toml",
+     _missions(GOOD + '\nobjectives = [{ kind = "colour_ones_win", count = 99 }]'),
+     ["field 'objectives[1].count'", "from 1 to 4, got 99"]),
+    ("too many fixed task cards", "m.toml",
+     _missions('id = "d-1"\nnumber = 1\nfixed_tasks = [1, 2, 3, 4, 5, 6, 7, 8, 9]',
+               game="deep-sea"),
+     ["mission 'd-1'", "field 'fixed_tasks'", "at most 8 task cards, got 9"]),
     ("invalid TOML", "m.toml", 'game = "planet-nine"\n[[missions]\nid = 1\n',
      ["not valid TOML", "line 2"]),
     ("not TOML or YAML", "m.txt", "hello", ["not a TOML or YAML scenario file"]),
