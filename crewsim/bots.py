@@ -6,6 +6,7 @@ the float vector the kernel reads, so a variant needs a TOML table, not code.
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
@@ -26,6 +27,7 @@ _PARAMS: dict[str, tuple[int, float]] = {  # name -> (slot, default)
     "handover_gain": (L.BP_HANDOVER_GAIN, 4.0),
     "poor_score": (L.BP_POOR_SCORE, 2.0),
 }
+_RANGES = {"communicate": (0.0, 1.0), "distress_threshold": (0.0, 1.0)}  # a share, a switch
 
 
 @dataclass(frozen=True)
@@ -77,8 +79,11 @@ def _parse(path: Path, name: str, spec: Any) -> Bot:
             raise CrewsimError(f"{where}: unknown field {key!r} (known: {sorted(_PARAMS)})")
         if isinstance(value, bool):
             value = float(value)
-        if not isinstance(value, int | float):
+        if not isinstance(value, int | float) or not math.isfinite(value):
             raise CrewsimError(f"{where}: field {key!r}: expected a number, got {value!r}")
+        lo, hi = _RANGES.get(key, (-math.inf, math.inf))
+        if not lo <= value <= hi:
+            raise CrewsimError(f"{where}: field {key!r}: expected {lo:g} to {hi:g}, got {value!r}")
         params.append((key, float(value)))
     return Bot(name, kind, tuple(params))
 
