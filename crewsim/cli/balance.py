@@ -18,7 +18,7 @@ from rich import box
 from rich.table import Table
 
 from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, count_option, refuse_new_run_options
-from crewsim.cli.output import stdout_console
+from crewsim.cli.output import busy, stdout_console
 from crewsim.errors import CrewsimError, writable_folder
 
 DEFAULT_GAMES = 25_000  # per mission and crew size: the fit reads this many (FIT_GAMES)
@@ -89,7 +89,10 @@ def balance(
         raise CrewsimError("--players: 2 players use the 3-player card values; give 3, 4 or 5")
     if fit_games < 0:
         raise CrewsimError(f"--fit-games: expected 0 or more, got {fit_games}")
-    run = None if run_dir is None else load_run(run_dir)  # a bad run: no folder made
+    run = None
+    if run_dir is not None:
+        with busy("reading the run"):
+            run = load_run(run_dir)  # a bad run: no folder made
     if out is not None:  # before any simulating: a bad folder should not cost the run
         writable_folder(out, "--out")
     if run_out is not None:
@@ -101,9 +104,11 @@ def balance(
             _drawing_missions(), players or "3,4,5", games, seed, bot, jobs, run_out,
             quiet=fmt is not BalanceFormat.table, backend=backend, scheduler=scheduler,
         )  # fmt: skip
-    bal = bal_mod.analyse(run or run_dir, wanted, fit_games or None)
+    with busy("fitting the balance model"):
+        bal = bal_mod.analyse(run or run_dir, wanted, fit_games or None)
     if out is not None:
-        bal_mod.build(bal, out)
+        with busy("writing the report: tables, charts, report.md, index.html"):
+            bal_mod.build(bal, out)
     if fmt is BalanceFormat.csv:
         typer.echo(bal.cards.write_csv(), nl=False)
         return

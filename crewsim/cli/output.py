@@ -17,6 +17,7 @@ from rich.progress import (
     MofNCompleteColumn,
     Progress,
     ProgressColumn,
+    SpinnerColumn,
     Task,
     TextColumn,
     TimeElapsedColumn,
@@ -56,6 +57,23 @@ def loading_kernel(console: Console) -> Iterator[None]:
     """A spinner while the game kernel loads: a fresh install compiles it first (about a
     minute), which without a word looks like a hang."""
     with console.status("loading the game kernel (a fresh install compiles it first: ~1 min)"):
+        yield
+
+
+@contextmanager
+def busy(what: str) -> Iterator[None]:
+    """A spinner with the time spent, on stderr, for a step with nothing to count (reading a
+    run, fitting, drawing charts): seconds without a word look like a hang.  It leaves no
+    line behind, and none at all when stderr is not a terminal."""
+    console = Console(stderr=True)
+    if not console.is_terminal:  # rich would still end with an empty line
+        yield
+        return
+    with Progress(
+        SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+        console=console, transient=True,
+    ) as spinner:  # fmt: skip
+        spinner.add_task(what, total=None)
         yield
 
 

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from crewsim.cli.output import busy
 from crewsim.errors import writable_folder
 
 
@@ -23,7 +24,9 @@ def report(
     from crewsim.report.build import build  # matplotlib: loaded only when a report is made
     from crewsim.report.run import load_run
 
-    run = load_run(run_dir)  # a bad run folder is an error before any report folder is made
+    with busy("reading the run"):
+        run = load_run(run_dir)  # a bad run folder is an error before any report folder is made
     target = writable_folder(out or Path("reports") / run_dir.resolve().name, "--out")
-    built = build(run, target)
+    with busy("writing the report: tables, charts, report.md, index.html"):
+        built = build(run, target)
     typer.echo(f"report written to {built.out / 'index.html'}")
