@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -70,9 +71,12 @@ _NUMBERED_ID = re.compile(r"^(.*?)(\d+)$")
 
 
 def scenarios_dir() -> Path:
-    """Folder of the shipped scenario files: $CREWSIM_SCENARIOS, else ``<repo>/scenarios``."""
+    """Folder of the shipped scenario files: $CREWSIM_SCENARIOS, else ``<repo>/scenarios`` (a
+    checkout), else ``<sys.prefix>/share/crewsim/scenarios`` (where ``pip install`` puts them)."""
     env = os.environ.get(SCENARIOS_ENV)
     folder = Path(env) if env else Path(__file__).resolve().parents[2] / "scenarios"
+    if not env and not folder.is_dir():
+        folder = Path(sys.prefix) / "share" / "crewsim" / "scenarios"
     if not folder.is_dir():
         raise CrewsimError(
             f"scenario folder {folder} not found (set {SCENARIOS_ENV} to the folder holding "

@@ -118,6 +118,28 @@ def test_scenarios_env_var_overrides_folder(
         load_campaign("planet-nine")
 
 
+def test_an_installed_crewsim_finds_its_scenarios_under_its_prefix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``pip install`` (not editable) puts the files where pyproject's data-files say, and
+    every file of the checkout's ``scenarios/`` goes with it."""
+    import tomllib
+
+    import crewsim.missions as missions
+
+    root = Path(missions.__file__).resolve().parents[2]
+    files = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    (target, patterns), = files["data-files"].items()
+    shipped = {p.name for pattern in patterns for p in root.glob(pattern)}
+    assert shipped == {p.name for p in (root / "scenarios").iterdir()}
+    installed = tmp_path / target
+    installed.mkdir(parents=True)
+    monkeypatch.delenv("CREWSIM_SCENARIOS", raising=False)
+    monkeypatch.setattr(missions, "__file__", str(tmp_path / "site" / "crewsim" / "m" / "x.py"))
+    monkeypatch.setattr(sys, "prefix", str(tmp_path))
+    assert scenarios_dir() == installed
+
+
 def test_a_scenario_folder_needs_every_task_card(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

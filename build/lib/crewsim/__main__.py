@@ -1,0 +1,5 @@
+"""Allow `python -m crewsim`."""
+
+from crewsim.cli.app import main
+
+main()

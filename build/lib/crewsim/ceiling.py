@@ -1,0 +1,161 @@
+"""The perfect-information ceiling beside the bots: the deals the bots actually played, solved.
+
+For each mission x players cell the first games of the run's first chunk are replayed with
+their moves recorded (same seed, so the same deals, task assignments, designations and distress
+passes), rebuilt as solver problems and solved.  The summary then shows, on exactly those deals,
+the share that could be won at all, the bots' success rate and their efficiency.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from crewsim.backends import Backend, open_workers
+from crewsim.kernel import layout as L
+from crewsim.missions.schema import Mission
+from crewsim.replay import recorded_deep_tasks
+from crewsim.rules.deal import Deal
+from crewsim.rules.game import TaskSpec
+from crewsim.rules.objectives import DESIGNATED
+from crewsim.solver.api import DEFAULT_CONFLICTS, Problem, Unsupported, solve, unsupported_reason
+from crewsim.stats import CEILING_COLUMNS, ceiling_columns
+
+DEFAULT_CEILING_N = 200  # deals per cell: about a minute for a 10-mission, 3-count campaign
+
+
+def problem_of(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int) -> Problem:
+    """Game ``i`` of a recorded chunk as the bots played it: hands after the distress pass."""
+    seats = 3 if players == 2 else players
+    hands = [int(h) for h in rec["rec_hands"][i][:seats]]
+    setup = [int(x) for x in rec["rec_setup"][i]]
+    if setup[5] != 0:  # everyone passed one card to the same neighbour
+        givers = [0, 1] if players == 2 else list(range(seats))
+        passes = setup[6 : 6 + len(givers)]
+        for g, c in zip(givers, passes, strict=True):
+            hands[g] &= ~(1 << c)
+        for k, c in enumerate(passes):
+            hands[givers[(k + setup[5]) % len(givers)]] |= 1 << c
+    under = tuple((int(a), int(b)) for a, b in rec["rec_under"][i] if a >= 0)
+    deal = Deal(players, tuple(hands), under)
+    owners = [int(o) for _, o, _ in rec["rec_tasks"][i][: mission.tasks]]
+    if setup[3] >= 0:  # the 5-player hand-over
+        owners[setup[3]] = setup[4]
+    tasks = tuple(
+        TaskSpec(int(c), L.TOKEN_NAMES[int(tok)], owners[k])
+        for k, (c, _, tok) in enumerate(rec["rec_tasks"][i][: mission.tasks])
+    )
+    objective: tuple[str, Mapping[str, Any]] | None = None
+    designated: tuple[int, ...] | None = None
+    for o in mission.objectives:
+        kind = str(o.kind)
+        if kind != "omega_last_trick":
+            objective = (kind, dict(o.params))
+            if DESIGNATED.get(kind):
+                designated = tuple(setup[: DESIGNATED[kind]])
+    omega = any(str(o.kind) == "omega_last_trick" for o in mission.objectives)
+    deep_sea = mission.game.value == "deep-sea"
+    deep = tuple(recorded_deep_tasks(rec, i)) if deep_sea else ()  # after selection
+    return Problem(deal, tasks, objective, omega, designated, deep_sea, deep)
+
+
+def ceiling_cell(
+    mission: Mission,
+    players: int,
+    mp: np.ndarray,
+    bp: np.ndarray,
+    seed: int,
+    n: int,
+    conflicts: int = DEFAULT_CONFLICTS,
+    solver: Callable[[Problem], Any] | None = None,
+) -> dict[str, Any]:
+    """Solve the first ``n`` deals of a chunk seeded ``seed``, each with up to ``conflicts``
+    SAT conflicts (or by ``solver``); one summary row."""
+    from crewsim.kernel.run import run_chunk
+
+    solve_one = solver or partial(solve, conflicts=conflicts)
+
+    row: dict[str, Any] = {"mission": mission.id, "players": players, "ceiling_games": 0}
+    if unsupported_reason(mission):
+        return row
+    rec = run_chunk(mp, bp, n, seed, record=True)
+    verdicts = []
+    for i in range(n):
+        try:
+            verdicts.append(solve_one(problem_of(mission, players, rec, i)).verdict)
+        except Unsupported:
+            return row
+    v = np.array(verdicts)
+    won = rec["success"]
+    # a deal the bots won is winnable, even when the solver gave up on it
+    feasible = int(((v == "feasible") | won).sum())
+    infeasible = int(((v == "infeasible") & ~won).sum())
+    row.update(ceiling_columns(n, feasible, infeasible, int(won.sum())),
+               won_but_infeasible=int((won & (v == "infeasible")).sum()))  # must be 0
+    return row
+
+
+def with_ceiling(summary: pl.DataFrame, rows: list[dict[str, Any]]) -> pl.DataFrame:
+    """The summary with the ceiling columns joined on mission and players."""
+    extra = pl.DataFrame(rows).with_columns(pl.col("players").cast(summary["players"].dtype))
+    keep = [c for c in summary.columns if c not in extra.columns or c in ("mission", "players")]
+    return summary.select(keep).join(extra, on=["mission", "players"], how="left")
+
+
+def earlier_ceiling(folder: Path | None) -> list[dict[str, Any]] | None:
+    """The ceiling rows a run folder's summary already carries (None: none), so resuming or
+    topping up a run without ``--ceiling`` keeps them: they depend on each cell's first
+    chunk only, which neither changes."""
+    path = None if folder is None else folder / "summary.parquet"
+    if path is None or not path.exists():
+        return None
+    from crewsim.report.run import read_table
+
+    summary = read_table(path)
+    if "ceiling_games" not in summary.columns:
+        return None
+    ceiling = (*CEILING_COLUMNS, "won_but_infeasible")
+    keep = ["mission", "players", *(c for c in ceiling if c in summary.columns)]
+    return summary.select(keep).to_dicts()
+
+
+def ceiling_rows(
+    config: Any, n: int, progress: Callable[[str], None] | None = None,
+    backend: Backend | None = None, conflicts: int = DEFAULT_CONFLICTS,
+) -> list[dict[str, Any]]:  # fmt: skip
+    """One ceiling row per cell of a run configuration (``crewsim.montecarlo.RunConfig``),
+    solving the first ``n`` games of each cell's first chunk (``conflicts``: the SAT engine's
+    budget per deal the search leaves open).  Cells go to ``backend`` (by
+    default the run's own: loky workers or its Dask cluster), one at a time as each worker
+    frees up: solve times are heavy-tailed.  Each cell's row depends on its seed only."""
+    from crewsim.montecarlo import plan_chunks
+
+    cells = config.cells()
+    if backend is None:
+        workers = min(config.workers(), len(cells))
+        with open_workers(config.backend, workers, config.scheduler) as opened:
+            return ceiling_rows(config, n, progress, opened, conflicts)
+    tasks = plan_chunks([c.key for c in cells], config.games, config.seed, config.chunk_size)
+    first = {t.cell: t.seed for t in tasks if t.index == 0}
+    bp = config.bot.vector()
+    size = min(n, config.games, config.chunk_size)
+    calls = [(cell.mission, cell.players, config.mission_vector(cell), bp, first[c], size,
+              conflicts) for c, cell in enumerate(cells)]  # fmt: skip
+    names = [f"ceiling-{cell.mission.id}-{cell.players}p" for cell in cells]
+    if progress:  # the first cell can take a while: a fresh install compiles the solver
+        progress(f"ceiling: solving the first {size} deals of {len(cells)} cell(s) "
+                 "(a fresh install compiles the solver first)")  # fmt: skip
+    rows = []
+    for cell, row in zip(cells, backend.imap(ceiling_cell, calls, names), strict=True):
+        rows.append(row)
+        if progress:
+            why = unsupported_reason(cell.mission) if not row["ceiling_games"] else None
+            done = f"left out: {why}" if why else "solved"
+            progress(f"ceiling: {cell.mission.id} at {cell.players} players {done} "
+                     f"({len(rows)}/{len(cells)})")  # fmt: skip
+    return rows

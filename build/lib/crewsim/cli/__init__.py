@@ -1,0 +1,1 @@
+"""Typer command line: one module per command, each thin (parse, call the library, print)."""

@@ -1,0 +1,146 @@
+"""`crewsim balance`: which Deep Sea task cards are printed too easy or too hard.
+
+Simulates the Deep Sea missions that draw task cards (or reads a run with ``--run``), fits the
+balance model of ``crewsim.report.balance`` per crew size and prints the mis-rated cards; with
+``--out`` it also writes a report folder like `crewsim report` does.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich import box
+from rich.table import Table
+
+from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, count_option, refuse_new_run_options
+from crewsim.cli.output import busy, stdout_console
+from crewsim.errors import CrewsimError, writable_folder
+
+DEFAULT_GAMES = 25_000  # per mission and crew size: the fit reads this many (FIT_GAMES)
+
+
+class BalanceFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+def _drawing_missions() -> str:
+    """The Deep Sea campaign missions that draw task cards, as a mission list."""
+    from crewsim.missions import load_campaign
+
+    return ",".join(m.id for m in load_campaign("deep-sea") if m.uses_task_draw)
+
+
+def balance(
+    ctx: typer.Context,
+    players: Annotated[
+        str | None,
+        typer.Option(
+            "--players", "-p", help="Player counts, comma-separated (3-5) [3,4,5; --run: its own]."
+        ),
+    ] = None,
+    games: Annotated[
+        int,
+        count_option("-n", "--games", help="Games per mission and player count to simulate."),
+    ] = DEFAULT_GAMES,
+    seed: Seed = 0,
+    bot: Annotated[str, typer.Option("--bot", help="Bot crew by name.")] = "heuristic",
+    jobs: Jobs = -1,
+    backend: Backend = None,
+    scheduler: Scheduler = None,
+    run_dir: Annotated[
+        Path | None,
+        typer.Option("--run", help="Analyse an existing run folder instead of simulating."),
+    ] = None,
+    fit_games: Annotated[
+        int,
+        typer.Option(
+            "--fit-games",
+            help="Games per mission and player count the fit reads (the first ones; 0 = all).",
+        ),
+    ] = DEFAULT_GAMES,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Write a report folder here (index.html, report.md, ...)."),
+    ] = None,
+    run_out: Annotated[
+        Path | None,
+        typer.Option("--run-out", help="Folder for the new run (default: runs/<time>-<seed>)."),
+    ] = None,
+    fmt: Annotated[
+        BalanceFormat, typer.Option("--format", help="table, csv (all cards) or json (stdout).")
+    ] = BalanceFormat.table,
+) -> None:
+    """Deep Sea balance: each task card's estimated difficulty against its printed value."""
+    from crewsim.cli.simulate import parse_players
+    from crewsim.report import balance as bal_mod  # statsmodels, matplotlib: loaded here only
+    from crewsim.report.run import load_run
+
+    wanted = list(parse_players(players)) if players else None
+    if run_dir is not None:
+        refuse_new_run_options(ctx, ("run_out", "--run-out"))
+    if wanted and 2 in wanted:
+        raise CrewsimError("--players: 2 players use the 3-player card values; give 3, 4 or 5")
+    if fit_games < 0:
+        raise CrewsimError(f"--fit-games: expected 0 or more, got {fit_games}")
+    run = None
+    if run_dir is not None:
+        with busy("reading the run"):
+            run = load_run(run_dir)  # a bad run: no folder made
+    if out is not None:  # before any simulating: a bad folder should not cost the run
+        writable_folder(out, "--out")
+    if run_out is not None:
+        writable_folder(run_out, "--run-out")
+    if run_dir is None:
+        from crewsim.cli.rank import _simulate
+
+        run_dir = _simulate(
+            _drawing_missions(), players or "3,4,5", games, seed, bot, jobs, run_out,
+            quiet=fmt is not BalanceFormat.table, backend=backend, scheduler=scheduler,
+        )  # fmt: skip
+    with busy("fitting the balance model"):
+        bal = bal_mod.analyse(run or run_dir, wanted, fit_games or None)
+    if out is not None:
+        with busy("writing the report: tables, charts, report.md, index.html"):
+            bal_mod.build(bal, out)
+    if fmt is BalanceFormat.csv:
+        typer.echo(bal.cards.write_csv(), nl=False)
+        return
+    if fmt is BalanceFormat.json:
+        typer.echo(json.dumps(bal_mod.to_json(bal), indent=2))
+        return
+    console = stdout_console()
+    run = bal.run
+    caption = f"{run.games_per_cell:,} games per mission · bot {run.bot} · seed {run.seed}"
+    for fit in bal.fits.iter_rows(named=True):
+        p = fit["players"]
+        t = Table(
+            title=f"{p} players: mis-rated task cards (|estimated − printed| ≥ "
+            f"{bal_mod.FLAG_MARGIN:g}, 95 % interval excludes printed), most mis-rated first",
+            caption=caption, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True,
+        )  # fmt: skip
+        for c in bal_mod.CARD_HEADER:
+            t.add_column(c, justify="left" if c == "name" else "right", no_wrap=c != "name")
+        for row in bal_mod.card_rows(bal, p, only_flagged=True):
+            t.add_row(*row)
+        console.print(t)
+        rho = fit["spearman_rho"]
+        console.print(
+            f"{p} players: {fit['cards']} cards estimated from {fit['games']:,} games, "
+            f"{fit['flagged']} flagged; {fit['slope']:+.3f} log-odds per printed point; "
+            "mission success vs printed difficulty: Spearman rho "
+            + ("-" if math.isnan(rho) else f"{rho:+.2f}"),
+            highlight=False,
+        )
+        if not fit["identified"]:
+            why = bal_mod.unidentified_reason(fit)
+            console.print(f"[yellow]warning:[/] {why}", highlight=False)
+    if out is not None:
+        console.print(f"report written to {Path(out) / 'index.html'}", highlight=False)
+    console.print(f"run folder: {run.path}", highlight=False)

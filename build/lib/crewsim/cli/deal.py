@@ -1,0 +1,116 @@
+"""`crewsim deal`: show one dealt hand set, in text or in the JSON deal format the solver reads."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from enum import Enum
+from typing import Annotated, Any
+
+import numpy as np
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from crewsim.cards import Game, card_name, cards_of
+from crewsim.cli.output import stdout_console
+from crewsim.errors import CrewsimError
+from crewsim.missions import load_task_cards
+from crewsim.rules.conditions import HeldTask
+from crewsim.rules.setup import random_setup
+from crewsim.solver.sample import random_deep_setup
+
+
+class DealFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+def deal_record(
+    players: int, game: Game | None, seed: int | None, mission_id: str | None
+) -> dict[str, Any]:
+    """The deal as the JSON document `crewsim solve` reads (dummy's cards face up first).
+
+    ``game`` None: the mission's game, else Planet Nine; a mission of the other game is an error.
+    """
+    n_tasks = 0
+    tokens: tuple[str, ...] = ()
+    if mission_id is not None:
+        from crewsim.missions import get_mission
+
+        mission = get_mission(mission_id)
+        if game not in (None, mission.game):
+            raise CrewsimError(
+                f"--game {game.value}: mission {mission_id} is a {mission.game.value} mission"
+            )
+        game, n_tasks, tokens = mission.game, mission.tasks, mission.tokens
+    game = game or Game.PLANET_NINE
+    deal, tasks = random_setup(players, n_tasks, tuple(tokens), seed)
+    deep: list[HeldTask] = []
+    if mission_id is not None and game is Game.DEEP_SEA:
+        deal, deep = random_deep_setup(mission, players, np.random.default_rng(seed))
+    record: dict[str, Any] = {
+        "game": game.value,
+        "players": players,
+        "commander": deal.commander,
+        "hands": [[card_name(c, game) for c in cards_of(deal.hands[s])] for s in range(deal.seats)],
+        "tasks": [
+            {"card": card_name(t.card, game), "player": t.owner, "token": t.token} for t in tasks
+        ],
+    }
+    if deep:
+        record["deep_tasks"] = [{"task": t.card.number, "player": t.owner} for t in deep]
+    if deal.dummy_under:
+        record["dummy_under"] = [
+            [card_name(a, game), card_name(b, game)] for a, b in deal.dummy_under
+        ]
+    if mission_id is not None:
+        record["mission"] = mission_id
+    return record
+
+
+def deal(
+    players: Annotated[int, typer.Option("--players", "-p", help="Players, 2-5.")] = 4,
+    game: Annotated[
+        Game | None,
+        typer.Option(help="Which game's card names (default: the mission's, else planet-nine)."),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(min=0, help="Seed (0 or more); omit for a fresh random deal.")
+    ] = None,
+    mission: Annotated[
+        str | None, typer.Option(help="Also draw and draft this mission's task cards.")
+    ] = None,
+    fmt: Annotated[DealFormat, typer.Option("--format", help="text or json.")] = DealFormat.text,
+) -> None:
+    """Deal one hand set: who holds what, the commander (Deep Sea: captain) marked."""
+    if players not in (2, 3, 4, 5):
+        raise CrewsimError(f"--players: expected 2 to 5, got {players}")
+    if seed is None:  # drawn here and shown, so a deal worth keeping can be dealt again
+        seed = secrets.randbelow(2**32)
+    rec = deal_record(players, game, seed, mission)
+    if fmt is DealFormat.json:
+        typer.echo(json.dumps(rec))
+        return
+    table = Table(title=f"{rec['game']} deal, {players} players, seed {seed}")
+    names = {c.number: c.ref_id for c in load_task_cards()} if "deep_tasks" in rec else {}
+    table.add_column("seat")
+    table.add_column("cards")
+    table.add_column("tasks")
+    for s, hand in enumerate(rec["hands"]):
+        name = "dummy" if players == 2 and s == 2 else f"P{s}"
+        if s == rec["commander"]:
+            name += " (captain)" if rec["game"] == Game.DEEP_SEA.value else " (commander)"
+        mine = [
+            t["card"] + (escape(f" [{t['token']}]") if t["token"] else "")
+            for t in rec["tasks"]
+            if t["player"] == s
+        ] + [
+            f"#{t['task']} {names[t['task']]}"
+            for t in rec.get("deep_tasks", [])
+            if t["player"] == s
+        ]
+        table.add_row(name, " ".join(hand), " ".join(mine))
+    stdout_console().print(table)
+    if "dummy_under" in rec:
+        stdout_console().print("dummy face-down: " + " ".join(b for _, b in rec["dummy_under"]))

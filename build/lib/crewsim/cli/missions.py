@@ -1,0 +1,403 @@
+"""`crewsim missions list|show`: browse the shipped campaigns and read one mission's rules."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from crewsim.cards import Game
+from crewsim.cli.output import stdout_console
+from crewsim.missions import (
+    Allocation,
+    CommMode,
+    Mission,
+    Objective,
+    ObjectiveKind,
+    TokenAdjust,
+    get_mission,
+    get_task_card,
+    load_campaign,
+)
+
+app = typer.Typer(
+    help="List the shipped missions and explain their rules.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+
+class OutputFormat(StrEnum):
+    """How list commands print: a rich table for people, CSV/JSON for scripts."""
+
+    TABLE = "table"
+    CSV = "csv"
+    JSON = "json"
+
+
+FormatOption = Annotated[
+    OutputFormat, typer.Option("--format", "-f", help="table for reading, csv/json for scripts.")
+]
+
+
+def emit(
+    rows: Sequence[dict[str, object]],
+    fmt: OutputFormat,
+    *,
+    title: str = "",
+    json_rows: Sequence[dict[str, object]] | None = None,
+    wide: Sequence[str] = (),
+) -> None:
+    """Print rows in the chosen format; `json_rows` lets JSON carry fuller records."""
+    if fmt is OutputFormat.JSON:
+        typer.echo(json.dumps(list(json_rows or rows), indent=2, ensure_ascii=False))
+        return
+    columns = list(rows[0]) if rows else []
+    if fmt is OutputFormat.CSV:
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows({k: _cell(v) for k, v in row.items()} for row in rows)
+        typer.echo(buf.getvalue(), nl=False)
+        return
+    table = Table(title=title or None, show_lines=False)
+    for col in columns:
+        table.add_column(col, overflow="fold", max_width=60 if col in wide else 26)
+    for row in rows:
+        table.add_row(*(_cell(row[c]) for c in columns))
+    wide_console().print(table)
+
+
+def wide_console() -> Console:
+    """Console for tables; when piped, at least 120 columns so tables stay readable."""
+    console = stdout_console()
+    if not console.is_terminal and console.width < 120:
+        console.width = 120
+    return console
+
+
+def _cell(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+# ---------------------------------------------------------------- summaries
+
+
+def objective_label(o: Objective) -> str:
+    """Compact ``kind(param=value)`` label for tables."""
+    params = ", ".join(f"{k}={_param_text(v)}" for k, v in o.params.items())
+    return f"{o.kind.value}({params})" if params else o.kind.value
+
+
+def _param_text(value: object) -> str:
+    if isinstance(value, tuple):
+        return "+".join(str(v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def comm_label(m: Mission) -> str:
+    """Communication in a few words: mode plus restrictions."""
+    parts = [m.communication.value]
+    if m.unfamiliar_terrain:
+        parts = ["terrain"]
+    if m.comm_from_trick > 1:
+        parts.append(f"from trick {m.comm_from_trick}")
+    if m.silenced_member:
+        parts.append("one silenced")
+    if m.comm_before_first_trick_if_passed:
+        parts.append("before trick 1 if passed")
+    return ", ".join(parts)
+
+
+def workload_label(m: Mission) -> str:
+    """What the mission asks for: task count, difficulty or the fixed cards."""
+    if m.game is Game.PLANET_NINE:
+        return f"{m.tasks} task{'s' if m.tasks > 1 else ''}" if m.tasks else "-"
+    if m.draws_task_cards:
+        return f"difficulty {m.difficulty}"
+    if m.fixed_tasks:
+        return "cards " + ",".join(str(n) for n in m.fixed_tasks)
+    return "-"
+
+
+def summary_row(m: Mission, *, table: bool) -> dict[str, object]:
+    """One mission as a flat row (table: combined columns; csv: plain numbers)."""
+    row: dict[str, object] = {"id": m.id, "game": m.game.value}
+    if table:
+        row["tasks/difficulty"] = workload_label(m)
+    else:
+        row.update(
+            tasks=m.tasks,
+            difficulty=m.difficulty,
+            fixed_tasks=" ".join(str(n) for n in m.fixed_tasks),
+        )
+    row.update(
+        tokens=" ".join(m.tokens),
+        communication=comm_label(m),
+        allocation=m.allocation.value,
+        objectives="; ".join(objective_label(o) for o in m.objectives),
+        description=_short(m.description, 70) if table else m.description,
+    )
+    return row
+
+
+def _short(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+@app.command("list")
+def list_missions(
+    game: Annotated[
+        Game | None, typer.Option("--game", "-g", help="Only this game's campaign.")
+    ] = None,
+    fmt: FormatOption = OutputFormat.TABLE,
+) -> None:
+    """List the shipped missions (82, or one game's campaign)."""
+    games = [game] if game else list(Game)
+    missions = [m for g in games for m in load_campaign(g)]
+    table = fmt is OutputFormat.TABLE
+    emit(
+        [summary_row(m, table=table) for m in missions],
+        fmt,
+        title=f"{len(missions)} missions",
+        json_rows=[m.to_dict() for m in missions],
+        wide=("description",),
+    )
+
+
+# ---------------------------------------------------------------- show
+
+
+_ALLOCATION_TEXT = {
+    Allocation.DRAFT: "Starting with the {lead}, then clockwise, each player takes one task at a "
+    "time until all are taken.",
+    Allocation.COMMANDER_DISTRIBUTES: "After everyone has seen their hand, the commander asks each "
+    "member yes/no about each task and then hands the tasks out evenly (at most one task apart).",
+    Allocation.ONE_MEMBER: "All tasks go to one crew member: in Planet Nine the commander picks "
+    "one other member (yes/no answers only); in Deep Sea the crew chooses together.",
+    Allocation.CAPTAIN_ALL_OR_PASS: "The captain keeps all tasks or passes all of them to one "
+    "willing crew member.",
+    Allocation.VOLUNTEER_1: "The captain asks the others in turn from the left; the first to say "
+    "yes takes all tasks, and if all pass the captain must (never a captain card: then the "
+    "member at the captain's left does).",
+    Allocation.VOLUNTEER_2: "Two volunteers take all tasks between them: the captain asks in turn "
+    "from the left, the captain last, and when too few say yes the last asked must.",
+    Allocation.FREE_SELECTION: "The crew splits the tasks freely among themselves.",
+    Allocation.CAPTAIN_HARDEST_FIRST: "The captain must first take the task with the highest "
+    "difficulty for the player count; then selection continues clockwise.",
+    Allocation.CAPTAIN_SKIPS: "Tasks are selected clockwise as usual, but the captain is skipped "
+    "and gets none (the captain still leads trick 1).",
+}
+
+_COMM_TEXT = {
+    CommMode.NORMAL: "Each member may once show a colour card and say whether it is their "
+    "highest, only or lowest card of that colour.",
+    CommMode.DEAD_ZONE: "Each member may once show a colour card, but not whether it is their "
+    "highest, only or lowest (dead zone / currents).",
+    CommMode.RAPTURE: "No personal tokens: the crew shares (players - 2) communication tokens "
+    "(rapture of the deep).",
+    CommMode.NONE: "No communication at all.",
+}
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def token_text(token: str) -> str:
+    """What one order token demands."""
+    if token == "omega":
+        return "omega: this task must be the last task completed"
+    if token.isdigit():
+        return f"{token}: this task must be the {_ordinal(int(token))} task completed of all tasks"
+    return (
+        f"{token}: relative order, arrow {len(token)} - done after the tasks with fewer "
+        "arrows; unmarked tasks may be done any time"
+    )
+
+
+def objective_text(o: Objective, m: Mission) -> str:
+    """One special objective in words."""
+    p = o.params
+    lead = "commander" if m.game is Game.PLANET_NINE else "captain"
+    trump = "rocket" if m.game is Game.PLANET_NINE else "submarine"
+    k = ObjectiveKind
+    texts = {
+        k.PLAYER_WINS_NO_TRICKS: f"The {lead} names one other crew member, who must win no trick.",
+        k.COLOUR_ONES_WIN: f"At least {p.get('count')} trick(s) must be won by a colour 1 "
+        "(the 1 itself is the winning card).",
+        k.EACH_TRUMP_WINS: f"Every {trump} must win a trick"
+        + (f", in order {trump} 1, 2, 3, 4." if p.get("ordered") else "."),
+        k.NO_WIN_WITH_RANK: f"No trick may be won by a {p.get('rank')}.",
+        k.BALANCED_TRICKS: f"At no time may a crew member have won more than {p.get('max_lead')} "
+        "trick(s) more than another"
+        + (
+            f"; the {lead} must win the first and the last trick."
+            if p.get("commander_first_last")
+            else "."
+        ),
+        k.PLAYER_EXACTLY_ONE_TRICK: f"The {lead} names one other crew member, who must win exactly "
+        "one trick" + (f", not with a {trump}." if p.get("no_trump_win") else "."),
+        k.PLAYER_FIRST_AND_LAST_ONLY: f"The {lead} names one other crew member, who must win the "
+        "first and the last trick and no other"
+        + (f", neither with a {trump}." if p.get("no_trump_win") else "."),
+        k.LEFT_OF_PINK9_WINS_PINK: "The holder of the pink 9 says so; the crew member to their "
+        "left must win every pink card.",
+        k.OMEGA_LAST_TRICK: "The omega task must be completed in the very last trick.",
+        k.ROLE_SPLIT: f"One member wins exactly the first {p.get('first')} tricks, another exactly "
+        f"the last {p.get('last')}; the others win all tricks in between.",
+        k.BALANCE_RANK_WINS: f"At no time may a crew member have won more than "
+        f"{p.get('max_difference')} more {p.get('rank')}s than another (colour cards only).",
+        k.NO_LEAD_SUITS: "No trick may be led with a card of: "
+        + ", ".join(trump if s == "trump" else str(s) for s in _tuple(p.get("suits")))
+        + ".",
+        k.FIRST_TRICK_WINNER_MOST: "Whoever wins trick 1 must at all times have won more tricks "
+        "than every other crew member.",
+        k.CARD_LAST_IN_FINAL_TRICK: f"The {p.get('card')} must be the last card played in the "
+        "final trick (it may not stay unplayed).",
+    }
+    return texts[o.kind]
+
+
+def _tuple(value: object) -> tuple[object, ...]:
+    return value if isinstance(value, tuple) else ()
+
+
+def describe(m: Mission) -> list[tuple[str, str]]:
+    """Every rule of a mission as (topic, sentence) pairs, in play order."""
+    lead = "commander" if m.game is Game.PLANET_NINE else "captain"
+    out: list[tuple[str, str]] = [("Game", f"{m.game.value}, mission {m.number}")]
+    if m.game is Game.PLANET_NINE:
+        if m.tasks:
+            out.append(
+                (
+                    "Tasks",
+                    f"{m.tasks} task card(s) are drawn; a task is done when its "
+                    "owner wins the trick containing that card, and the mission fails at "
+                    "once if anyone else wins it.",
+                )
+            )
+        else:
+            out.append(("Tasks", "No task cards."))
+    elif m.draws_task_cards:
+        out.append(
+            (
+                "Tasks",
+                f"Task cards are drawn until their values for the player count add "
+                f"up to exactly {m.difficulty} (2 players use the 3-player values).",
+            )
+        )
+    elif m.fixed_tasks:
+        for n in m.fixed_tasks:
+            c = get_task_card(n)
+            out.append(
+                (
+                    "Task card",
+                    f"#{n} {c.text} (difficulty {'/'.join(map(str, c.difficulty))}"
+                    " for 3/4/5 players)",
+                )
+            )
+    else:
+        out.append(("Tasks", "No task cards."))
+    for t in m.tokens:
+        out.append(("Token", token_text(t)))
+    if m.token_adjust is TokenAdjust.SWAP:
+        out.append(("Tokens", "Before selection the crew may swap two task tokens."))
+    elif m.token_adjust is TokenAdjust.MOVE:
+        out.append(
+            ("Tokens", "Before selection the crew may move one token onto a task without one.")
+        )
+    if m.tasks or m.draws_task_cards or m.fixed_tasks:
+        out.append(("Allocation", _ALLOCATION_TEXT[m.allocation].format(lead=lead)))
+    if m.task_handover_5p:
+        out.append(
+            (
+                "5 players",
+                "After the tasks are assigned and before trick 1, one crew "
+                "member may hand one of their tasks to another.",
+            )
+        )
+    if m.unfamiliar_terrain:
+        out.append(
+            (
+                "Communication",
+                "Unfamiliar terrain: before each attempt a random colour "
+                "card sets the mode: 1-3 normal, 4-6 currents (position hidden), 7-9 "
+                "rapture of the deep.",
+            )
+        )
+    else:
+        out.append(("Communication", _COMM_TEXT[m.communication]))
+    if m.comm_from_trick > 1 and m.communication is not CommMode.NONE:
+        out.append(
+            (
+                "Communication",
+                f"Not before trick {m.comm_from_trick}: communication "
+                f"starts just before the {_ordinal(m.comm_from_trick)} trick.",
+            )
+        )
+    if m.silenced_member:
+        out.append(
+            (
+                "Communication",
+                f"The {lead} names one other crew member who may not communicate at all.",
+            )
+        )
+    if m.comm_before_first_trick_if_passed:
+        out.append(
+            (
+                "Communication",
+                "If the captain passes the tasks on, all communication "
+                "must happen before the first trick.",
+            )
+        )
+    if m.card_draw_after_trick:
+        out.append(
+            (
+                "Card draw",
+                f"Right after trick {m.card_draw_after_trick} every player draws "
+                "one random card from the hand of the player on their right.",
+            )
+        )
+    for o in m.objectives:
+        out.append(("Objective", objective_text(o, m)))
+    if m.real_time_seconds:
+        minutes, seconds = divmod(m.real_time_seconds, 60)
+        note = m.untimed_note or f"Timed variant: {minutes}:{seconds:02d} limit."
+        out.append(
+            (
+                "Real time",
+                f"A real-time mission; crewsim simulates the untimed rules shown here. {note}",
+            )
+        )
+    out.append(("Description", m.description))
+    return out
+
+
+@app.command("show")
+def show_mission(
+    mission_id: Annotated[str, typer.Argument(metavar="ID", help="Mission id, e.g. pn-12.")],
+) -> None:
+    """Every rule of one mission, in words."""
+    m = get_mission(mission_id)
+    console = stdout_console()
+    console.print(f"[bold]{m.id}[/]  {m.game.value} mission {m.number}", highlight=False)
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column(overflow="fold")
+    for topic, text in describe(m):
+        grid.add_row(topic, escape(text))
+    console.print(grid, highlight=False)

@@ -1,0 +1,78 @@
+"""Options that several commands share, declared once so their names and help read the same."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Annotated, Any
+
+import typer
+
+from crewsim.errors import CrewsimError
+
+
+def whole_number(text: str | int) -> int:
+    """A count as people write it: ``1000000``, ``1_000_000``, ``1,000,000`` or ``1e6`` (read
+    exactly: ``1e40`` is ten to the 40th, not the nearest float)."""
+    clean = str(text).strip().replace("_", "").replace(",", "")
+    try:
+        value = Decimal(clean)
+    except InvalidOperation:
+        value = Decimal("nan")
+    if value.is_finite() and value.adjusted() > 100:  # before int(): 1e999999999 would hang
+        raise typer.BadParameter(f"too large, got {text!r}")
+    if not value.is_finite() or value != value.to_integral_value():
+        raise typer.BadParameter(
+            f"expected a whole number (1000, 1_000, 1,000 or 1e3), got {text!r}"
+        )
+    return int(value)
+
+
+def count_option(*names: str, help: str) -> Any:
+    """An option holding a count, read as people write it (``whole_number``)."""
+    return typer.Option(*names, help=help, parser=whole_number, metavar="<int>")
+
+
+Jobs = Annotated[
+    int, typer.Option("--jobs", "-j", help="Workers (0 or -1: all cores; -2: all but one).")
+]
+Backend = Annotated[
+    str | None,
+    typer.Option(
+        "--backend", help="loky (processes here) or dask (a LocalCluster, or --scheduler). [loky]"
+    ),
+]
+Scheduler = Annotated[
+    str | None,
+    typer.Option("--scheduler", help="Dask scheduler address, tcp://HOST:PORT (implies dask)."),
+]
+Seed = Annotated[
+    int,
+    typer.Option("--seed", min=0, help="Root seed (0 or more): the same seed, the same numbers."),
+]
+
+NEW_RUN_ONLY = {"games": "-n", "seed": "--seed", "bot": "--bot", "jobs": "--jobs",
+                "backend": "--backend", "scheduler": "--scheduler"}  # fmt: skip
+
+
+def given(ctx: typer.Context, name: str) -> bool:
+    """Whether the option was typed on the command line (not its default)."""
+    source = ctx.get_parameter_source(name)  # typer carries its own click: compare names
+    return source is not None and source.name == "COMMANDLINE"
+
+
+def refuse_new_run_options(ctx: typer.Context, *extra: tuple[str, str]) -> None:
+    """With ``--run DIR`` nothing is simulated: an option that shapes a new run would be
+    silently ignored, so naming one is an error."""
+    for name, flag in (*NEW_RUN_ONLY.items(), *extra):
+        if given(ctx, name):
+            raise CrewsimError(
+                f"{flag} shapes a new run; --run DIR reads the games that run already holds"
+            )
+
+
+def refuse_ceiling_options_without_it(ctx: typer.Context, ceiling: bool) -> None:
+    """``--ceiling-n`` and ``--ceiling-conflicts`` tune ``--ceiling``: alone they would do
+    nothing, silently."""
+    for name, flag in (("ceiling_n", "--ceiling-n"), ("ceiling_conflicts", "--ceiling-conflicts")):
+        if not ceiling and given(ctx, name):
+            raise CrewsimError(f"{flag} tunes --ceiling: add --ceiling, or leave {flag} out")

@@ -1,0 +1,279 @@
+"""`crewsim rank`: missions from easiest to hardest per crew size, from a new or existing run."""
+
+from __future__ import annotations
+
+import json
+import math
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import polars as pl
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from crewsim.ceiling import DEFAULT_CEILING_N
+from crewsim.cli.options import (
+    Backend,
+    Jobs,
+    Scheduler,
+    Seed,
+    count_option,
+    refuse_ceiling_options_without_it,
+    refuse_new_run_options,
+)
+from crewsim.cli.output import stdout_console
+from crewsim.errors import CrewsimError
+from crewsim.report import tables
+from crewsim.report.format import ceiling_cells, num_ci, pct_ci, rank_label, rho_ci
+from crewsim.report.run import Run, load_run
+from crewsim.solver.api import DEFAULT_CONFLICTS
+
+
+class RankFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+def _simulate(
+    missions: str,
+    players: str,
+    games: int,
+    seed: int,
+    bot: str,
+    jobs: int,
+    out: Path | None,
+    quiet: bool,
+    ceiling: tuple[int, int] | None = None,
+    backend: str | None = None,
+    scheduler: str | None = None,
+) -> Path:
+    """Run the simulation exactly as `crewsim simulate` would; return the run folder.
+    ``ceiling``: (deals, SAT conflicts) to solve per cell, as `simulate --ceiling`."""
+    from crewsim.backends import backend_named, describe
+    from crewsim.bots import get_bot
+    from crewsim.cli.output import loading_kernel, progress_bar
+    from crewsim.cli.simulate import parse_players
+    from crewsim.missions import resolve_missions
+    from crewsim.montecarlo import RunConfig, default_out, execute, open_backend, prepare, warm_up
+
+    config = RunConfig(
+        missions=tuple(resolve_missions(missions)),
+        players=parse_players(players),
+        games=games,
+        bot=get_bot(bot),
+        seed=seed,
+        jobs=jobs,
+        backend=backend_named(backend, scheduler),
+        scheduler=scheduler,
+    )
+    config.check()
+    for cell in config.cells():
+        config.mission_vector(cell)  # Deep Sea and other unplayable missions: one line, exit 2
+    out = out or default_out(seed)
+    stderr = Console(stderr=True)
+
+    def say(message: str) -> None:
+        if not quiet:
+            stderr.print(message, highlight=False, soft_wrap=True)
+
+    where = describe(config.backend, config.workers(), config.scheduler)
+    with open_backend(config) as engine:  # an unreachable scheduler fails before any file
+        say(f"simulating {len(config.cells())} cells x {games:,} games, seed {seed}, "
+            f"on {where}, run folder {out}")  # fmt: skip
+        state = prepare(config, out)
+        with loading_kernel(stderr):  # before the bar: its rate and ETA count games only
+            warm_up(state)
+        with progress_bar(state.todo_games, stderr) as advance:
+            result = execute(state, engine, on_chunk=advance)
+        if ceiling:  # the perfect-information ceiling on the first deals of each cell
+            from crewsim.ceiling import ceiling_rows, with_ceiling
+
+            n_solve, conflicts = ceiling
+            rows = ceiling_rows(config, n_solve, say, engine, conflicts)
+            summary = with_ceiling(result.summary, rows)
+            summary.write_parquet(result.out / "summary.parquet")
+            summary.write_csv(result.out / "summary.csv")
+    return out
+
+
+def _filter(run: Run, missions: str | None, players: str | None) -> Run:
+    """Restrict a loaded run to some missions / player counts (for `--run DIR`)."""
+    s = run.summary
+    if missions:
+        from crewsim.missions import resolve_missions
+
+        wanted = [m.id for m in resolve_missions(missions)]
+        missing = [m for m in wanted if m not in set(s["mission"].to_list())]
+        if missing:
+            raise CrewsimError(f"run {run.path} has no games of {', '.join(missing)}")
+        s = s.filter(pl.col("mission").is_in(wanted))
+    if players:
+        from crewsim.cli.simulate import parse_players
+
+        ps = list(parse_players(players))
+        absent = [p for p in ps if p not in run.players]
+        if absent:
+            raise CrewsimError(f"run {run.path} has no games at {absent[0]} players")
+        s = s.filter(pl.col("players").is_in(ps))
+    f = run.failures.join(s.select("mission", "players"), on=["mission", "players"], how="semi")
+    return Run(run.path, run.manifest, s, f, run.missions)
+
+
+def _table(rank: pl.DataFrame, p: int, title: str, caption: str = "") -> Table:
+    t = Table(
+        title=title, caption=caption, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True
+    )
+    has_ceiling = "feasible_share" in rank.columns
+    has_printed = "printed_difficulty" in rank.columns
+    cols = ["rank", "mission", "success [95 % CI]", "attempts [95 % CI]"]
+    if has_ceiling:
+        cols += ["solved", "feasible [95 % CI]", "bot efficiency [95 % CI]"]
+    if has_printed:
+        cols.append("printed")
+    for c in cols:
+        t.add_column(c, justify="left" if c == "mission" else "right", no_wrap=True)
+    for r in rank.filter(pl.col("players") == p).sort("rank").iter_rows(named=True):
+        row = [
+            rank_label(r["rank"], r["tied"]),
+            r["mission"],
+            pct_ci(r["success_rate"], r["ci_low"], r["ci_high"]),
+            num_ci(r["expected_attempts"], r["attempts_low"], r["attempts_high"]),
+        ]
+        if has_ceiling:
+            row += ceiling_cells(r)
+        if has_printed:
+            v = r["printed_difficulty"]
+            row.append("-" if v is None else str(v))
+        t.add_row(*row)
+    return t
+
+
+def _finite(x: object) -> object:
+    return None if isinstance(x, float) and not math.isfinite(x) else x
+
+
+def rank(
+    ctx: typer.Context,
+    missions: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Campaign or missions (planet-nine, pn-1..10, pn-3,pn-7); with --run: a filter.",
+            show_default=False,
+        ),
+    ] = None,
+    players: Annotated[
+        str | None,
+        typer.Option("--players", "-p", help="Player counts, comma-separated [default: 3,4,5]."),
+    ] = None,
+    games: Annotated[
+        int,
+        count_option("-n", "--games", help="Games per mission and player count."),
+    ] = 100_000,
+    seed: Seed = 0,
+    bot: Annotated[str, typer.Option("--bot", help="Bot crew by name.")] = "heuristic",
+    jobs: Jobs = -1,
+    backend: Backend = None,
+    scheduler: Scheduler = None,
+    run_dir: Annotated[
+        Path | None,
+        typer.Option("--run", help="Rank an existing run folder instead of simulating."),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Folder for the new run (default: runs/<timestamp>-<seed>)."),
+    ] = None,
+    ceiling: Annotated[
+        bool,
+        typer.Option(
+            "--ceiling", help="Also solve the first deals of each cell (perfect information)."
+        ),
+    ] = False,
+    ceiling_n: Annotated[
+        int, count_option("--ceiling-n", help="With --ceiling: deals solved per cell.")
+    ] = DEFAULT_CEILING_N,
+    ceiling_conflicts: Annotated[
+        int,
+        count_option(
+            "--ceiling-conflicts",
+            help="With --ceiling: SAT engine conflicts per deal the search leaves open "
+            "(0: search only).",
+        ),
+    ] = DEFAULT_CONFLICTS,
+    fmt: Annotated[
+        RankFormat, typer.Option("--format", help="table, csv or json (stdout).")
+    ] = RankFormat.table,
+) -> None:
+    """Rank missions from easiest to hardest per crew size, with 95 % intervals."""
+    if run_dir is not None:  # a run shows the ceiling it carries (simulate --ceiling)
+        refuse_new_run_options(ctx, ("out", "--out"), ("ceiling", "--ceiling"),
+                               ("ceiling_n", "--ceiling-n"),
+                               ("ceiling_conflicts", "--ceiling-conflicts"))  # fmt: skip
+    refuse_ceiling_options_without_it(ctx, ceiling)
+    if ceiling_n <= 0:
+        raise CrewsimError(f"--ceiling-n: expected a whole number above 0, got {ceiling_n}")
+    if ceiling_conflicts < 0:
+        raise CrewsimError(f"--ceiling-conflicts: expected 0 or more, got {ceiling_conflicts}")
+    spec = ",".join(missions) if missions else None
+    if run_dir is None:
+        if not spec:
+            raise CrewsimError("give missions to simulate (e.g. planet-nine) or --run DIR")
+        folder = _simulate(
+            spec, players or "3,4,5", games, seed, bot, jobs, out,
+            quiet=fmt is not RankFormat.table, backend=backend,
+            ceiling=(ceiling_n, ceiling_conflicts) if ceiling else None,
+            scheduler=scheduler,
+        )  # fmt: skip
+        loaded = load_run(folder)
+    else:
+        loaded = _filter(load_run(run_dir), spec, players)
+    ranking = tables.ranking(loaded)
+    if fmt is RankFormat.csv:
+        typer.echo(ranking.write_csv(), nl=False)
+        return
+    corr = tables.order_correlations(loaded)
+    if fmt is RankFormat.json:
+        rows = [{k: _finite(v) for k, v in r.items()} for r in ranking.iter_rows(named=True)]
+        for row in rows:  # a list, as in `simulate --format json`
+            reasons = str(row["top_failures"] or "")
+            row["top_failures"] = reasons.split("; ") if reasons else []
+        cor = [{k: _finite(v) for k, v in r.items()} for r in corr.iter_rows(named=True)]
+        typer.echo(
+            json.dumps(
+                {
+                    "run": str(loaded.path),
+                    "seed": loaded.seed,
+                    "bot": loaded.bot,
+                    "games_per_cell": loaded.games_per_cell,
+                    "ranking": rows,
+                    "correlations": cor,
+                },
+                indent=2,
+            )
+        )
+        return
+    console = stdout_console()
+    for p in loaded.players:
+        title = f"{p} players: easiest (1) to hardest"
+        caption = (f"{loaded.games_per_cell:,} games each · bot {loaded.bot} · seed "
+                   f"{loaded.seed} · =: interval overlaps a neighbour's")  # fmt: skip
+        console.print(_table(ranking, p, title, caption))
+    for r in corr.iter_rows(named=True):
+        if math.isnan(r["spearman_rho"]):
+            continue
+        console.print(
+            f"{r['players']} players: Spearman rho, success rate vs "
+            f"{r['success_rate_vs']} ({r['missions']} missions): "
+            f"{rho_ci(r['spearman_rho'], r['rho_low'], r['rho_high'])}",
+            highlight=False,
+        )
+    if "feasible_share" not in ranking.columns:
+        console.print(
+            "feasible share / bot efficiency: not in this run (no solver verdicts)",
+            style="dim",
+            highlight=False,
+        )
+    console.print(f"run folder: {loaded.path}", highlight=False)

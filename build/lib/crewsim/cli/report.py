@@ -1,0 +1,32 @@
+"""`crewsim report`: a run folder becomes index.html, report.md, charts and tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from crewsim.cli.output import busy
+from crewsim.errors import writable_folder
+
+
+def report(
+    run_dir: Annotated[
+        Path, typer.Argument(help="Run folder written by `crewsim simulate` or `crewsim rank`.")
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Report folder (default: reports/<run folder name>)."),
+    ] = None,
+) -> None:
+    """Write a self-contained HTML report, Markdown, PNG/SVG charts and CSV/Parquet tables."""
+    from crewsim.report.build import build  # matplotlib: loaded only when a report is made
+    from crewsim.report.run import load_run
+
+    with busy("reading the run"):
+        run = load_run(run_dir)  # a bad run folder is an error before any report folder is made
+    target = writable_folder(out or Path("reports") / run_dir.resolve().name, "--out")
+    with busy("writing the report: tables, charts, report.md, index.html"):
+        built = build(run, target)
+    typer.echo(f"report written to {built.out / 'index.html'}")

@@ -1,0 +1,385 @@
+"""`crewsim simulate`: bot crews play many seeded deals of missions; print and save the rates."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import nullcontext
+from dataclasses import replace
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any
+
+import polars as pl
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from crewsim.backends import backend_named, describe
+from crewsim.bots import get_bot
+from crewsim.ceiling import DEFAULT_CEILING_N, ceiling_rows, earlier_ceiling, with_ceiling
+from crewsim.cli.options import (
+    Backend,
+    Scheduler,
+    refuse_ceiling_options_without_it,
+    whole_number,
+)
+from crewsim.cli.output import compact_table, loading_kernel, stacked, stdout_console
+from crewsim.errors import CrewsimError
+from crewsim.missions import resolve_missions
+from crewsim.montecarlo import (
+    CHUNK_SIZE,
+    RunConfig,
+    RunInterrupted,
+    RunState,
+    config_from_manifest,
+    default_out,
+    execute,
+    open_backend,
+    plan,
+    prepare,
+    resume_command,
+    warm_up,
+)
+from crewsim.report.format import pct, pct_ci
+from crewsim.solver.api import DEFAULT_CONFLICTS
+
+
+class OutputFormat(str, Enum):
+    table = "table"
+    json = "json"
+
+
+def parse_players(spec: str) -> tuple[int, ...]:
+    """``3,4,5`` -> (3, 4, 5); duplicates dropped, order kept; one-line error otherwise."""
+    out: list[int] = []
+    for item in spec.split(","):
+        try:
+            p = int(item.strip())
+        except ValueError:
+            raise CrewsimError(
+                f"--players: expected numbers 2 to 5 like 3,4,5, got {spec!r}"
+            ) from None
+        if p not in (2, 3, 4, 5):
+            raise CrewsimError(f"--players: expected 2 to 5, got {p}")
+        if p not in out:
+            out.append(p)
+    return tuple(out)
+
+
+def trace_games(config: RunConfig, console: Console) -> None:
+    """Play the first game of each cell's first chunk with recording; print the referee trace."""
+    from crewsim.kernel.run import run_chunk
+    from crewsim.replay import replay
+
+    bp = config.bot.vector()
+    first = {t.cell: t for t in plan(config) if t.index == 0}
+    for i, cell in enumerate(config.cells()):
+        mp = config.mission_vector(cell)
+        seed = first[i].seed
+        rec = run_chunk(mp, bp, 1, seed, record=True)
+        state = replay(cell.mission, cell.players, rec, 0)
+        console.print(
+            f"== {cell.mission.id}, {cell.players} players, bot {config.bot.name}, "
+            f"root seed {config.seed} (first game of chunk 0, chunk seed {seed})",
+            highlight=False,
+            soft_wrap=True,
+        )
+        console.print(state.trace(), highlight=False, markup=False)
+
+
+def _whole(option: str, text: str | None) -> int | None:
+    """A whole number from the command line (``options.whole_number``), None when not given."""
+    if text is None:
+        return None
+    try:
+        return whole_number(text)
+    except typer.BadParameter:
+        raise CrewsimError(f"{option}: expected a whole number, got {text!r}") from None
+
+
+def _choice(option: str, text: str, enum: type[OutputFormat]) -> OutputFormat:
+    try:
+        return enum(text.strip().lower())
+    except ValueError:
+        known = "|".join(e.value for e in enum)
+        raise CrewsimError(f"{option}: expected {known}, got {text!r}") from None
+
+
+def _build_config(
+    missions: list[str] | None,
+    resume: Path | None,
+    out: Path | None,
+    opts: dict[str, Any],
+) -> tuple[RunConfig, Path]:
+    """The run's configuration and folder: from the options, or from ``--resume DIR``.
+
+    Options left unset (None) take the manifest's value when resuming and the documented
+    default otherwise; an explicitly different value is then refused by ``prepare``.
+    """
+    if resume is not None:
+        if missions:
+            raise CrewsimError(
+                "--resume takes the missions from the run folder; give no missions with it"
+            )
+        if out is not None and out.absolute() != resume.absolute():
+            raise CrewsimError("--resume DIR and --out: give one folder, not two")
+        overrides = dict(opts)
+        if overrides["players"] is not None:
+            overrides["players"] = parse_players(overrides["players"])
+        bot_name, bots = overrides.pop("bot"), overrides.pop("bots")
+        overrides["bots_file"] = str(bots) if bots else None
+        config = config_from_manifest(resume, **overrides)
+        if bot_name is not None and bot_name != config.bot.name:
+            config = replace(config, bot=get_bot(bot_name, bots))
+        return config, resume
+    if not missions:
+        raise CrewsimError("give missions to simulate (e.g. pn-1..10), or --resume DIR")
+    defaults: dict[str, Any] = {
+        "players": "3,4,5", "games": 1_000_000, "bot": "heuristic", "seed": 0, "jobs": -1,
+        "distress": "auto", "chunk_size": CHUNK_SIZE,
+    }  # fmt: skip
+    o: dict[str, Any] = {
+        k: (defaults[k] if v is None and k in defaults else v) for k, v in opts.items()
+    }
+    o["backend"] = backend_named(o["backend"], o["scheduler"])
+    config = RunConfig(
+        missions=tuple(resolve_missions(",".join(missions))),
+        players=parse_players(o["players"]),
+        games=o["games"],
+        bot=get_bot(o["bot"], o["bots"]),
+        seed=o["seed"],
+        jobs=o["jobs"],
+        distress=o["distress"],
+        chunk_size=o["chunk_size"],
+        bots_file=str(o["bots"]) if o["bots"] else None,
+        backend=o["backend"],
+        scheduler=o["scheduler"],
+    )
+    return config, out or default_out(config.seed)
+
+
+def simulate(
+    ctx: typer.Context,
+    missions: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Missions: ids, ranges and lists (pn-1, pn-1..10, pn-3,pn-7, planet-nine).",
+            show_default=False,
+        ),
+    ] = None,
+    players: Annotated[
+        str | None,
+        typer.Option("--players", "-p", help="Player counts, comma-separated (2-5). [3,4,5]"),
+    ] = None,
+    games: Annotated[
+        str | None,
+        typer.Option(
+            "-n",
+            "--games",
+            help="Games per mission and player count [1000000]. More than a run folder "
+            "holds tops it up.",
+            metavar="<int>",
+        ),
+    ] = None,  # fmt: skip
+    bot: Annotated[str | None, typer.Option("--bot", help="Bot crew by name. [heuristic]")] = None,
+    bots: Annotated[
+        Path | None, typer.Option("--bots", help="Bots file (default: scenarios/bots.toml).")
+    ] = None,
+    seed: Annotated[
+        str | None, typer.Option("--seed", help="Root seed of the run. [0]", metavar="<int>")
+    ] = None,
+    jobs: Annotated[
+        str | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            help="Worker processes (also Dask local workers); 0 or -1: all cores, -2: all but "
+            "one. [-1]",
+            metavar="<int>",
+        ),
+    ] = None,
+    distress: Annotated[
+        str | None,
+        typer.Option("--distress", help="Distress signal. [auto]", metavar="[auto|never|always]"),
+    ] = None,
+    backend: Backend = None,
+    scheduler: Scheduler = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Run folder (default: runs/<timestamp>-<seed>). An existing run folder of "
+            "the same configuration is resumed.",
+        ),
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option("--resume", help="Continue the run in this folder (configuration from it)."),
+    ] = None,
+    fmt_name: Annotated[
+        str, typer.Option("--format", help="table or json (stdout).", metavar="[table|json]")
+    ] = "table",
+    trace: Annotated[
+        bool,
+        typer.Option("--trace", help="Only play one game per mission and player count; print it."),
+    ] = False,
+    ceiling: Annotated[
+        bool,
+        typer.Option(
+            "--ceiling",
+            help="Also solve the first deals the bots played (perfect information): feasible "
+            "share, bot success on those deals, efficiency.",
+        ),
+    ] = False,
+    ceiling_n: Annotated[
+        str,
+        typer.Option(
+            "--ceiling-n", help="Deals solved per mission and player count.", metavar="<int>"
+        ),
+    ] = str(DEFAULT_CEILING_N),
+    ceiling_conflicts: Annotated[
+        str,
+        typer.Option(
+            "--ceiling-conflicts",
+            help="SAT engine conflicts per ceiling deal the search leaves open (0: search only); "
+            "more settles more of the hardest deals, at about 10-40 us a conflict.",
+            metavar="<int>",
+        ),
+    ] = str(DEFAULT_CONFLICTS),
+    chunk_size: Annotated[
+        str | None, typer.Option("--chunk-size", hidden=True, help="Games per chunk (tests).")
+    ] = None,
+) -> None:
+    """Play many seeded deals of each mission with a bot crew; rates with 95 % intervals."""
+    from crewsim.cli.output import failures_table, progress_bar, summary_json, summary_table
+
+    # numbers and choices are parsed here, not by typer, so a bad value is one line, exit 2
+    fmt = _choice("--format", fmt_name, OutputFormat)
+    refuse_ceiling_options_without_it(ctx, ceiling)
+    if trace and (fmt is OutputFormat.json or ceiling):
+        flag = "--format json" if fmt is OutputFormat.json else "--ceiling"
+        raise CrewsimError(f"--trace prints one game as text; {flag} is for a run: leave one out")
+    opts = {
+        "players": players, "games": _whole("-n", games), "bot": bot, "bots": bots,
+        "seed": _whole("--seed", seed), "jobs": _whole("--jobs", jobs), "distress": distress,
+        "chunk_size": _whole("--chunk-size", chunk_size), "backend": backend,
+        "scheduler": scheduler,
+    }  # fmt: skip
+    n_solve = _whole("--ceiling-n", ceiling_n) or 0
+    if ceiling and n_solve <= 0:
+        raise CrewsimError(f"--ceiling-n: expected a whole number above 0, got {ceiling_n!r}")
+    conflicts = _whole("--ceiling-conflicts", ceiling_conflicts) or 0
+    if conflicts < 0:
+        raise CrewsimError(f"--ceiling-conflicts: expected 0 or more, got {ceiling_conflicts!r}")
+    config, out = _build_config(missions, resume, out, opts)
+    config.check()
+    for cell in config.cells():
+        config.mission_vector(cell)  # Deep Sea and other unplayable missions: one line, exit 2
+    stdout, stderr = stdout_console(), Console(stderr=True)
+    if trace:
+        trace_games(config, stdout)
+        return
+    info = stderr if fmt is OutputFormat.json else stdout
+    n_cells = len(config.cells())
+    where = describe(config.backend, config.workers(), config.scheduler)
+    def again(folder: Path) -> str:
+        """How to resume: with the ceiling when this command asked for it."""
+        more = f" --ceiling --ceiling-n {n_solve}" if ceiling else ""
+        if ceiling and conflicts != DEFAULT_CONFLICTS:
+            more += f" --ceiling-conflicts {conflicts}"
+        return resume_command(folder) + more
+
+    with open_backend(config) as engine:  # an unreachable scheduler fails before any file
+        earlier = None if ceiling else earlier_ceiling(out)
+        state = prepare(config, out)
+        info.print(
+            f"{n_cells} mission x player cells, {config.games:,} games each, "
+            f"bot {config.bot.name}, seed {config.seed}, on {where}, run folder {state.out}",
+            highlight=False,
+            soft_wrap=True,
+        )
+        _report_state(state, stderr)
+        try:
+            with loading_kernel(stderr):  # before the bar: its rate and ETA count games only
+                warm_up(state)
+            bar = progress_bar(state.todo_games, stderr) if state.todo else nullcontext(None)
+            with bar as advance:
+                result = execute(state, engine, on_chunk=advance)
+        except RunInterrupted as stop:
+            stderr.print(stop.status(), highlight=False, soft_wrap=True)
+            stderr.print(f"resume with: {again(stop.out)}", highlight=False, soft_wrap=True)
+            # SystemExit, not typer.Exit: app.main runs click with standalone_mode=False,
+            # which turns typer.Exit into a return value that main() does not pass on
+            sys.exit(stop.exit_code)
+        rate = state.todo_games / result.seconds if result.seconds > 0 else float("nan")
+        info.print(
+            f"{state.todo_games:,} games simulated in {result.seconds:.1f} s "
+            f"({rate:,.0f} games/s), {result.games:,} in all; summary in "
+            f"{state.out / 'summary.csv'}",
+            highlight=False,
+            soft_wrap=True,
+        )
+        try:
+            rows = (ceiling_rows(config, n_solve, info.print, engine, conflicts) if ceiling
+                    else earlier)  # fmt: skip
+        except KeyboardInterrupt:
+            stderr.print(f"interrupted while solving the ceiling; the games are all in "
+                         f"{state.out}\nresume with: {again(state.out)}", highlight=False,
+                         soft_wrap=True)  # fmt: skip
+            sys.exit(130)
+    summary = result.summary
+    if rows:
+        if not ceiling:
+            info.print("kept the perfect-information ceiling this folder already had",
+                       highlight=False)  # fmt: skip
+        summary = with_ceiling(summary, rows)
+        summary.write_parquet(state.out / "summary.parquet")
+        summary.write_csv(state.out / "summary.csv")
+    if fmt is OutputFormat.json:
+        typer.echo(summary_json(summary))
+    else:
+        title = f"bot {config.bot.name}, seed {config.seed}, distress {config.distress}"
+        stdout.print(summary_table(summary, title))
+        stdout.print(failures_table(summary))
+        if ceiling:
+            stdout.print(ceiling_table(summary))
+
+
+def ceiling_table(summary: pl.DataFrame) -> Table:
+    """Feasible share, bot success on the same deals, and efficiency, per cell."""
+    table = compact_table("perfect-information ceiling (the first deals the bots played)")
+    for col in ("mission", "players", "deals", "feasible\n[95 % CI]", "unknown", "bot success",
+                "efficiency\n[95 % CI]"):  # fmt: skip
+        table.add_column(col, justify="left" if col == "mission" else "right", no_wrap=True)
+    for r in summary.iter_rows(named=True):
+        if not r.get("ceiling_games"):
+            table.add_row(r["mission"], str(r["players"]), "-", "not solved", "", "", "")
+            continue
+        table.add_row(
+            r["mission"], str(r["players"]), f"{r['ceiling_games']:,}",
+            stacked(pct_ci(r["feasible_share"], r["feasible_low"], r["feasible_high"], 1)),
+            pct(r["unknown_share"], 1), pct(r["ceiling_success_rate"], 1),
+            stacked(pct_ci(r["bot_efficiency"], r["efficiency_low"], r["efficiency_high"], 1)),
+        )  # fmt: skip
+    return table
+
+
+def _report_state(state: RunState, stderr: Console) -> None:
+    """Say what an existing folder contributed: resumed chunks, a top-up, damaged chunks."""
+    for line in state.damaged:
+        stderr.print(f"[yellow]warning:[/] {escape(line)}", highlight=False, soft_wrap=True)
+    if state.previous_games is None:
+        return
+    if state.previous_games < state.config.games:
+        stderr.print(
+            f"topping up {state.out} from {state.previous_games:,} to "
+            f"{state.config.games:,} games per cell",
+            highlight=False,
+            soft_wrap=True,
+        )
+    done = len(state.done)
+    stderr.print(
+        f"resuming: {done} of {len(state.tasks)} chunks already done, {len(state.todo)} to run",
+        highlight=False,
+    )

@@ -1,0 +1,165 @@
+"""`crewsim solve FILE`: can this deal be won at all by a crew that sees every card?"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from collections.abc import Sequence
+from contextlib import nullcontext
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from crewsim.cards import Game, card_name
+from crewsim.cli.output import deals_bar
+from crewsim.errors import CrewsimError
+from crewsim.rules.play import trick_winner
+from crewsim.solver.api import (
+    DEFAULT_BUDGET,
+    DEFAULT_CONFLICTS,
+    Problem,
+    Result,
+    solve,
+    warm_up,
+)
+from crewsim.solver.deals import DealRecord, read_deals
+
+
+def result_record(problem: Problem | None, res: Result, deal: int) -> dict[str, Any]:
+    """One result line, in the format the README shows, with the same keys on every line (null
+    where one does not apply, so a script can index any of them): ``deal`` (its line in the
+    file), verdict, nodes, seconds, a winning ``line`` (cards per seat per trick) with each
+    trick's leader and winner to replay it in play order, the crew members the commander
+    designated, the engine that decided it and the reason for an unsupported or counted one."""
+    rec: dict[str, Any] = {
+        "deal": deal,
+        "verdict": res.verdict,
+        "nodes": res.nodes,
+        "seconds": round(res.seconds, 6),
+        "line": None,
+        "leaders": None,
+        "winners": None,
+        "designated": list(res.designated) if res.designated else None,
+        "engine": res.engine or None,
+        "reason": res.reason or None,
+    }
+    if res.verdict == "feasible" and problem is not None:
+        game = Game.DEEP_SEA if problem.deep_sea else Game.PLANET_NINE
+        rec["line"] = [[card_name(c, game) for c in t] for t in res.tricks]
+        turns = _leaders_and_winners(problem, res)
+        rec["leaders"], rec["winners"] = [t[0] for t in turns], [t[1] for t in turns]
+    return rec
+
+
+ENGINES = {"dfs": "by the search", "sat": "by the SAT engine", "counting": "by counting"}
+CHUNK = 20  # deals per worker task: solve times are heavy-tailed, so small chunks balance
+
+
+def solve_records(
+    problems: Sequence[Problem | None], budget: int, conflicts: int
+) -> list[Result | None]:
+    """Solve one chunk of a file's deals (None: a deal the solver does not model), the
+    solver warmed up first so the first deal's time is its own."""
+    for p in problems:
+        if p is not None:
+            warm_up(p, budget, conflicts)
+            break
+    return [None if p is None else solve(p, budget=budget, conflicts=conflicts) for p in problems]
+
+
+def solve_cmd(
+    file: Annotated[Path, typer.Argument(help="A deal (.json) or one deal per line (.jsonl).")],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON result line per deal.")] = False,
+    budget: Annotated[
+        int, typer.Option(help="Card plays tried per deal before answering 'unknown'.")
+    ] = DEFAULT_BUDGET,
+    conflicts: Annotated[
+        int,
+        typer.Option(help="SAT engine conflicts per deal the search leaves open (0: off)."),
+    ] = DEFAULT_CONFLICTS,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs",
+            "-j",
+            help="Worker processes for a .jsonl file (0 or -1 = all cores, -2 all but one).",
+        ),
+    ] = 0,
+) -> None:
+    """Solve deals: feasible (with a winning line), infeasible, unknown or unsupported.
+
+    A ``.jsonl`` file's deals are solved in chunks on every core, with a progress bar on
+    stderr; results come out in the file's order, the same whatever ``--jobs``."""
+    from crewsim.backends import open_workers, worker_count
+
+    if budget < 1:
+        raise CrewsimError(f"--budget: expected a positive number, got {budget}")
+    if conflicts < 0:
+        raise CrewsimError(f"--conflicts: expected 0 or more, got {conflicts}")
+    records = list(read_deals(file))  # validate the whole file before printing anything
+    jsonl = file.suffix.lower() == ".jsonl"
+    chunks = [records[k : k + CHUNK] for k in range(0, len(records), CHUNK)]
+    calls = [([r.problem for r in chunk], budget, conflicts) for chunk in chunks]
+    workers = min(worker_count(jobs), len(chunks))
+    bar = deals_bar(len(records), Console(stderr=True)) if jsonl else nullcontext(None)
+    tally: Counter[str] = Counter()
+    start = time.perf_counter()
+    with open_workers("loky", workers) as pool, bar as advance:
+        for chunk, results in zip(chunks, pool.imap(solve_records, calls), strict=True):
+            for rec, res in zip(chunk, results, strict=True):
+                res = res or Result("unsupported", 0, 0.0, reason=rec.unsupported)
+                _print(rec, res, as_json or jsonl)
+                tally[res.verdict] += 1
+                tally[res.engine] += 1
+            if advance is not None:
+                advance(len(chunk))
+    if jsonl:  # stdout stays one JSON line per deal
+        typer.echo(_summary(tally, len(records), time.perf_counter() - start), err=True)
+
+
+def _summary(tally: Counter[str], deals: int, seconds: float) -> str:
+    """One line on a file's deals: the verdicts, and how many needed the SAT engine."""
+    kinds = ("feasible", "infeasible", "unknown", "unsupported")
+    shown = ", ".join(f"{tally[k]} {k}" for k in kinds if tally[k] or k != "unsupported")
+    return (f"{deals} deals in {seconds:.1f} s: {shown} "
+            f"({tally['sat']} decided by the SAT engine)")  # fmt: skip
+
+
+def _print(rec: DealRecord, res: Result, as_json: bool) -> None:
+    out = result_record(rec.problem, res, rec.line)
+    if as_json:
+        typer.echo(json.dumps(out))
+        return
+    by = f"; {ENGINES[res.engine]}" if res.engine else ""
+    head = f"{res.verdict}  ({res.nodes} nodes, {res.seconds * 1000:.1f} ms{by})"
+    typer.echo(head if not res.reason else f"{head}: {res.reason}")
+    if res.verdict == "feasible" and rec.problem is not None:
+        for line in _play_lines(rec.problem, res, out["line"]):
+            typer.echo(line)
+
+
+def _leaders_and_winners(problem: Problem, res: Result) -> list[tuple[int, int]]:
+    """(leader, winner) seat of each trick of a winning line: the commander leads first."""
+    seats, leader, turns = problem.deal.seats, problem.deal.commander, []
+    for trick in res.tricks:
+        order = [(leader + i) % seats for i in range(seats)]
+        winner, _ = trick_winner([trick[s] for s in order], leader, seats)
+        turns.append((leader, winner))
+        leader = winner
+    return turns
+
+
+def _play_lines(problem: Problem, res: Result, names: list[list[str]]) -> list[str]:
+    """The winning line as played: each trick from its leader round the table, and who won."""
+    deal = problem.deal
+    seat = ["P0", "P1", "dummy"] if deal.players == 2 else [f"P{s}" for s in range(deal.seats)]
+    lines = []
+    turns = _leaders_and_winners(problem, res)
+    for k, (named, (leader, winner)) in enumerate(zip(names, turns, strict=True), start=1):
+        order = [(leader + i) % deal.seats for i in range(deal.seats)]
+        plays = "  ".join(f"{seat[s]}:{named[s]}" for s in order)
+        lines.append(f"  trick {k:2d}: {plays}  -> {seat[winner]}")
+    return lines

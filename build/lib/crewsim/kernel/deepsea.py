@@ -1,0 +1,355 @@
+"""Setting up a Deep Sea game inside the kernel: terrain, task draw, redeal, selection, repair
+and predictions (rules 10, 15, 16).  Reads the per-crew-size card table in ``S.ds_tab``.
+"""
+
+import numpy as np
+from numba import njit
+
+from crewsim.kernel.bits import COLOURS, count_seat, popcount, rand_below, rand_card, seat_count
+from crewsim.kernel.deep_sea_tables import (
+    C_CAPTAIN_OK,
+    C_DIFF0,
+    C_FAMILY,
+    C_HOLD_ANY,
+    C_HOLD_NONE,
+    C_NEED,
+    C_PREDICT,
+    C_REDEAL0,
+    C_SAME0,
+    C_TARGET,
+    C_VALUE,
+    C_WITH,
+    FAM_AVOID,
+    FAM_WIN,
+    N_COLS,
+)
+from crewsim.kernel.layout import (
+    BP_KIND,
+    COMM_DEAD_ZONE,
+    COMM_NORMAL,
+    COMM_RAPTURE,
+    G_CMD,
+    G_NDS,
+    G_NT,
+    G_REPAIRS,
+    G_SEATS,
+    MAX_DS,
+    MP_DIFFICULTY,
+    MP_FIXED,
+    MP_FIXED_OWNER,
+    MP_NFIXED,
+)
+from crewsim.kernel.policy import strength
+
+PASS_MARGIN = 1.5  # an average hand's task score above minus the card's value
+NO_WAY = 100.0  # a task score's penalty for a task this hand can never complete
+ONLY_ME = 10.0  # its bonus for a task that no other hand can complete (no pass then)
+
+
+@njit(cache=True)
+def terrain(st):
+    """Unfamiliar terrain: a random colour card sets this game's communication mode."""
+    v = rand_below(st, 9) + 1
+    if v <= 3:
+        return COMM_NORMAL
+    return COMM_DEAD_ZONE if v <= 6 else COMM_RAPTURE
+
+
+@njit(cache=True)
+def draw(S, mp, st):
+    """Reveal task cards one at a time, keeping those that fit the difficulty left."""
+    tab, deck, task = S.ds_tab, S.ds_deck, S.ds_task
+    n = 0
+    if mp[MP_NFIXED] > 0:
+        for k in range(mp[MP_NFIXED]):
+            task[k] = mp[MP_FIXED + k]
+        n = mp[MP_NFIXED]
+    else:
+        for i in range(96):
+            deck[i] = i
+        for i in range(95, 0, -1):
+            j = rand_below(st, i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+        left = mp[MP_DIFFICULTY]
+        for k in range(96):
+            if left == 0 or n == MAX_DS:
+                break
+            v = tab[deck[k] * N_COLS + C_VALUE]
+            if v <= left:
+                task[n] = deck[k]
+                n += 1
+                left -= v
+    S.g[G_NDS] = n
+    for k in range(MAX_DS):
+        S.ds_pred[k] = -1
+        S.ds_done[k] = 0
+    for k in range(MAX_DS * 4):
+        S.ds_state[k] = 0
+    return n
+
+
+@njit(cache=True)
+def needs_redeal(S, hands, under, seats):
+    """A drawn card's redeal set held entirely by one hand (e.g. all four submarines); the
+    two-player dummy's covered cards count as its hand."""
+    covered = _covered(under)
+    for k in range(S.g[G_NDS]):
+        if _redeal_met(S.ds_tab, S.ds_task[k] * N_COLS, hands, covered, seats):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _covered(under):
+    """The two-player dummy's face-down cards (``under[c]``: the card beneath ``c``)."""
+    covered = np.int64(0)
+    for c in range(40):
+        if under[c] >= 0:
+            covered |= np.int64(1) << under[c]
+    return covered
+
+
+@njit(cache=True)
+def _redeal_met(tab, row, hands, covered, seats):
+    """Whether one hand (the dummy's with its ``covered`` cards) holds every card of one of
+    this task card's redeal sets."""
+    for j in range(2):
+        m = tab[row + C_REDEAL0 + j]
+        if m == 0:
+            continue
+        for s in range(seats):
+            full = hands[s] | (covered if s == 2 else np.int64(0))
+            if full & m == m:
+                return True
+    return False
+
+
+@njit(cache=True)
+def task_score(tab, row, hand):
+    """How much a crew member wants a task card, from its own hand only."""
+    fam = tab[row + C_FAMILY]
+    sc = -1.0 * tab[row + C_VALUE]
+    hold = tab[row + C_HOLD_ANY]
+    held = popcount(hand & hold)
+    if (hold != 0 and held == 0) or (hand & tab[row + C_HOLD_NONE]) != 0:
+        return sc - NO_WAY  # this hand can never complete it
+    if hold != 0 and held == popcount(hold):
+        sc += ONLY_ME  # nor can any other hand
+    power = strength(hand)
+    if fam == FAM_WIN:
+        sc += 0.6 * power + 0.8 * popcount(hand & (tab[row + C_NEED] | tab[row + C_WITH]) & COLOURS)
+    elif fam == FAM_AVOID:
+        sc += 0.6 * (4.0 - power)
+    elif hold != 0:  # a count that only these cards can make (exactly n submarines): best
+        sc += 2.0 - abs(held - tab[row + C_TARGET])  # about as many in hand
+    return sc
+
+
+@njit(cache=True)
+def _may_take(tab, row, seat, captain):
+    return seat != captain or tab[row + C_CAPTAIN_OK] == 1
+
+
+@njit(cache=True)
+def select(S, bp, alloc, hands, st):
+    """Give every task card an owner by the mission's selection rule.
+
+    Returns True when the captain passed the tasks on (Deep Sea 10/13)."""
+    tab, task, owner, score = S.ds_tab, S.ds_task, S.ds_owner, S.score
+    g = S.g
+    seats, cap, n = g[G_SEATS], g[G_CMD], g[G_NDS]
+    rnd = bp[BP_KIND] == 0
+    fixed = 0  # owners given in advance (crewsim check-tasks --owners), seats from the captain
+    for k in range(n):
+        owner[k] = -1
+        if S.mp[MP_NFIXED] > 0 and S.mp[MP_FIXED_OWNER + k] >= 0:
+            owner[k] = (cap + S.mp[MP_FIXED_OWNER + k]) % seats
+            fixed += 1
+    if fixed == n:
+        return False
+    if alloc == 2 or alloc == 3 or alloc == 4:  # one player takes every task
+        for s in range(seats):
+            score[s] = 0.0
+            for k in range(n):
+                row = task[k] * N_COLS
+                if not _may_take(tab, row, s, cap):
+                    score[s] -= 1e6
+                score[s] += task_score(tab, row, hands[s])
+        cap_ok = score[cap] > -1e5  # no captain card among the tasks
+        chosen = cap
+        if rnd and cap_ok:  # a random member who may take every task
+            chosen = rand_below(st, seats)
+        elif rnd:  # drawn from a mask: numba 0.68 miscompiled (cap + 1 + r) % seats once
+            chosen = rand_card(st, ((np.int64(1) << seats) - 1) & ~(np.int64(1) << cap))
+        else:  # yes/no answers in turn, each from the member's own hand: 2 (the crew picks
+            # one) and 3 (the captain keeps them or passes them on) start at the captain, 4 (a
+            # volunteer) at the captain's left with the captain last
+            chosen = -1
+            first = 1 if alloc == 4 else 0
+            for j in range(first, first + seats):
+                s = (cap + j) % seats
+                if score[s] >= -1.5 * n:
+                    chosen = s
+                    break
+            if chosen < 0:  # nobody said yes: the captain, or if a captain card is among
+                chosen = cap if cap_ok else (cap + 1) % seats  # them the member at its left
+        for k in range(n):
+            owner[k] = chosen
+        return alloc == 3 and chosen != cap
+    takers = np.int64((1 << seats) - 1)
+    if alloc == 8:  # the captain skips the selection
+        takers &= ~(np.int64(1) << cap)
+    if alloc == 5:  # two volunteers, asked clockwise from the captain's left, the captain
+        # last; the first two yes split the tasks, and when too few say yes those asked last
+        # must (seed: "the first two say no: the third member and the captain take them")
+        takers = np.int64(0)
+        got = 0
+        for j in range(1, seats + 1):
+            s = (cap + j) % seats
+            sc = 0.0
+            for k in range(n):
+                sc += task_score(tab, task[k] * N_COLS, hands[s])
+            yes = rand_below(st, 2) == 1 if rnd else sc >= -1.5 * n
+            if yes or seats - j + 1 <= 2 - got:
+                takers |= np.int64(1) << s
+                got += 1
+                if got == 2:
+                    break
+    left = n - fixed
+    turn = cap
+    if alloc == 7:  # the captain takes the hardest task first
+        hard = -1
+        for k in range(n):
+            if _may_take(tab, task[k] * N_COLS, cap, cap) and (
+                hard < 0 or tab[task[k] * N_COLS + C_VALUE] > tab[task[hard] * N_COLS + C_VALUE]
+            ):
+                hard = k
+        if hard >= 0:
+            owner[hard] = cap
+            left -= 1
+            turn = (cap + 1) % seats
+    counts = np.int64(0)  # tasks per seat (seat_count)
+    passes = max(popcount(takers) - left, 0) if n < seats else 0
+    guard = 0
+    while left > 0 and guard < 4 * MAX_DS * 5:
+        guard += 1
+        s = turn
+        if alloc == 6:  # free selection: each task in reveal order goes to the first member,
+            # from the captain, who says yes (from its own hand and the tasks it already has);
+            # if nobody does, to a member with the fewest tasks (the random crew: at random)
+            k = 0
+            while owner[k] >= 0:
+                k += 1
+            row = task[k] * N_COLS
+            best_s, fewest = -1, -1
+            for j in range(seats):
+                q = (cap + j) % seats
+                if not (takers >> q & 1) or not _may_take(tab, row, q, cap):
+                    continue
+                if fewest < 0 or seat_count(counts, q) < seat_count(counts, fewest):
+                    fewest = q
+                if rnd:
+                    yes = rand_below(st, 2) == 1
+                else:
+                    b = task_score(tab, row, hands[q]) - 1.5 * seat_count(counts, q)
+                    yes = b >= PASS_MARGIN - tab[row + C_VALUE]
+                if yes:
+                    best_s = q
+                    break
+            if best_s < 0:
+                best_s = fewest
+            owner[k] = best_s
+            counts = count_seat(counts, best_s)
+            left -= 1
+            continue
+        turn = (turn + 1) % seats
+        if not (takers >> s & 1):
+            continue
+        best_k, best_sc = -1, -1e18
+        for k in range(n):
+            row = task[k] * N_COLS
+            if owner[k] >= 0 or not _may_take(tab, row, s, cap):
+                continue
+            sc = task_score(tab, row, hands[s])
+            if rnd:
+                sc = float(rand_below(st, 1000))
+            if sc > best_sc:
+                best_k, best_sc = k, sc
+        if best_k < 0:
+            continue
+        # with fewer tasks than players a member may pass (rule 16); a bot passes on a task
+        # that suits its hand worse than an average hand, while passes are still to spare
+        value = tab[task[best_k] * N_COLS + C_VALUE]
+        if not rnd and passes > 0 and best_sc < PASS_MARGIN - value:
+            passes -= 1
+            continue
+        owner[best_k] = s
+        counts = count_seat(counts, s)
+        left -= 1
+    return False
+
+
+@njit(cache=True)
+def _contradiction(tab, a, b, same_owner):
+    """Pairwise contradiction of rows a and b, proven at the boundary by the referee's checker."""
+    col = C_SAME0 if same_owner else C_DIFF0
+    word = tab[a * N_COLS + col + (1 if b >= 48 else 0)]
+    return word >> (b % 48) & 1 == 1
+
+
+@njit(cache=True)
+def repair(S, mp, hands, under, st):
+    """Replace the later-revealed card of a contradictory pair by an unused card of equal value
+    that its owner may take and that calls for no redeal of this deal (its owner keeps the
+    slot; a redeal after selection has no place in the rules).  Returns the replacements."""
+    tab, task, owner, deck = S.ds_tab, S.ds_task, S.ds_owner, S.ds_deck
+    n, seats, cap = S.g[G_NDS], S.g[G_SEATS], S.g[G_CMD]
+    covered = _covered(under)
+    repairs = 0
+    for _ in range(8):
+        found = -1
+        for i in range(n):
+            for j in range(i + 1, n):
+                if _contradiction(tab, task[i], task[j], owner[i] == owner[j]):
+                    found = j
+                    break
+            if found >= 0:
+                break
+        if found < 0 or mp[MP_NFIXED] > 0:
+            break
+        value = tab[task[found] * N_COLS + C_VALUE]
+        start = rand_below(st, 96)
+        replaced = False
+        for d in range(96):
+            c = deck[(start + d) % 96]
+            row = c * N_COLS
+            if (
+                tab[row + C_VALUE] != value
+                or not _may_take(tab, row, owner[found], cap)
+                or _redeal_met(tab, row, hands, covered, seats)
+            ):
+                continue
+            used = False
+            for k in range(n):
+                if task[k] == c:
+                    used = True
+            if not used:
+                task[found] = c
+                replaced = True
+                break
+        if not replaced:
+            break
+        repairs += 1
+    S.g[G_REPAIRS] += repairs
+    return repairs
+
+
+@njit(cache=True)
+def predict(S, hands):
+    """Owners of prediction cards fix their trick count before trick 1, from hand strength."""
+    tab, task, owner = S.ds_tab, S.ds_task, S.ds_owner
+    nt = S.g[G_NT]
+    for k in range(S.g[G_NDS]):
+        if tab[task[k] * N_COLS + C_PREDICT]:
+            guess = np.int64(strength(hands[owner[k]]) * 0.6 + 0.5)
+            S.ds_pred[k] = min(max(guess, 0), nt)

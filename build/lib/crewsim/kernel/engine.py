@@ -1,0 +1,848 @@
+"""The game loop: deal, set up, play and judge whole chunks of Planet Nine games in numba.
+
+``play_chunk`` fills result arrays for ``n`` games from one seed; with ``record`` it also keeps
+every move so the referee can replay the game (the cross-check).  No allocation happens inside
+the loop over games: all scratch arrays are made once per chunk.
+"""
+
+import numpy as np
+from numba import njit
+
+from crewsim.kernel.bits import (
+    BEATS,
+    FULL,
+    SUIT,
+    count_seat,
+    lowest,
+    popcount,
+    rand_below,
+    rand_card,
+    rng_next,
+    seat_after,
+    seat_count,
+    suit_of,
+    value_of,
+)
+from crewsim.kernel.conditions import CODE_SIZE, ds_judge
+from crewsim.kernel.deep_sea_tables import C_EXACT, C_NEED, N_COLS
+from crewsim.kernel.deepsea import draw, needs_redeal, predict, repair, select, terrain
+from crewsim.kernel.layout import (
+    BP_DISTRESS_THRESHOLD,
+    BP_HANDOVER_GAIN,
+    BP_KIND,
+    COMM_DEAD_ZONE,
+    COMM_NONE,
+    COMM_RAPTURE,
+    FAIL_CONDITION,
+    FAIL_NOT_DONE,
+    FAIL_OBJECTIVE,
+    FAIL_ORDER,
+    FAIL_WRONG_WINNER,
+    G_CMD,
+    G_COMM,
+    G_COMM_LEFT,
+    G_COMM_UNTIL,
+    G_D_TRUMP,
+    G_DONE,
+    G_DUMMY,
+    G_FIRST_CMD,
+    G_FIRST_WINNER,
+    G_LEADER,
+    G_NDS,
+    G_NIN,
+    G_NT,
+    G_NTASK,
+    G_ONES_WINS,
+    G_PINK_TARGET,
+    G_PLAYED,
+    G_PLAYERS,
+    G_REDEALS,
+    G_REPAIRS,
+    G_SEATS,
+    G_SILENCED,
+    G_T,
+    G_TASKMASK,
+    G_TRICKMASK,
+    G_TRUMP_WINS,
+    MAX_DS,
+    MAX_TASKS,
+    MP_ALLOC,
+    MP_COMM,
+    MP_COMM_FROM,
+    MP_COMM_IF_PASSED,
+    MP_DISTRESS,
+    MP_DRAW_AFTER,
+    MP_GAME,
+    MP_HANDOVER,
+    MP_NOBJ,
+    MP_NTASKS,
+    MP_OBJ,
+    MP_OMEGA_LAST,
+    MP_PLAYERS,
+    MP_PRED,
+    MP_SILENCED,
+    MP_TERRAIN,
+    MP_TOKENS,
+    OMEGA_CODE,
+)
+from crewsim.kernel.policy import (
+    answers_good,
+    choose_comm,
+    choose_draft,
+    choose_play,
+    distress_card,
+    distress_poorness,
+    distress_vote,
+    says_yes,
+    strength,
+    task_score,
+)
+
+
+@njit(cache=True, forceinline=True)
+def _shuffle(a, n, st):
+    """Fisher-Yates on the first ``n`` entries of ``a``."""
+    for i in range(n - 1, 0, -1):
+        j = rand_below(st, i + 1)
+        a[i], a[j] = a[j], a[i]
+
+
+@njit(cache=True, forceinline=True)
+def _deal(players, hands, under, deck, st):
+    """Deal as the rules say; 2 players: dummy stacks (7 under, 7 up), trump 4 to a human."""
+    for s in range(5):
+        hands[s] = 0
+    for c in range(40):
+        under[c] = -1
+        deck[c] = c
+    if players == 2:
+        _shuffle(deck, 39, st)  # trump 4 (id 39) stays aside at deck[39]
+        for k in range(7):
+            under[deck[7 + k]] = deck[k]
+            hands[2] |= np.int64(1) << deck[7 + k]
+        for k in range(26):
+            deck[k] = deck[14 + k]
+        _shuffle(deck, 26, st)
+        for k in range(26):
+            hands[k % 2] |= np.int64(1) << deck[k]
+    else:
+        _shuffle(deck, 40, st)
+        for k in range(40):
+            hands[k % players] |= np.int64(1) << deck[k]
+
+
+@njit(cache=True)
+def _true_claim(hand, c):
+    """0 highest, 1 only, 2 lowest, -1 neither (the kernel's twin of rules.game.true_claim)."""
+    same = hand & SUIT[suit_of(c)]
+    if popcount(same) == 1:
+        return 1
+    if same >> (c + 1) == 0:
+        return 0
+    if same & ((np.int64(1) << c) - 1) == 0:
+        return 2
+    return -1
+
+
+@njit(cache=True, forceinline=True)
+def _judge(
+    g, mp, trick, winner, wcard, tcard, towner, tpred, ttok, won, won_cards, desig, obj_done, res
+):
+    """After a trick: res = (status 0 pending/1 success/2 failed, fail kind, fail detail).
+
+    Mirrors ``GameState._judge``: tasks first, then order, then objectives; first failure wins.
+    """
+    t, nt = g[G_T], g[G_NT]
+    last = t == nt - 1
+    res[0] = 0
+    if not last and mp[MP_NOBJ] == 0 and g[G_TASKMASK] & g[G_TRICKMASK] == 0:
+        return  # nothing was won that could complete or break a task (most tricks)
+    fk, fd = 0, -1
+    done = g[G_DONE]
+    newly = np.int64(0)
+    for i in range(g[G_NTASK]):
+        if done >> i & 1:
+            continue
+        if not (g[G_TRICKMASK] >> tcard[i] & 1):
+            continue
+        if winner != towner[i]:
+            if fk == 0:
+                fk, fd = FAIL_WRONG_WINNER, tcard[i]
+        else:
+            newly |= np.int64(1) << i
+    done |= newly
+    g[G_DONE] = done
+    for i in range(g[G_NTASK]):
+        if newly >> i & 1:
+            if tpred[i] & ~done and fk == 0:
+                fk, fd = FAIL_ORDER, tcard[i]
+            if mp[MP_OMEGA_LAST] and ttok[i] == OMEGA_CODE and not last and fk == 0:
+                fk, fd = FAIL_ORDER, tcard[i]
+    omega_done = False
+    for i in range(g[G_NTASK]):
+        if done >> i & 1 and ttok[i] == OMEGA_CODE:
+            omega_done = True
+    all_done = done == (np.int64(1) << g[G_NTASK]) - 1
+    if omega_done and not all_done and fk == 0:
+        for i in range(g[G_NTASK]):
+            if not (done >> i & 1):
+                fk, fd = FAIL_ORDER, tcard[i]
+                break
+    if last and not all_done and fk == 0:
+        for i in range(g[G_NTASK]):
+            if not (done >> i & 1):
+                fk, fd = FAIL_NOT_DONE, tcard[i]
+                break
+    in_hands = FULL & ~g[G_PLAYED]
+    objs_done = True
+    for k in range(mp[MP_NOBJ]):
+        if obj_done[k]:
+            continue
+        kind, a, b = mp[MP_OBJ + 3 * k], mp[MP_OBJ + 3 * k + 1], mp[MP_OBJ + 3 * k + 2]
+        v = judge_objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, in_hands,
+                            last)  # fmt: skip
+        if v == 2 and fk == 0:
+            fk, fd = FAIL_OBJECTIVE, kind
+        elif v == 1:
+            obj_done[k] = True
+        if not obj_done[k]:
+            objs_done = False
+    if fk != 0:
+        res[0], res[1], res[2] = 2, fk, fd
+    elif all_done and objs_done:
+        res[0] = 1
+
+
+@njit(cache=True)
+def _at_end(ok, last):
+    if not ok:
+        return 2
+    return 1 if last else 0
+
+
+@njit(cache=True)
+def judge_objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, in_hands, last):
+    """One special objective after a trick: 0 pending, 1 done, 2 failed (see rules.objectives)."""
+    seats, t, nt = g[G_SEATS], g[G_T], g[G_NT]
+    d = desig[0]
+    if kind == 1:
+        return _at_end(won[d] == 0, last)
+    if kind == 2:
+        if g[G_ONES_WINS] >= a:
+            return 1
+        ones = np.int64(0)
+        for s in range(4):
+            ones |= np.int64(1) << (9 * s)
+        possible = min(popcount(in_hands & ones), nt - (t + 1))
+        return 2 if g[G_ONES_WINS] + possible < a else 0
+    if kind == 3:
+        n_trumps = 0
+        for k in range(seats):
+            if trick[k] >= 36:
+                n_trumps += 1
+        if n_trumps >= 2:
+            return 2
+        if a and wcard >= 36 and value_of(wcard) != g[G_TRUMP_WINS]:
+            return 2
+        if g[G_TRUMP_WINS] == 4:
+            return 1
+        return 2 if last else 0
+    if kind == 4:
+        if wcard < 36 and value_of(wcard) == a:
+            return 2
+        rank_cards = np.int64(0)
+        for s in range(4):
+            rank_cards |= np.int64(1) << (9 * s + a - 1)
+        return 1 if last or not (in_hands & rank_cards) else 0
+    if kind == 5:
+        mn, mx = won[0], won[0]
+        for s in range(seats):
+            mn = min(mn, won[s])
+            mx = max(mx, won[s])
+        ok = mx - mn <= a
+        if b:
+            ok = ok and g[G_FIRST_CMD] == 1
+            if last:
+                ok = ok and winner == g[G_CMD]
+        return _at_end(ok, last)
+    if kind == 6:
+        ok = won[d] <= 1 and not (a and g[G_D_TRUMP] == 1)
+        if last and won[d] != 1:
+            ok = False
+        return _at_end(ok, last)
+    if kind == 7:
+        must = t == 0 or t == nt - 1
+        w = winner == d
+        ok = w == must and not (w and a and wcard >= 36)
+        return _at_end(ok, last)
+    if kind == 8:
+        has_pink = False
+        for k in range(seats):
+            if trick[k] < 9:
+                has_pink = True
+        if has_pink and winner != g[G_PINK_TARGET]:
+            return 2
+        if not (in_hands & SUIT[0]):
+            return 1
+        return 2 if last else 0
+    if kind == 9:
+        if t < a:
+            ok = winner == desig[0]
+        elif t >= nt - b:
+            ok = winner == desig[1]
+        else:
+            ok = winner != desig[0] and winner != desig[1]
+        return _at_end(ok, last)
+    if kind == 10:  # Deep Sea 8/21: colour cards of rank a won, spread at most b apart
+        rank_cards = np.int64(0)
+        for s in range(4):
+            rank_cards |= np.int64(1) << (9 * s + a - 1)
+        mn, mx = np.int64(99), np.int64(0)
+        for s in range(seats):
+            k = popcount(won_cards[s] & rank_cards)
+            mn = min(mn, k)
+            mx = max(mx, k)
+        if mx - mn > b:
+            return 2
+        return 1 if last or not (in_hands & rank_cards) else 0
+    if kind == 11:  # Deep Sea 12: no trick opened with a suit in bitmask a
+        return _at_end(not (a >> suit_of(trick[0]) & 1), last)
+    if kind == 12:  # Deep Sea 23: the first trick's winner stays strictly ahead
+        w0 = g[G_FIRST_WINNER]
+        ok = True
+        for s in range(seats):
+            if s != w0 and won[s] >= won[w0]:
+                ok = False
+        return _at_end(ok, last)
+    if kind == 13:  # Deep Sea 27: card a is the last card of the final trick
+        for k in range(seats):
+            if trick[k] == a:
+                return 1 if last and k == seats - 1 else 2
+        return 2 if last else 0
+    return 1
+
+
+@njit(cache=True, forceinline=True)
+def _allocate(mp, bp, g, hands, tcard, towner, pick, st):
+    """Give every task an owner by the mission's allocation rule; ``pick`` keeps the order."""
+    seats, cmd, n = g[G_SEATS], g[G_CMD], g[G_NTASK]
+    alloc = mp[MP_ALLOC]
+    if alloc == 0:  # draft: commander first, then clockwise
+        free = (np.int64(1) << n) - 1
+        for k in range(n):
+            s = (cmd + k) % seats
+            i = choose_draft(bp, hands[s], free, tcard, st)
+            towner[i] = s
+            pick[k] = i
+            free &= ~(np.int64(1) << i)
+    elif alloc == 1:  # the commander distributes, asking yes/no per task, evenly (BGA):
+        # every seat ends with n // seats or one more, so a seat at the floor may take one
+        # more only while fewer than n % seats seats are above it
+        q, r = n // seats, n % seats
+        counts = np.int64(0)  # tasks per seat (seat_count)
+        for i in range(n):
+            above = 0
+            for s in range(seats):
+                if seat_count(counts, s) > q:
+                    above += 1
+            chosen, fewest = -1, -1
+            for k in range(seats):
+                s = (cmd + k) % seats
+                c = seat_count(counts, s)
+                if c > q or (c == q and above >= r):
+                    continue
+                if fewest < 0 or c < seat_count(counts, fewest):
+                    fewest = s
+                yes = (
+                    rand_below(st, 2) == 1 if bp[BP_KIND] == 0 else says_yes(bp, hands[s], tcard[i])
+                )
+                if yes:
+                    chosen = s
+                    break
+            if chosen < 0:  # nobody said yes: the seat with the fewest tasks takes it
+                chosen = fewest
+            towner[i] = chosen
+            counts = count_seat(counts, chosen)
+            pick[i] = i
+    else:  # one crew member (not the commander) takes every task
+        chosen = -1
+        for k in range(1, seats):
+            s = (cmd + k) % seats
+            if bp[BP_KIND] == 0:
+                continue
+            tot = 0.0
+            for i in range(n):
+                tot += task_score(hands[s], tcard[i])
+            if tot >= bp[3] * n:
+                chosen = s
+                break
+        if chosen < 0:
+            chosen = (cmd + 1 + (rand_below(st, seats - 1) if bp[BP_KIND] == 0 else 0)) % seats
+        for i in range(n):
+            towner[i] = chosen
+            pick[i] = i
+
+
+@njit(cache=True)  # not inline="always": numba 0.68 then miscompiled the random crew's draw
+def _designate(mp, bp, g, hands, desig, st):
+    """Crew members named by the commander for objectives that need them (and mission 11)."""
+    seats, cmd = g[G_SEATS], g[G_CMD]
+    desig[0], desig[1] = -1, -1
+    for k in range(mp[MP_NOBJ]):
+        kind = mp[MP_OBJ + 3 * k]
+        if kind == 1 or kind == 6 or kind == 7:
+            if bp[BP_KIND] == 0:
+                desig[0] = (cmd + 1 + rand_below(st, seats - 1)) % seats
+                continue
+            desig[0] = (cmd + 1) % seats
+            for j in range(1, seats):
+                s = (cmd + j) % seats
+                if answers_good(kind, hands[s]):
+                    desig[0] = s
+                    break
+        elif kind == 9:  # roles, asked in turn from the commander without showing cards:
+            # "can you take the first tricks?", then "the last one?"; a member says yes when
+            # its own hand is stronger than an average one (nobody: the commander, its left)
+            if bp[BP_KIND] == 0:
+                desig[0] = rand_below(st, seats)
+                desig[1] = (desig[0] + 1 + rand_below(st, seats - 1)) % seats
+                continue
+            average = 14.0 / seats  # strength(): 2 per trump, 1 per nine, 0.5 per eight
+            for r in range(2):
+                desig[r] = -1
+                for j in range(seats):
+                    s = (cmd + j) % seats
+                    if (r == 0 or s != desig[0]) and strength(hands[s]) > average:
+                        desig[r] = s
+                        break
+                if desig[r] < 0:
+                    desig[r] = cmd if r == 0 or desig[0] != cmd else (cmd + 1) % seats
+    g[G_SILENCED] = -1
+    if mp[MP_SILENCED]:
+        for j in range(1, seats):
+            s = (cmd + j) % seats
+            if s != g[G_DUMMY]:
+                g[G_SILENCED] = s
+                break
+
+
+@njit(cache=True)
+def _handover(bp, g, hands, tcard, towner):
+    """5 players: in turn from the commander, an owner whose own hand fits one of its tasks
+    badly offers it; the first other member to say yes (from its own hand) takes it.
+
+    Returns (task index, new owner) or (-1, -1)."""
+    if bp[BP_KIND] == 0:
+        return -1, -1
+    seats = g[G_SEATS]
+    for j0 in range(seats):
+        o = (g[G_CMD] + j0) % seats
+        worst, wi = 1e9, -1
+        for i in range(g[G_NTASK]):
+            if towner[i] == o:
+                sc = task_score(hands[o], tcard[i])
+                if sc < worst:
+                    worst, wi = sc, i
+        if wi < 0 or worst >= bp[BP_HANDOVER_GAIN]:
+            continue
+        for j in range(1, seats):
+            s = (o + j) % seats
+            if task_score(hands[s], tcard[wi]) >= bp[BP_HANDOVER_GAIN] + 2.0:
+                return wi, s
+    return -1, -1
+
+
+@njit(cache=True, forceinline=True)
+def _distress(mp, bp, g, hands, tcard, towner, passes, st):
+    """Decide and apply the distress signal; returns the direction (+1/-1) or 0."""
+    mode = mp[MP_DISTRESS]
+    if mode == 0 or (mode == 1 and bp[BP_KIND] == 0):
+        return 0
+    seats, n = g[G_SEATS], g[G_NTASK]
+    ng = 2 if g[G_DUMMY] >= 0 else seats
+    if mode == 1:  # every task counts: the commander judges the dummy's from its face-up cards
+        poor = 0
+        for s in range(seats):
+            poor += distress_poorness(bp, hands[s], s, towner, tcard, n)
+        if n == 0 or poor < bp[BP_DISTRESS_THRESHOLD] * n:
+            return 0
+    vote = 0
+    for s in range(ng):
+        vote += distress_vote(hands[s], s, ng, towner, tcard, n)
+    d = 1 if vote >= 0 else -1
+    if bp[BP_KIND] == 0:
+        d = 1 if rand_below(st, 2) == 1 else -1
+    for s in range(ng):
+        passes[s] = distress_card(bp, hands[s], s, (s + d) % ng, towner, tcard, n, st)
+    for s in range(ng):
+        hands[s] &= ~(np.int64(1) << passes[s])
+    for s in range(ng):
+        hands[(s + d) % ng] |= np.int64(1) << passes[s]
+    return d
+
+
+@njit(cache=True, forceinline=True)
+def _reset_knowledge(g, hands, possible, known):
+    """Public knowledge at the start, or after cards changed hands at random (mission 12)."""
+    dummy = g[G_DUMMY]
+    face_up = hands[dummy] if dummy >= 0 else np.int64(0)
+    for s in range(g[G_SEATS]):
+        possible[s] = FULL & ~g[G_PLAYED] & ~face_up
+        known[s] = 0
+    if dummy >= 0:
+        possible[dummy] = face_up
+
+
+@njit(cache=True)
+def play_chunk(
+    state,
+    mp_in,
+    bp_in,
+    ds_tab_in,
+    ds_code_in,
+    n,
+    seed,
+    success,
+    fail_trick,
+    fail_kind,
+    fail_detail,
+    distress,
+    record,
+    r_hands,
+    r_under,
+    r_tasks,
+    r_pick,
+    r_setup,
+    r_comms,
+    r_draws,
+    r_plays,
+    r_ds,
+    redeals,
+    repairs,
+    ds_cards,
+    ds_owners,
+):
+    """Play ``n`` games of one mission from ``seed``; fill the result (and record) arrays.
+
+    ``ds_cards``/``ds_owners`` (n x MAX_DS) are filled for every Deep Sea game, recorded or
+    not: the balance report needs the task cards in play of millions of games, and keeping
+    every move of those games just to learn their cards would cost far more than 32 bytes.
+    """
+    S = state[0]
+    S.mp[:] = mp_in
+    S.bp[:] = bp_in
+    S.ds_tab[:] = ds_tab_in
+    S.ds_code[:] = ds_code_in
+    deep = mp_in[MP_GAME] == 1
+    mp, bp, g, st = S.mp, S.bp, S.g, S.rng
+    st[0] = seed
+    deal_st = S.deal_rng  # deals come from their own stream: every bot meets the same deals
+    players = mp[MP_PLAYERS]
+    seats = 3 if players == 2 else players
+    nt = 13 if players <= 3 else (10 if players == 4 else 8)
+    hands, possible, known, won, trick = S.hands, S.possible, S.known, S.won, S.trick
+    passes, comm_used, under, deck = S.passes, S.comm_used, S.under, S.deck
+    tcard, towner, tpred, ttok, pick = S.tcard, S.towner, S.tpred, S.ttok, S.pick
+    desig, obj_done, want, res = S.desig, S.obj_done, S.want, S.res
+    ct = S.ct  # per card: task owner (-1 none), then task index
+    ntask = mp[MP_NTASKS]
+    for gi in range(n):
+        ri = gi if record else 0
+        g[:] = 0
+        g[G_SEATS], g[G_PLAYERS], g[G_NT], g[G_NTASK] = seats, players, nt, ntask
+        g[G_DUMMY] = 2 if players == 2 else -1
+        deal_st[0] = seed ^ (gi * np.int64(-7046029254386353131))
+        rng_next(deal_st)
+        _deal(players, hands, under, deck, deal_st)
+        cmd = 0
+        for s in range(seats):
+            if hands[s] >> 39 & 1:
+                cmd = s
+        g[G_COMM] = mp[MP_COMM]
+        if deep:  # terrain, the task draw, and a redeal while a drawn card says so
+            if mp[MP_TERRAIN]:
+                g[G_COMM] = terrain(deal_st)
+            draw(S, mp, deal_st)
+            while needs_redeal(S, hands, under, seats) and g[G_REDEALS] < 100:
+                _deal(players, hands, under, deck, deal_st)
+                g[G_REDEALS] += 1
+            for s in range(seats):
+                if hands[s] >> 39 & 1:
+                    cmd = s
+        g[G_CMD], g[G_LEADER] = cmd, cmd
+        pink9_holder = 2  # no hand holds pink 9: it lies under a face-up dummy card
+        for s in range(seats):
+            if hands[s] >> 8 & 1:
+                pink9_holder = s
+        g[G_PINK_TARGET] = (pink9_holder + 1) % seats
+        # tasks: a random draw of colour cards, tokens laid in draw order
+        for c in range(36):
+            deck[c] = c
+        for i in range(ntask):
+            j = i + rand_below(deal_st, 36 - i)
+            deck[i], deck[j] = deck[j], deck[i]
+            tcard[i] = deck[i]
+            ttok[i] = mp[MP_TOKENS + i]
+            tpred[i] = mp[MP_PRED + i]
+        if record:
+            for s in range(seats):
+                r_hands[ri, s] = hands[s]
+            k = 0
+            for c in range(40):
+                if under[c] >= 0:
+                    r_under[ri, k, 0], r_under[ri, k, 1] = c, under[c]
+                    k += 1
+        _allocate(mp, bp, g, hands, tcard, towner, pick, st)
+        if record:
+            for i in range(ntask):
+                r_tasks[ri, i, 0], r_tasks[ri, i, 1] = tcard[i], towner[i]
+                r_tasks[ri, i, 2], r_pick[ri, i] = ttok[i], pick[i]
+        _designate(mp, bp, g, hands, desig, st)
+        if deep:
+            if select(S, bp, mp[MP_ALLOC], hands, st) and mp[MP_COMM_IF_PASSED]:
+                g[G_COMM_UNTIL] = 1
+            repair(S, mp, hands, under, st)
+            predict(S, hands)
+            for k in range(g[G_NDS]):  # the cards in play after selection and repair
+                ds_cards[gi, k] = S.ds_task[k] + 1
+                ds_owners[gi, k] = S.ds_owner[k]
+            for s in range(5):
+                S.won_cards[s] = 0
+            if record:
+                nds = g[G_NDS]
+                for k in range(nds):
+                    r_ds[ri, k] = S.ds_task[k]
+                    r_ds[ri, MAX_DS + k] = S.ds_owner[k]
+                    r_ds[ri, 2 * MAX_DS + k] = S.ds_pred[k]
+                r_ds[ri, 3 * MAX_DS] = nds
+                r_ds[ri, 3 * MAX_DS + 1] = g[G_COMM]
+                r_ds[ri, 3 * MAX_DS + 2] = g[G_COMM_UNTIL]
+        ho_i, ho_to = -1, -1
+        if mp[MP_HANDOVER] and players == 5 and ntask > 0:
+            ho_i, ho_to = _handover(bp, g, hands, tcard, towner)
+            if ho_i >= 0:
+                towner[ho_i] = ho_to
+        for c in range(40):
+            ct[c] = -1
+        for i in range(ntask):
+            ct[tcard[i]], ct[40 + tcard[i]] = towner[i], i
+            g[G_TASKMASK] |= np.int64(1) << tcard[i]
+        if deep:  # Deep Sea cards naming exact cards to win are played like Planet Nine tasks
+            for k in range(g[G_NDS]):
+                row = S.ds_task[k] * N_COLS
+                if S.ds_tab[row + C_EXACT]:
+                    m = S.ds_tab[row + C_NEED]
+                    while m:
+                        c = lowest(m)
+                        m &= m - 1
+                        ct[c], ct[40 + c] = S.ds_owner[k], MAX_TASKS - 1  # no order token
+                        g[G_TASKMASK] |= np.int64(1) << c
+        d = _distress(mp, bp, g, hands, tcard, towner, passes, st)
+        distress[gi] = d != 0
+        if record:
+            r_setup[ri, 0], r_setup[ri, 1], r_setup[ri, 2] = desig[0], desig[1], g[G_SILENCED]
+            r_setup[ri, 3], r_setup[ri, 4], r_setup[ri, 5] = ho_i, ho_to, d
+            for s in range(5):
+                r_setup[ri, 6 + s] = passes[s] if d != 0 and s < seats else -1
+        _reset_knowledge(g, hands, possible, known)
+        for s in range(5):
+            won[s] = 0
+            comm_used[s] = 0
+        for k in range(3):
+            obj_done[k] = 0
+        g[G_COMM_LEFT] = max(players - 2, 1)
+        n_comms = 0
+        np_ = 0
+        res[0] = 0
+        for t in range(nt):
+            g[G_T] = t
+            # communication, seats in turn from the leader
+            open_now = g[G_COMM_UNTIL] == 0 or t < g[G_COMM_UNTIL]
+            if g[G_COMM] != COMM_NONE and t + 1 >= mp[MP_COMM_FROM] and open_now:
+                for k in range(seats):
+                    s = seat_after(g[G_LEADER], k, seats)
+                    if s == g[G_DUMMY] or s == g[G_SILENCED]:
+                        continue
+                    if g[G_COMM] == COMM_RAPTURE:
+                        if g[G_COMM_LEFT] == 0:
+                            continue
+                    elif comm_used[s]:
+                        continue
+                    c = choose_comm(S, bp, g, mp, s, hands[s], known[s], ct)
+                    if c < 0:
+                        continue
+                    claim = _true_claim(hands[s], c)
+                    comm_used[s] = 1
+                    g[G_COMM_LEFT] -= 1
+                    known[s] |= np.int64(1) << c
+                    for q in range(seats):
+                        if q != s:
+                            possible[q] &= ~(np.int64(1) << c)
+                    if g[G_COMM] != COMM_DEAD_ZONE:
+                        same = SUIT[suit_of(c)]
+                        if claim == 0:
+                            possible[s] &= ~(same & BEATS[c])
+                        elif claim == 2:
+                            possible[s] &= ~(same & ((np.int64(1) << c) - 1))
+                        else:
+                            possible[s] &= ~(same & ~(np.int64(1) << c))
+                    if record and n_comms < r_comms.shape[1]:
+                        r_comms[ri, n_comms, 0], r_comms[ri, n_comms, 1] = s, c
+                        r_comms[ri, n_comms, 2], r_comms[ri, n_comms, 3] = claim, t
+                    n_comms += 1
+            if mp[MP_DRAW_AFTER] > 0 and t == mp[MP_DRAW_AFTER]:
+                _draw_round(g, hands, under, passes, st)
+                if record:
+                    for s in range(seats):
+                        r_draws[ri, s] = passes[s]
+                _reset_knowledge(g, hands, possible, known)
+            # the trick
+            uncover = -1
+            led = -1
+            g[G_TRICKMASK] = 0
+            for k in range(seats):
+                s = seat_after(g[G_LEADER], k, seats)
+                g[G_NIN] = k
+                hand = hands[s]
+                legal = hand
+                if k > 0:
+                    same = hand & SUIT[led]
+                    if same:
+                        legal = same
+                viewer = hands[cmd] if s == g[G_DUMMY] else np.int64(0)
+                c = choose_play(
+                    S,
+                    bp,
+                    mp,
+                    g,
+                    s,
+                    hand,
+                    legal,
+                    viewer,
+                    trick,
+                    won,
+                    desig,
+                    possible,
+                    known,
+                    ct,
+                    tpred,
+                    want,
+                    st,
+                )
+                if c < 0 or not (legal >> c & 1):
+                    c = lowest(legal)
+                bit = np.int64(1) << c
+                hands[s] &= ~bit
+                trick[k] = c
+                g[G_PLAYED] |= bit
+                g[G_TRICKMASK] |= bit
+                for q in range(seats):
+                    possible[q] &= ~bit
+                known[s] &= ~bit
+                if k == 0:
+                    led = suit_of(c)
+                elif suit_of(c) != led:
+                    possible[s] &= ~SUIT[led]
+                if s == g[G_DUMMY] and under[c] >= 0:
+                    uncover = under[c]
+                    under[c] = -1
+                if record:
+                    r_plays[ri, np_] = c
+                np_ += 1
+            g[G_NIN] = seats
+            wi = 0
+            for k in range(1, seats):
+                if BEATS[trick[wi]] >> trick[k] & 1:
+                    wi = k
+            leader = g[G_LEADER]
+            winner = seat_after(leader, wi, seats)
+            wcard = trick[wi]
+            won[winner] += 1
+            S.won_cards[winner] |= g[G_TRICKMASK]
+            if t == 0:
+                g[G_FIRST_WINNER] = winner
+                if winner == cmd:
+                    g[G_FIRST_CMD] = 1
+            if wcard >= 36:
+                g[G_TRUMP_WINS] += 1
+                if winner == desig[0]:
+                    g[G_D_TRUMP] = 1
+            elif value_of(wcard) == 1:
+                g[G_ONES_WINS] += 1
+            g[G_LEADER] = winner
+            if uncover >= 0:
+                ub = np.int64(1) << uncover
+                hands[g[G_DUMMY]] |= ub
+                possible[g[G_DUMMY]] |= ub
+                for q in range(seats):
+                    if q != g[G_DUMMY]:
+                        possible[q] &= ~ub
+            _judge(g, mp, trick, winner, wcard, tcard, towner, tpred, ttok, won, S.won_cards,
+                   desig, obj_done, res)  # fmt: skip
+            if deep:
+                _judge_deep(S, g, trick, leader, winner, wcard, won, hands, res)
+            if res[0] != 0:
+                break
+        success[gi] = res[0] == 1
+        redeals[gi] = g[G_REDEALS]
+        repairs[gi] = g[G_REPAIRS]
+        fail_trick[gi] = g[G_T]
+        fail_kind[gi] = res[1] if res[0] == 2 else 0
+        fail_detail[gi] = res[2] if res[0] == 2 else -1
+        if record:
+            for k in range(np_, r_plays.shape[1]):
+                r_plays[ri, k] = -1
+
+
+@njit(cache=True)
+def _judge_deep(S, g, trick, leader, winner, wcard, won, hands, res):
+    """Judge every pending Deep Sea task card after the trick (crewsim.kernel.conditions);
+    the mission fails on the first failed card and succeeds once all are done."""
+    t, nt, seats, players = g[G_T], g[G_NT], g[G_SEATS], g[G_PLAYERS]
+    in_hands = FULL & ~g[G_PLAYED]
+    all_done = True
+    for k in range(g[G_NDS]):
+        if S.ds_done[k]:
+            continue
+        row = S.ds_task[k]
+        v = ds_judge(S.ds_code[row * CODE_SIZE : (row + 1) * CODE_SIZE], S.ds_owner[k],
+                     S.ds_pred[k], S.ds_state[k * 4 : k * 4 + 4], t, nt, seats, players,
+                     g[G_CMD], trick, leader, winner, wcard, won, S.won_cards, in_hands,
+                     hands)  # fmt: skip
+        if v == 1:
+            S.ds_done[k] = 1
+        else:
+            all_done = False
+            if v == 2 and res[0] != 2:
+                res[0], res[1], res[2] = 2, FAIL_CONDITION, row + 1
+    if res[0] == 1 and not all_done:
+        res[0] = 0  # the Planet Nine part is done, a Deep Sea card is still open
+    elif res[0] == 0 and all_done and g[G_NDS] > 0 and _others_done(S, g):
+        res[0] = 1
+
+
+@njit(cache=True)
+def _others_done(S, g):
+    """Every crew objective of the mission is done as well (missions 8-27 have none with tasks)."""
+    for k in range(S.mp[MP_NOBJ]):
+        if not S.obj_done[k]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _draw_round(g, hands, under, drawn, st):
+    """Every seat takes one random card from the hand of the seat on its right, all at once.
+
+    The dummy gives and takes face-up cards; a card it gives away uncovers the one beneath."""
+    seats = g[G_SEATS]
+    for s in range(seats):
+        drawn[s] = rand_card(st, hands[(s - 1) % seats])
+    for s in range(seats):
+        right = (s - 1) % seats
+        hands[right] &= ~(np.int64(1) << drawn[s])
+        if right == g[G_DUMMY] and under[drawn[s]] >= 0:
+            hands[right] |= np.int64(1) << under[drawn[s]]
+            under[drawn[s]] = -1
+    for s in range(seats):
+        hands[s] |= np.int64(1) << drawn[s]

@@ -1,0 +1,176 @@
+"""Integer codes shared by the kernel and the Python boundary that fills its input arrays.
+
+The kernel sees a mission as one int64 vector (``MP_*`` offsets) and a bot as one float64
+vector (``BP_*``); everything else is converted here, at the edge, never in the game loop.
+"""
+
+DS_COLS = 25  # columns of the Deep Sea task-card table (crewsim.kernel.deep_sea_tables)
+
+# ---- mission parameter vector
+MP_PLAYERS = 0
+MP_NTASKS = 1
+MP_COMM = 2  # COMM_* code
+MP_COMM_FROM = 3  # first trick (1-based) before which communication is allowed
+MP_SILENCED = 4
+MP_HANDOVER = 5  # 5-player task hand-over allowed
+MP_DRAW_AFTER = 6  # trick after which everyone draws from the right neighbour (0 = never)
+MP_ALLOC = 7  # ALLOC_* code
+MP_OMEGA_LAST = 8
+MP_DISTRESS = 9  # DISTRESS_* code
+MP_NOBJ = 10
+MP_OBJ = 11  # 3 objectives x (kind, a, b)
+MP_TOKENS = 20  # 12 token codes, laid on tasks in draw order
+MP_PRED = 32  # 12 predecessor masks, per task in draw order
+MP_GAME = 44  # 0 Planet Nine, 1 Deep Sea
+MP_DIFFICULTY = 45  # Deep Sea: sum of task values to draw
+MP_TERRAIN = 46  # Deep Sea: communication mode drawn every game (unfamiliar terrain)
+MP_NFIXED = 47  # Deep Sea: fixed task cards instead of a draw (mission 32)
+MP_FIXED = 48  # up to 8 fixed task-card rows (card number - 1)
+MP_COMM_IF_PASSED = 56  # Deep Sea 10/13: passed tasks -> communicate before trick 1 only
+MP_FIXED_OWNER = 57  # 8 seats for the fixed cards, counted from the captain (-1: selection)
+MP_SIZE = 65
+MAX_FIXED = 8
+MAX_TASKS = 12
+MAX_DS = 16  # Deep Sea task cards in one game
+MAX_OBJ = 3
+
+COMM_NORMAL, COMM_DEAD_ZONE, COMM_RAPTURE, COMM_NONE = 0, 1, 2, 3
+COMM_CODES = {"normal": 0, "dead_zone": 1, "rapture": 2, "none": 3}
+
+ALLOC_DRAFT, ALLOC_DISTRIBUTE, ALLOC_ONE_MEMBER = 0, 1, 2
+ALLOC_CODES = {"draft": 0, "commander_distributes": 1, "one_member": 2}
+DS_ALLOC_CODES = {"draft": 0, "one_member": 2, "captain_all_or_pass": 3, "volunteer_1": 4,
+                  "volunteer_2": 5, "free_selection": 6, "captain_hardest_first": 7,
+                  "captain_skips": 8}  # fmt: skip
+
+DISTRESS_NEVER, DISTRESS_AUTO, DISTRESS_ALWAYS = 0, 1, 2
+DISTRESS_CODES = {"never": 0, "auto": 1, "always": 2}
+
+OBJ_NONE = 0
+OBJ_CODES = {
+    "player_wins_no_tricks": 1,
+    "colour_ones_win": 2,
+    "each_trump_wins": 3,
+    "no_win_with_rank": 4,
+    "balanced_tricks": 5,
+    "player_exactly_one_trick": 6,
+    "player_first_and_last_only": 7,
+    "left_of_pink9_wins_pink": 8,
+    "role_split": 9,
+    "balance_rank_wins": 10,
+    "no_lead_suits": 11,
+    "first_trick_winner_most": 12,
+    "card_last_in_final_trick": 13,
+}
+OBJ_NAMES = {v: k for k, v in OBJ_CODES.items()}
+# Parameters (a, b) of each objective kind, by name, in order.
+OBJ_PARAMS = {
+    "colour_ones_win": ("count",),
+    "each_trump_wins": ("ordered",),
+    "no_win_with_rank": ("rank",),
+    "balanced_tricks": ("max_lead", "commander_first_last"),
+    "player_exactly_one_trick": ("no_trump_win",),
+    "player_first_and_last_only": ("no_trump_win",),
+    "role_split": ("first", "last"),
+    "balance_rank_wins": ("rank", "max_difference"),
+    "no_lead_suits": ("suits",),
+    "card_last_in_final_trick": ("card",),
+}
+
+TOKEN_CODES = {None: 0, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5,
+               ">": 11, ">>": 12, ">>>": 13, ">>>>": 14, "omega": 20}  # fmt: skip
+TOKEN_NAMES = {v: k for k, v in TOKEN_CODES.items()}
+OMEGA_CODE = TOKEN_CODES["omega"]
+
+# ---- outcome codes
+FAIL_NONE, FAIL_WRONG_WINNER, FAIL_ORDER, FAIL_NOT_DONE, FAIL_OBJECTIVE = 0, 1, 2, 3, 4
+FAIL_CONDITION = 5  # a Deep Sea task card's condition failed (detail: card number)
+FAIL_NAMES = {0: "", 1: "task won by the wrong player", 2: "task order broken",
+              3: "task not completed", 4: "objective failed",
+              5: "task condition failed"}  # fmt: skip
+
+# ---- bot parameter vector
+BP_KIND = 0  # 0 random, 1 heuristic
+BP_COMM = 1  # communicate at all (0/1)
+BP_DISTRESS_THRESHOLD = 2  # crew's summed poorness needed to call the distress signal
+BP_YES_THRESHOLD = 3  # task score at which a player answers "yes" to the commander
+BP_HANDOVER_GAIN = 4  # score gain needed for a 5-player task hand-over
+BP_POOR_SCORE = 5  # task score below which an owner judges a task poor (distress vote)
+BP_SIZE = 8
+
+# ---- recording (cross-check) layout per game
+REC_PLAYS = 65  # 13 tricks x 5 seats
+REC_COMMS = 8  # up to 8 communications: seat, card, claim, trick
+REC_DS = 3 * 16 + 3  # Deep Sea: task rows, owners, predictions; count, comm mode, comm until
+
+
+# ---- per-game scalar state vector (kernel scratch), shared by the engine and the policies
+G_SEATS = 0
+G_PLAYERS = 1
+G_NT = 2  # tricks in the hand
+G_T = 3  # index of the trick being played
+G_LEADER = 4
+G_NIN = 5  # cards already in the current trick
+G_CMD = 6  # commander
+G_PLAYED = 7  # mask of played cards
+G_DONE = 8  # mask of completed tasks
+G_NTASK = 9
+G_DUMMY = 10  # seat of the dummy, -1 if none
+G_TRUMP_WINS = 11
+G_ONES_WINS = 12
+G_PINK_TARGET = 13
+G_COMM_LEFT = 14  # shared rapture pool
+G_SILENCED = 15
+G_FIRST_CMD = 16  # commander won the first trick
+G_D_TRUMP = 17  # the designated member won a trick with a trump
+G_TASKMASK = 18  # the task cards of this game
+G_TRICKMASK = 19  # cards in the current trick
+G_COMM = 20  # this game's communication mode (Deep Sea terrain may change it per game)
+G_COMM_UNTIL = 21  # communication allowed only before this trick (0 = no limit)
+G_NDS = 22  # Deep Sea task cards in play
+G_REDEALS = 23
+G_REPAIRS = 24
+G_FIRST_WINNER = 25
+G_SIZE = 26
+
+# ---- the chunk's scratch state as one record: arrays viewed out of a numpy record carry no
+# reference count, so passing them between jitted functions costs no atomic incref/decref
+# (which took ~40 % of the run time when every scratch array was a separate allocation).
+STATE_FIELDS = (
+    ("mp", "i8", MP_SIZE),
+    ("bp", "f8", BP_SIZE),
+    ("g", "i8", G_SIZE),
+    ("rng", "i8", 1),  # the bots' random choices
+    ("deal_rng", "i8", 1),  # the deal and the task draw of the current game
+    ("hands", "i8", 5),
+    ("possible", "i8", 5),
+    ("known", "i8", 5),
+    ("won", "i8", 5),
+    ("trick", "i8", 5),
+    ("passes", "i8", 5),
+    ("comm_used", "i8", 5),
+    ("count", "i8", 5),
+    ("under", "i8", 40),
+    ("deck", "i8", 40),
+    ("tcard", "i8", MAX_TASKS),
+    ("towner", "i8", MAX_TASKS),
+    ("tpred", "i8", MAX_TASKS),
+    ("ttok", "i8", MAX_TASKS),
+    ("pick", "i8", MAX_TASKS),
+    ("desig", "i8", 2),
+    ("obj_done", "i8", 3),
+    ("want", "f8", 5),
+    ("ct", "i8", 80),
+    ("res", "i8", 3),
+    ("won_cards", "i8", 5),  # cards won so far, per seat
+    ("ds_tab", "i8", 96 * DS_COLS),  # crewsim.kernel.deep_sea_tables, flattened
+    ("ds_code", "i8", 96 * 8),  # crewsim.kernel.conditions.encode_tasks, flattened
+    ("ds_task", "i8", MAX_DS),  # rows of the task cards in play, in reveal order
+    ("ds_owner", "i8", MAX_DS),
+    ("ds_pred", "i8", MAX_DS),  # predicted trick count (prediction cards), else -1
+    ("ds_state", "i8", MAX_DS * 4),  # per-task scratch of the condition judges
+    ("ds_done", "i8", MAX_DS),
+    ("ds_base", "f8", 2 * MAX_DS),  # per decision: counting cards' values without my card
+    ("ds_deck", "i8", 96),
+    ("score", "f8", 5),
+)

@@ -1,0 +1,73 @@
+"""Replaying kernel games through the referee: the cross-check and the `--trace` view."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+import numpy as np
+
+from crewsim.cards import Game
+from crewsim.kernel import layout as L
+from crewsim.missions import load_task_cards
+from crewsim.missions.schema import Mission
+from crewsim.rules.conditions import HeldTask
+from crewsim.rules.deal import Deal
+from crewsim.rules.game import Claim, GameState, Rules, TaskSpec
+
+_CLAIMS = (Claim.HIGHEST, Claim.ONLY, Claim.LOWEST)
+FAIL_KINDS = {0: "", 1: "wrong_winner", 2: "order", 3: "not_done", 4: "objective", 5: "condition"}
+
+
+def recorded_deep_tasks(rec: Mapping[str, np.ndarray], i: int) -> list[HeldTask]:
+    """Game ``i``'s Deep Sea task cards in play after selection: card, owner, prediction."""
+    ds = [int(x) for x in rec["rec_ds"][i]]
+    cards = load_task_cards()
+    return [
+        HeldTask(cards[ds[k]], ds[L.MAX_DS + k],
+                 None if ds[2 * L.MAX_DS + k] < 0 else ds[2 * L.MAX_DS + k])
+        for k in range(ds[3 * L.MAX_DS])
+    ]  # fmt: skip
+
+
+def replay(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int) -> GameState:
+    """Apply game ``i`` of a recorded chunk move by move; raises IllegalMove on any bad move."""
+    seats = 3 if players == 2 else players
+    under = tuple((int(a), int(b)) for a, b in rec["rec_under"][i] if a >= 0)
+    deal = Deal(players, tuple(int(h) for h in rec["rec_hands"][i][:seats]), under)
+    n = mission.tasks
+    tasks = [TaskSpec(int(c), L.TOKEN_NAMES[int(tok)]) for c, _, tok in rec["rec_tasks"][i][:n]]
+    rules = Rules.of(mission)
+    deep: list[HeldTask] = []
+    if mission.game is Game.DEEP_SEA:
+        deep = recorded_deep_tasks(rec, i)
+        comm, until = (int(x) for x in rec["rec_ds"][i][3 * L.MAX_DS + 1 : 3 * L.MAX_DS + 3])
+        names = {v: k for k, v in L.COMM_CODES.items()}
+        rules = replace(rules, communication=names[comm], comm_until_trick=max(until, 0))
+    state = GameState(deal, tasks, rules, Game(mission.game), deep)
+    for k in range(n):
+        t = int(rec["rec_pick"][i][k])
+        state.assign_task(t, int(rec["rec_tasks"][i][t][1]))
+    setup = [int(x) for x in rec["rec_setup"][i]]
+    if state.rules.n_designated:
+        state.designate(setup[: state.rules.n_designated])
+    if mission.silenced_member:
+        state.silence(setup[2])
+    if setup[3] >= 0:
+        state.hand_over(setup[3], setup[4])
+    if setup[5] != 0:
+        givers = 2 if players == 2 else seats
+        state.distress_signal(setup[5], setup[6 : 6 + givers])
+    comms = [tuple(int(x) for x in c) for c in rec["rec_comms"][i] if c[0] >= 0]
+    plays = [int(c) for c in rec["rec_plays"][i] if c >= 0]
+    for trick in range(state.n_tricks):
+        if state.outcome is not None:
+            break
+        for seat, card, claim, before in comms:
+            if before == trick:
+                state.communicate(seat, card, _CLAIMS[claim])
+        if mission.card_draw_after_trick and trick == mission.card_draw_after_trick:
+            state.draw_cards([int(c) for c in rec["rec_draws"][i][:seats]])
+        for card in plays[trick * seats : (trick + 1) * seats]:
+            state.play(state.to_play, card)
+    return state

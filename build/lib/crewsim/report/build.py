@@ -1,0 +1,461 @@
+"""Turn a run folder into a report folder: tables, charts, report.md and index.html.
+
+Layout of the output folder::
+
+    index.html          self-contained (charts embedded), opens offline
+    report.md           the same content; charts linked from charts/
+    charts/*.png, *.svg
+    tables/*.csv, *.parquet   ranking, logbook, fail_tricks, correlations, summary
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import polars as pl
+from matplotlib.figure import Figure
+
+from crewsim.report import charts, html, markdown, tables
+from crewsim.report.document import Block, Bullets, Heading, Image, Para, Table
+from crewsim.report.format import (
+    ceiling_cells,
+    num,
+    num_ci,
+    pct,
+    pct_ci,
+    rank_label,
+    rate,
+    rho_ci,
+)
+from crewsim.report.run import Run, load_run
+
+HARDEST_K = 10
+
+
+@dataclass
+class Report:
+    """Everything one report shows, computed once; both renderers read it."""
+
+    run: Run
+    out: Path
+    ranking: pl.DataFrame
+    logbook: pl.DataFrame
+    fail_tricks: pl.DataFrame
+    correlations: pl.DataFrame
+    headline: pl.DataFrame
+    generated: str
+    images: dict[str, Image] = field(default_factory=dict)
+
+    @property
+    def has_ceiling(self) -> bool:
+        return "feasible_share" in self.ranking.columns
+
+    @property
+    def has_printed(self) -> bool:
+        return "printed_difficulty" in self.ranking.columns
+
+    @property
+    def title(self) -> str:
+        camp = " + ".join(charts.GAME_TITLES.get(g, g) for g in self.run.games)
+        return f"{camp} mission difficulty: {self.run.bot} bot crew"
+
+
+def _undecided_note(ranking: pl.DataFrame) -> str:
+    """What the feasible shares leave out: the deals the solver could not settle."""
+    unknown = ranking["unknown_share"].drop_nulls().drop_nans()
+    if unknown.is_empty() or float(unknown.max()) == 0:  # type: ignore[arg-type]
+        return ""
+    worst = ranking.filter(pl.col("unknown_share") == unknown.max()).row(0, named=True)
+    return (
+        f" The solver left {100 * float(unknown.mean()):.1f} % of the deals undecided on "  # type: ignore[arg-type]
+        f"average, at most {100 * worst['unknown_share']:.0f} % ({worst['mission']}, "
+        f"{worst['players']} players); each feasible share counts the decided deals only, and "
+        "its interval spans every way the undecided ones could go."
+    )
+
+
+def _first_failure(text: str | None) -> str:
+    return text.split("; ")[0] if text else "-"
+
+
+# ---------------------------------------------------------------- building
+
+
+def build(run: Run | Path | str, out: Path | str) -> Report:
+    """Write the run's tables, charts, report.md and index.html into ``out`` (``run``: read,
+    or its folder)."""
+    run = run if isinstance(run, Run) else load_run(run)
+    out = Path(out)
+    (out / "tables").mkdir(parents=True, exist_ok=True)
+    rank = tables.ranking(run)
+    rep = Report(
+        run=run,
+        out=out,
+        ranking=rank,
+        logbook=tables.logbook(run),
+        fail_tricks=tables.fail_tricks(run),
+        correlations=tables.order_correlations(run),
+        headline=tables.headline(run, rank),
+        generated=datetime.now(UTC).date().isoformat(),
+    )
+    _write_tables(rep)
+    _write_charts(rep)
+    blocks = content(rep)
+    (out / "report.md").write_text(markdown.render(blocks))
+    (out / "index.html").write_text(html.render(blocks, rep.title))
+    return rep
+
+
+def _write_tables(rep: Report) -> None:
+    summary = rep.run.summary.with_columns(
+        pl.col("mission").map_elements(rep.run.number, return_dtype=pl.Int64).alias("number")
+    )
+    for name, df in (
+        ("ranking", rep.ranking),
+        ("logbook", rep.logbook),
+        ("fail_tricks", rep.fail_tricks),
+        ("correlations", rep.correlations),
+        ("summary", summary),
+    ):
+        df.write_csv(rep.out / "tables" / f"{name}.csv")
+        df.write_parquet(rep.out / "tables" / f"{name}.parquet")
+
+
+def _add_image(rep: Report, name: str, fig: Figure, alt: str) -> None:
+    png, svg = charts.save(fig, rep.out / "charts", name)
+    rep.images[name] = Image(png=png, svg=svg, alt=alt, rel=f"charts/{name}.png")
+
+
+def _write_charts(rep: Report) -> None:
+    run = rep.run
+    _add_image(
+        rep,
+        "success-by-mission",
+        charts.success_by_mission(run, rep.ranking),
+        "Share of games the bot crew wins, per mission and crew size, "
+        "with 95 % intervals (logit scale)",
+    )
+    for p in run.players:
+        _add_image(
+            rep,
+            f"attempts-ranking-{p}p",
+            charts.attempts_ranking(run, rep.ranking, p),
+            f"Missions ranked by expected attempts per success at {p} players, "
+            "hardest at the top, with 95 % intervals",
+        )
+    _add_image(
+        rep,
+        "logbook",
+        charts.logbook_chart(run, rep.logbook),
+        "Running total of expected attempts through the campaign per crew size",
+    )
+    _add_image(
+        rep,
+        "fail-tricks",
+        charts.fail_tricks_chart(run, rep.fail_tricks),
+        "Share of lost games by the trick on which they were lost, by reason",
+    )
+    if rep.has_ceiling:
+        _add_image(
+            rep,
+            "ceiling",
+            charts.ceiling_chart(run, rep.ranking),
+            "Share of deals that can be won at all against the bots' win rate",
+        )
+
+
+# ---------------------------------------------------------------- content
+
+
+def content(rep: Report) -> list[Block]:
+    """The report's sections, in reading order."""
+    run = rep.run
+    blocks: list[Block] = [
+        Heading(1, rep.title),
+        Para(
+            f"crewsim {run.version} · root seed {run.seed} · run {run.created} · report "
+            f"{rep.generated} · {run.games_per_cell:,} games per mission and player count "
+            f"({run.total_games:,} games) · bot `{run.bot}` · distress signal {run.distress} · "
+            f"{', '.join(str(p) for p in run.players)} players"
+        ),
+        Heading(2, "At a glance", "glance"),
+        _glance_table(rep),
+        _hardest_table(rep),
+        rep.images["success-by-mission"],
+        Heading(2, "How to read this", "read"),
+        Bullets(_reading_notes(rep)),
+    ]
+    for p in run.players:
+        blocks += [
+            Heading(2, f"Ranking at {p} players", f"ranking-{p}p"),
+            Para(
+                f"Rank 1 is the easiest mission for a crew of {p}; the table runs from easiest "
+                "to hardest, the chart from hardest (top) to easiest."
+            ),
+            rep.images[f"attempts-ranking-{p}p"],
+            _ranking_table(rep, p),
+        ]
+    blocks += [
+        Heading(2, "The campaign logbook", "logbook"),
+        Para(
+            "How many attempts a crew playing the campaign straight through should expect to "
+            "write in its logbook, mission after mission (a mission in which the crew sent "
+            "the distress signal logs one extra attempt)."
+        ),
+        rep.images["logbook"],
+        _logbook_table(rep),
+        Heading(2, "When missions are lost", "fail-tricks"),
+        Para(
+            "The trick on which a lost game became lost, over all missions, split by reason. "
+            "Late losses are tasks whose card was still in a hand when the tricks ran out of "
+            "room; early losses are plays that could not be taken back."
+        ),
+        rep.images["fail-tricks"],
+        Heading(2, "Does the simulated difficulty follow the book?", "order"),
+        _correlation_table(rep),
+        Para(_correlation_note(rep)),
+    ]
+    if rep.has_ceiling:
+        blocks += [
+            Heading(2, "Bots against the perfect-information ceiling", "ceiling"),
+            Para(
+                "For each deal the solver decides whether any sequence of legal plays wins it. "
+                "Points far above the diagonal are missions where the bots leave the most "
+                "winnable deals unwon." + _undecided_note(rep.ranking)
+            ),
+            rep.images["ceiling"],
+        ]
+    blocks += [
+        Heading(2, "Files", "files"),
+        Bullets(
+            (
+                "`tables/ranking.csv` (and `.parquet`): every mission and crew size with rank, "
+                "success rate and interval, expected attempts and interval, distress share"
+                + (", feasible share, bot efficiency" if rep.has_ceiling else "")
+                + ", top failure reasons",
+                "`tables/logbook.csv`: expected attempts per mission and the running total",
+                "`tables/fail_tricks.csv`: lost games by trick and reason",
+                "`tables/correlations.csv`: Spearman rank correlations with intervals",
+                "`tables/summary.csv`: the run's own summary, unchanged",
+                "`charts/*.png` and `charts/*.svg`: every chart, raster and vector",
+            )
+        ),
+        Para(
+            f"Regenerate: `crewsim report {run.path} --out {rep.out}` (from the folder it was "
+            "made in); re-run the simulation with the seed and settings above to get the same "
+            "numbers.",
+            small=True,
+        ),
+    ]
+    return blocks
+
+
+def _glance_table(rep: Report) -> Table:
+    book_end = rep.logbook.group_by("players").agg(pl.all().sort_by("number").last())
+    corr = {r["players"]: r for r in rep.correlations.iter_rows(named=True)}
+    rows = []
+    for h in rep.headline.iter_rows(named=True):
+        p = h["players"]
+        end = book_end.filter(pl.col("players") == p).row(0, named=True)
+        c = corr.get(p)
+        rho = "-" if c is None else rho_ci(c["spearman_rho"], c["rho_low"], c["rho_high"],
+                                             " (too few missions)")  # fmt: skip
+        rows.append(
+            (
+                f"{p} players",
+                str(h["missions"]),
+                pct(h["median_success_rate"]),
+                f"{h['easiest']} ({rate(h['easiest_rate'])})",
+                f"{h['hardest']} ({rate(h['hardest_rate'])})",
+                num_ci(end["cumulative_attempts"], end["cumulative_low"], end["cumulative_high"]),
+                rho,
+            )
+        )
+    against = "printed difficulty" if rep.has_printed else "logbook number"
+    return Table(
+        (
+            "crew",
+            "missions",
+            "median success",
+            "easiest",
+            "hardest",
+            "attempts for these missions in a row [95 % CI]",
+            f"Spearman ρ, success vs {against} [95 % CI]",
+        ),
+        tuple(rows),
+        align="lrrllrr",
+    )
+
+
+def _hardest_table(rep: Report) -> Table:
+    players = rep.run.players
+    cols = {p: tables.hardest(rep.ranking, p, HARDEST_K) for p in players}
+    depth = max((c.height for c in cols.values()), default=0)
+    rows = []
+    for i in range(depth):
+        row = [str(i + 1)]
+        for p in players:
+            c = cols[p]
+            if i < c.height:
+                r = c.row(i, named=True)
+                row.append(
+                    f"{r['mission']}: {rate(r['success_rate'])}, "
+                    f"{num(r['expected_attempts'])} attempts"
+                )
+            else:
+                row.append("")
+        rows.append(tuple(row))
+    return Table(
+        ("", *(f"{p} players" for p in players)),
+        tuple(rows),
+        align="r" + "l" * len(players),
+        caption=f"The {depth} hardest missions (success rate, expected attempts)",
+    )
+
+
+def _reading_notes(rep: Report) -> tuple[str, ...]:
+    run = rep.run
+    notes = [
+        f"Success rate: the share of {run.games_per_cell:,} random deals of that mission the "
+        f"`{run.bot}` bot crew won. The bracket is a 95 % Wilson interval. A rank marked = "
+        "has an interval that overlaps a neighbour's: those games do not settle the order "
+        f"between them ({int(rep.ranking['tied'].sum())} of the {rep.ranking.height} ranks "
+        "here are marked).",
+        "Expected attempts: the attempts a crew playing like the bots logs per mission won, "
+        "1 / success rate, plus the one extra attempt the distress signal costs once per "
+        "mission (times the chance that some attempt before the win sent it); the interval "
+        "joins the Wilson bounds of both.",
+        "These are bot results. A human crew will do better or worse in absolute terms; the "
+        "ranking between missions is the robust part.",
+    ]
+    if rep.has_ceiling:
+        notes.append(
+            f"Feasible share: of the first {tables.solved_deals(rep.ranking)} deals of each "
+            "mission and crew size "
+            "(the very deals, task assignments and passes the bots played; the 'solved deals' "
+            "column), the share a perfect-information solver proves winnable. Deals it could "
+            "not decide within its budget are left out of the share and counted in "
+            "`tables/ranking.csv`; the interval spans every way they could go. A deal the bots "
+            "won counts as winnable. Bot efficiency: the share of those winnable deals the bots "
+            "won; its interval also spans the deals the solver left open. Both rest on these "
+            "few deals, so their intervals are wide: the success rate beside them covers every "
+            "game."
+        )
+    else:
+        notes.append(
+            "Feasibility ceiling: not in this run. The perfect-information solver was not run "
+            "on these deals, so the feasible share and the bots' efficiency are not shown; a "
+            "run that carries the solver's verdicts gets those columns and a chart "
+            "automatically."
+        )
+    if "deep-sea" not in run.games:
+        notes.append(
+            "Deep Sea: not in this run. `crewsim simulate deep-sea` runs the Deep Sea campaign "
+            "(printed against simulated difficulty), and `crewsim balance` rates the task cards."
+        )
+    elif {"redeal_share", "repair_share"} <= set(run.summary.columns):
+        notes.append(_setup_note(run.summary))
+    return tuple(notes)
+
+
+def _setup_note(summary: pl.DataFrame) -> str:
+    """How often a Deep Sea task draw was repaired or the deal redealt (rule 16, the cards'
+    deal exceptions): the games are played on those set-ups, so readers should know."""
+    games = int(summary["games"].sum())
+    parts = []
+    for col, what in (("repair_share", "had a contradictory task draw repaired"),
+                      ("redeal_share", "were dealt again as a drawn card says")):  # fmt: skip
+        share = float((summary[col] * summary["games"]).sum()) / games
+        top = summary.sort(col, descending=True).row(0, named=True)
+        parts.append(f"{pct(share, 1)} of the games {what} (most: {top['mission']} at "
+                     f"{top['players']} players, {pct(top[col], 1)})")  # fmt: skip
+    return ("Deep Sea set-up: " + "; ".join(parts) + ". Per mission and crew size in "
+            "`tables/summary.csv`.")
+
+
+def _ranking_table(rep: Report, p: int) -> Table:
+    part = rep.ranking.filter(pl.col("players") == p).sort("rank")
+    header = ["rank", "mission", "success [95 % CI]", "attempts [95 % CI]", "distress"]
+    align = "rlrrr"
+    if rep.has_ceiling:
+        header += ["solved deals", "feasible [95 % CI]", "bot efficiency [95 % CI]"]
+        align += "rrr"
+    if rep.has_printed:
+        header.append("printed difficulty")
+        align += "r"
+    header.append("most common failure (share of games)")
+    align += "l"
+    rows = []
+    for r in part.iter_rows(named=True):
+        row = [
+            rank_label(r["rank"], r["tied"]),
+            r["mission"],
+            pct_ci(r["success_rate"], r["ci_low"], r["ci_high"]),
+            num_ci(r["expected_attempts"], r["attempts_low"], r["attempts_high"]),
+            pct(r["distress_share"], 1),
+        ]
+        if rep.has_ceiling:
+            row += ceiling_cells(r)
+        if rep.has_printed:
+            v = r["printed_difficulty"]
+            row.append("-" if v is None else str(v))
+        row.append(_first_failure(r["top_failures"]))
+        rows.append(tuple(row))
+    return Table(tuple(header), tuple(rows), align=align)
+
+
+def _logbook_table(rep: Report) -> Table:
+    rows = []
+    marks = (10, 20, 30, 40, 50)
+    for p in rep.run.players:
+        part = rep.logbook.filter(pl.col("players") == p).sort("number")
+        cells = []
+        for m in marks:
+            hit = part.filter(pl.col("number") == m)
+            cells.append(num(hit["cumulative_attempts"][0]) if hit.height else "-")
+        end = part.row(-1, named=True)
+        rows.append(
+            (
+                f"{p} players",
+                *cells,
+                num_ci(end["cumulative_attempts"], end["cumulative_low"], end["cumulative_high"]),
+            )
+        )
+    return Table(
+        ("crew", *(f"after mission {m}" for m in marks), "total [95 % CI]"),
+        tuple(rows),
+        caption="Expected attempts so far",
+    )
+
+
+def _correlation_table(rep: Report) -> Table:
+    rows = []
+    for r in rep.correlations.iter_rows(named=True):
+        rho = rho_ci(r["spearman_rho"], r["rho_low"], r["rho_high"])
+        rows.append(
+            (
+                charts.GAME_TITLES.get(r["game"], r["game"]),
+                f"{r['players']} players",
+                f"success rate vs {r['success_rate_vs']}",
+                str(r["missions"]),
+                rho,
+            )
+        )
+    return Table(
+        ("campaign", "crew", "compared", "missions", "Spearman ρ [95 % CI]"),
+        tuple(rows),
+        align="lllrr",
+    )
+
+
+def _correlation_note(rep: Report) -> str:
+    text = (
+        "Spearman's ρ compares orders only: −1 would mean every later mission is harder than "
+        "every earlier one. Planet Nine prints no difficulty, so the logbook number (the order "
+        "the designers put the missions in) stands in for it."
+    )
+    if rep.has_printed:
+        text += " Deep Sea missions are set against their printed difficulty."
+    return text + " Interval: Fisher z with the Fieller-Hartley-Pearson standard error."

@@ -1,0 +1,73 @@
+"""Number formatting shared by the report renderers and `crewsim rank`.
+
+A rate is never printed without its interval, and the number of digits follows the size of
+the number (0.035 % needs three decimals, 92.61 % two), so a table stays narrow and honest.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+
+def pct(x: float | None, digits: int = 2) -> str:
+    if x is None or math.isnan(x):
+        return "-"
+    return f"{100 * x:.{digits}f} %"
+
+
+def _rate_digits(x: float | None) -> int:
+    """Two decimals, three below 1 % where two would round to 0.00."""
+    return 3 if x is not None and x < 0.01 else 2
+
+
+def rate(x: float | None) -> str:
+    """A success rate alone, in the digits ``pct_ci`` gives it."""
+    return pct(x, _rate_digits(x))
+
+
+def pct_ci(rate: float | None, low: float, high: float, digits: int | None = None) -> str:
+    """``4.10 % [3.98, 4.22]``: a rate always travels with its interval."""
+    if rate is None or math.isnan(rate):
+        return "-"
+    d = _rate_digits(rate) if digits is None else digits
+    return f"{pct(rate, d)} [{100 * low:.{d}f}, {100 * high:.{d}f}]"
+
+
+def num(x: float | None, like: float | None = None) -> str:
+    """A count of attempts: two decimals below 10, one below 1,000, none above; ``like``
+    picks the style from another number, so an interval reads in its estimate's style."""
+    if x is None or math.isnan(x):
+        return "-"
+    if math.isinf(x):
+        return "∞"
+    ref = x if like is None or not math.isfinite(like) else like
+    return f"{x:,.0f}" if ref >= 1000 else f"{x:.2f}" if ref < 10 else f"{x:,.1f}"
+
+
+def rho_ci(rho: float, low: float, high: float, alone: str = "") -> str:
+    """``-0.86 [-0.97, -0.36]``: Spearman's rho with its interval; ``alone`` follows a rho
+    that has none (too few missions), "-" stands for no rho at all."""
+    if math.isnan(rho):
+        return "-"
+    return f"{rho:+.2f}" + (alone if math.isnan(low) else f" [{low:+.2f}, {high:+.2f}]")
+
+
+def ceiling_cells(r: Mapping[str, Any]) -> list[str]:
+    """A ranking row's ceiling columns as the rank and report tables print them: solved
+    deals, feasible share and bot efficiency, each share with its interval."""
+    return [
+        f"{r['ceiling_games'] or 0:,}",
+        pct_ci(r["feasible_share"], r["feasible_low"], r["feasible_high"], 1),
+        pct_ci(r["bot_efficiency"], r["efficiency_low"], r["efficiency_high"], 1),
+    ]
+
+
+def rank_label(rank: int, tied: bool) -> str:
+    """``7=`` when the mission's interval overlaps a neighbour's in the ranking."""
+    return f"{rank}=" if tied else str(rank)
+
+
+def num_ci(x: float, low: float, high: float) -> str:
+    return f"{num(x)} [{num(low, x)}, {num(high, x)}]"
