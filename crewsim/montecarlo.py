@@ -500,11 +500,17 @@ def check_same_configuration(out: Path, old: dict[str, Any], new: dict[str, Any]
             elif key == "bot":
                 what = "the bot crew or its parameters differ"
             elif key == "kernel_sha256":
-                what = "the simulation kernel's code differs"
+                made = old.get("crewsim_version", "?")
+                raise CrewsimError(
+                    f"{out} was made by another simulation kernel (crewsim {made}): its games "
+                    "would not match this one's; continue it with that crewsim, or start a new "
+                    "run with another --out"
+                )
             else:
                 what = f"{key} {_short(a[key])} there, {_short(b[key])} here"
             raise CrewsimError(
-                f"{out} was made by another configuration ({what}); use another --out"
+                f"{out} was made by another configuration ({what}); start a new run with "
+                "another --out"
             )
 
 

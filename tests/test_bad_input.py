@@ -153,6 +153,7 @@ CASES: list[tuple[list[str], str]] = [
     (["validate", "/nonexistent/missions.toml"], "no such file"),
     (["missions", "show", "pn-99"], "unknown mission id"),
     (["deal", "--players", "7"], "--players: expected 2 to 5, got 7"),
+    (["balance", "-p", "6"], "--players: expected 3 to 5, got 6"),  # 2 has its own message
     # an option that would be ignored without a word
     (["simulate", "pn-1", "-p", "3", "--trace", "--format", "json"], "--trace prints one game"),
     (["simulate", "pn-1", "-p", "3", "--trace", "--ceiling"], "--ceiling is for a run"),

@@ -119,7 +119,13 @@ def test_folder_of_another_configuration_is_refused(tmp_path: Path) -> None:
         cfg = RunConfig(**{**cfg.__dict__, **change})  # type: ignore[arg-type]
         with pytest.raises(CrewsimError, match=f"another configuration.*{field}"):
             prepare(cfg, tmp_path)
-    (tmp_path / "manifest.json").write_text("{ not json")
+    manifest = tmp_path / "manifest.json"
+    doc = json.loads(manifest.read_text())
+    manifest.write_text(json.dumps(doc | {"kernel_sha256": "0" * 64}))  # a changed kernel
+    with pytest.raises(CrewsimError, match=r"another simulation kernel \(crewsim .+\).*"
+                                           r"continue it with that crewsim"):  # fmt: skip
+        prepare(_config(games=500), tmp_path)
+    manifest.write_text("{ not json")
     with pytest.raises(CrewsimError, match="not valid JSON"):
         prepare(_config(games=500), tmp_path)
 

@@ -82,11 +82,11 @@ def balance(
     from crewsim.report import balance as bal_mod  # statsmodels, matplotlib: loaded here only
     from crewsim.report.run import load_run
 
-    wanted = list(parse_players(players)) if players else None
+    if players and "2" in {p.strip() for p in players.split(",")}:
+        raise CrewsimError("--players: 2 players use the 3-player card values; give 3, 4 or 5")
+    wanted = list(parse_players(players, lowest=3)) if players else None
     if run_dir is not None:
         refuse_new_run_options(ctx, ("run_out", "--run-out"))
-    if wanted and 2 in wanted:
-        raise CrewsimError("--players: 2 players use the 3-player card values; give 3, 4 or 5")
     if fit_games < 0:
         raise CrewsimError(f"--fit-games: expected 0 or more, got {fit_games}")
     run = None

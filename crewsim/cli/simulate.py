@@ -50,7 +50,7 @@ class OutputFormat(str, Enum):
     json = "json"
 
 
-def parse_players(spec: str) -> tuple[int, ...]:
+def parse_players(spec: str, lowest: int = 2) -> tuple[int, ...]:
     """``3,4,5`` -> (3, 4, 5); duplicates dropped, order kept; one-line error otherwise."""
     out: list[int] = []
     for item in spec.split(","):
@@ -58,10 +58,10 @@ def parse_players(spec: str) -> tuple[int, ...]:
             p = int(item.strip())
         except ValueError:
             raise CrewsimError(
-                f"--players: expected numbers 2 to 5 like 3,4,5, got {spec!r}"
+                f"--players: expected numbers {lowest} to 5 like 3,4,5, got {spec!r}"
             ) from None
-        if p not in (2, 3, 4, 5):
-            raise CrewsimError(f"--players: expected 2 to 5, got {p}")
+        if not lowest <= p <= 5:
+            raise CrewsimError(f"--players: expected {lowest} to 5, got {p}")
         if p not in out:
             out.append(p)
     return tuple(out)

@@ -91,8 +91,8 @@ def solve_cmd(
 ) -> None:
     """Solve deals: feasible (with a winning line), infeasible, unknown or unsupported.
 
-    A ``.jsonl`` file's deals are solved in chunks on every core, with a progress bar on
-    stderr; results come out in the file's order, the same whatever ``--jobs``."""
+    A .jsonl file's deals are solved in chunks on every core, with a progress bar on
+    stderr; results come out in the file's order, the same whatever --jobs."""
     from crewsim.backends import open_workers, worker_count
 
     if budget < 1:
