@@ -167,7 +167,8 @@ def load_run(path: Path | str) -> Run:
     manifest = read_manifest(path)
     summary = read_table(path / "summary.parquet")
     failures = read_table(path / "failures.parquet")
-    for chunk in sorted((path / "chunks").glob("*.parquet")):  # footers only: a quick look
+    chunks = sorted((path / "chunks").glob("*.parquet"))
+    for chunk in chunks:  # footers only: a quick look
         _readable(chunk, pl.read_parquet_schema)
     missions: dict[str, MissionInfo] = {}
     with malformed(path / MANIFEST):  # every field the report reads, read once here
@@ -179,9 +180,26 @@ def load_run(path: Path | str) -> Run:
             missions[info.id] = info
         run = Run(path, manifest, summary, failures, missions)
         run.seed, run.bot, run.games_per_cell, run.key_map()  # noqa: B018
+        if chunks:  # a run may drop its chunk files once summarised, but not some of them
+            _no_missing_chunk(run, {c.name for c in chunks}, int(manifest["chunk_size"]))
     if "distress_successes" not in summary.columns:
         run = replace(run, summary=_recount_attempts(run))
     return run
+
+
+def _no_missing_chunk(run: Run, present: set[str], chunk_size: int) -> None:
+    """Every chunk the manifest plans is there: tables read from the games (the ceiling, the
+    balance fit) would otherwise count fewer games than the summary, without a word."""
+    from crewsim.montecarlo import ChunkTask, resume_command
+
+    for key in run.key_map()["key"]:
+        for k in range(-(-run.games_per_cell // chunk_size)):
+            name = ChunkTask(0, key, k, 0, 0).file_name
+            if name not in present:
+                raise CrewsimError(
+                    f"{run.path / 'chunks' / name}: missing; `{resume_command(run.path)}` "
+                    "simulates it again"
+                )
 
 
 def read_table(path: Path) -> pl.DataFrame:
