@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import polars as pl
 
@@ -20,6 +20,8 @@ from crewsim.stats import CEILING_COLUMNS, ceiling_columns, expected_attempts
 
 _REQUIRED = ("manifest.json", "summary.parquet", "failures.parquet")
 T = TypeVar("T")
+_SUMMARY_COLUMNS = ("mission", "players", "games", "successes", "success_rate")
+_FAILURE_COLUMNS = ("mission", "players", "kind", "trick", "count")
 
 
 @dataclass(frozen=True)
@@ -167,6 +169,11 @@ def load_run(path: Path | str) -> Run:
     manifest = read_manifest(path)
     summary = read_table(path / "summary.parquet")
     failures = read_table(path / "failures.parquet")
+    for table, name, columns in ((summary, "summary.parquet", _SUMMARY_COLUMNS),
+                                 (failures, "failures.parquet", _FAILURE_COLUMNS)):  # fmt: skip
+        absent = [c for c in columns if c not in table.columns]
+        if absent:
+            _damaged(path / name, f"no column {absent[0]!r}")
     chunks = sorted((path / "chunks").glob("*.parquet"))
     for chunk in chunks:  # footers only: a quick look
         _readable(chunk, pl.read_parquet_schema)
@@ -211,14 +218,17 @@ def _readable(path: Path, read: Callable[[Path], T]) -> T:
     try:
         return read(path)
     except (pl.exceptions.PolarsError, OSError) as exc:
-        from crewsim.montecarlo import resume_command
+        _damaged(path, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
 
-        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        mend = "simulates it again" if path.parent.name == "chunks" else "writes it again"
-        folder = path.parent.parent if path.parent.name == "chunks" else path.parent
-        raise CrewsimError(
-            f"{path}: damaged ({why}); delete it: `{resume_command(folder)}` {mend}"
-        ) from None
+
+def _damaged(path: Path, why: str) -> NoReturn:
+    """One line: which file of the run is damaged, why, and the resume that mends it."""
+    from crewsim.montecarlo import resume_command
+
+    chunk = path.parent.name == "chunks"
+    folder = path.parent.parent if chunk else path.parent
+    mend = "simulates it again" if chunk else "writes it again"
+    raise CrewsimError(f"{path}: damaged ({why}); delete it: `{resume_command(folder)}` {mend}")
 
 
 def _recount_attempts(run: Run) -> pl.DataFrame:

@@ -287,6 +287,15 @@ def test_a_malformed_manifest_is_one_line(
     assert "manifest.json" in str(err.value) and "\n" not in str(err.value)
 
 
+@pytest.mark.parametrize(("name", "column"), [("summary.parquet", "games"),
+                                               ("failures.parquet", "trick")])  # fmt: skip
+def test_a_table_without_its_columns_is_one_line(run_copy: Path, name: str, column: str) -> None:
+    path = run_copy / name
+    pl.read_parquet(path).drop(column).write_parquet(path)
+    with pytest.raises(CrewsimError, match=f"{name}: damaged \\(no column '{column}'\\)"):
+        load_run(run_copy)
+
+
 def test_a_missing_chunk_is_one_line_but_a_summary_only_run_loads(run_copy: Path) -> None:
     """Part of the games gone would shrink the tables read from them without a word; a run
     whose chunk files were all dropped once summarised still reads from its summary."""
