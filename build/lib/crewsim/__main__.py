@@ -1,5 +1,0 @@
-"""Allow `python -m crewsim`."""
-
-from crewsim.cli.app import main
-
-main()
