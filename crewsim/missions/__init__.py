@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -72,11 +71,12 @@ _NUMBERED_ID = re.compile(r"^(.*?)(\d+)$")
 
 def scenarios_dir() -> Path:
     """Folder of the shipped scenario files: $CREWSIM_SCENARIOS, else ``<repo>/scenarios`` (a
-    checkout), else ``<sys.prefix>/share/crewsim/scenarios`` (where ``pip install`` puts them)."""
+    checkout), else the copy ``pip install`` puts in the package (``crewsim/scenarios``)."""
     env = os.environ.get(SCENARIOS_ENV)
-    folder = Path(env) if env else Path(__file__).resolve().parents[2] / "scenarios"
+    package = Path(__file__).resolve().parents[1]
+    folder = Path(env) if env else package.parent / "scenarios"
     if not env and not folder.is_dir():
-        folder = Path(sys.prefix) / "share" / "crewsim" / "scenarios"
+        folder = package / "scenarios"
     if not folder.is_dir():
         raise CrewsimError(
             f"scenario folder {folder} not found (set {SCENARIOS_ENV} to the folder holding "

@@ -118,26 +118,28 @@ def test_scenarios_env_var_overrides_folder(
         load_campaign("planet-nine")
 
 
-def test_an_installed_crewsim_finds_its_scenarios_under_its_prefix(
+def test_an_installed_crewsim_carries_its_scenarios_and_every_package(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``pip install`` (not editable) puts the files where pyproject's data-files say, and
-    every file of the checkout's ``scenarios/`` goes with it."""
+    """``pip install`` (not editable) puts ``scenarios/`` in the package as data, wherever the
+    install scheme puts packages; the package list must name every package of the code."""
     import tomllib
 
     import crewsim.missions as missions
 
     root = Path(missions.__file__).resolve().parents[2]
-    files = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
-    (target, patterns), = files["data-files"].items()
-    shipped = {p.name for pattern in patterns for p in root.glob(pattern)}
+    tool = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    code = {".".join(p.parent.relative_to(root).parts) for p in root.glob("crewsim/**/__init__.py")}
+    assert set(tool["packages"]) == code | {"crewsim.scenarios"}
+    assert tool["package-dir"] == {"crewsim.scenarios": "scenarios"}
+    shipped = {p.name for g in tool["package-data"]["crewsim.scenarios"]
+               for p in (root / "scenarios").glob(g)}  # fmt: skip
     assert shipped == {p.name for p in (root / "scenarios").iterdir()}
-    installed = tmp_path / target
-    installed.mkdir(parents=True)
+    installed = tmp_path / "site" / "crewsim"  # a wheel's layout, no checkout around it
+    (installed / "scenarios").mkdir(parents=True)
     monkeypatch.delenv("CREWSIM_SCENARIOS", raising=False)
-    monkeypatch.setattr(missions, "__file__", str(tmp_path / "site" / "crewsim" / "m" / "x.py"))
-    monkeypatch.setattr(sys, "prefix", str(tmp_path))
-    assert scenarios_dir() == installed
+    monkeypatch.setattr(missions, "__file__", str(installed / "missions" / "__init__.py"))
+    assert scenarios_dir() == installed / "scenarios"
 
 
 def test_a_scenario_folder_needs_every_task_card(
