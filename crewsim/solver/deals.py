@@ -58,10 +58,14 @@ DEEP_TASK_KEYS = ("task", "player")
 
 def _known(rec: dict[str, Any], allowed: tuple[str, ...], where: str = "") -> None:
     """A key the format does not have is an error: a misspelt ``deep_tasks`` would otherwise
-    drop every task without a word and change the verdict."""
+    drop every task without a word and change the verdict.  Keys starting with ``_`` are the
+    writer's notes (the golden file's ``_expect`` and ``_why``), never read."""
     for key in rec:
-        if key not in allowed:
-            raise _Bad(where + str(key), f"unknown field (allowed: {', '.join(allowed)})")
+        if key not in allowed and not str(key).startswith("_"):
+            raise _Bad(
+                where + str(key),
+                f"unknown field (allowed: {', '.join(allowed)}; a note may go in a '_' key)",
+            )
 
 
 def _int(value: Any, field: str, lo: int, hi: int) -> int:

@@ -81,6 +81,7 @@ def test_solve_a_deep_sea_deal(tmp_path: Path) -> None:
         ({"game": "deep-sea", "deep_tasks": "x"}, "field 'deep_tasks'"),
         # a misspelt or misplaced key would drop the tasks silently and change the verdict
         ({"deep_task": [{"task": 5, "player": 0}]}, "field 'deep_task': unknown field"),
+        ({"note": "mine"}, "a note may go in a '_' key"),
         ({"tasks": [{"card": "pink1", "owner": 0}]}, "field 'tasks[0].owner': unknown field"),
         ({"game": "deep-sea", "deep_tasks": [{"task": 5, "seat": 0}]}, "deep_tasks[0].seat'"),
         ({"deep_tasks": [{"task": 5, "player": 0}]}, "only a Deep Sea deal"),
@@ -97,6 +98,16 @@ def test_bad_deal_is_one_line_exit_2(tmp_path: Path, patch: dict, message: str) 
     with pytest.raises(CrewsimError, match=r"bad.jsonl:2: ") as err:
         runner.invoke(app, ["solve", str(f)], catch_exceptions=False)
     assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_keys_starting_with_an_underscore_are_the_writer_s_notes(tmp_path: Path) -> None:
+    f = tmp_path / "d.json"
+    rec = deal_record(4, Game.PLANET_NINE, 5, "pn-1") | {"_seed": 5, "_note": "from my script"}
+    rec["tasks"][0]["_why"] = "a note on one task"
+    f.write_text(json.dumps(rec))
+    result = runner.invoke(app, ["solve", str(f), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["verdict"] in ("feasible", "infeasible")
 
 
 def _two_player_variants() -> list[tuple[dict, str]]:

@@ -1,4 +1,4 @@
-"""Writes tests/solver/golden.jsonl: deals whose verdict can be checked by hand ("why").
+"""Writes tests/solver/golden.jsonl: deals whose verdict can be checked by hand ("_why").
 
 Run ``python -m tests.solver.make_golden``; the test only reads the file.  Filler cards are
 dealt with a fixed seed, so the file is reproducible.
@@ -43,8 +43,8 @@ def record(players: int, hands: list[list[int]], tasks: list[tuple[int, int, str
         "players": players,
         "hands": [[card_name(x) for x in sorted(h)] for h in hands],
         "tasks": [{"card": card_name(x), "player": o, "token": t} for x, o, t in tasks],
-        "expect": expect,
-        "why": why,
+        "_expect": expect,  # notes: keys the deal format leaves to the writer ("_...")
+        "_why": why,
     }
     if under:
         rec["dummy_under"] = [[card_name(a), card_name(b)] for a, b in under]
@@ -101,7 +101,7 @@ def golden() -> list[dict[str, Any]]:
     # 3 players: the commander holds 14 cards, one of them never played
     for extra in ([c(G, 1)], [c(Y, 2)]):
         rec = sweep(3, rng.randrange(3), [(p9, None), (b9, "1")], rng, extra=extra)
-        rec["why"] += f"; the 14th card ({card_name(extra[0])}, no task) stays unplayed"
+        rec["_why"] += f"; the 14th card ({card_name(extra[0])}, no task) stays unplayed"
         out.append(rec)
     # ---- feasible: the commander leads the task card, the owner plays the suit's 9 on it
     for owner, task in ((1, c(P, 5)), (2, c(B, 1)), (3, c(G, 7)), (1, c(Y, 3))):
