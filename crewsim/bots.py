@@ -27,7 +27,7 @@ _PARAMS: dict[str, tuple[int, float]] = {  # name -> (slot, default)
     "handover_gain": (L.BP_HANDOVER_GAIN, 4.0),
     "poor_score": (L.BP_POOR_SCORE, 2.0),
 }
-_RANGES = {"communicate": (0.0, 1.0), "distress_threshold": (0.0, 1.0)}  # a share, a switch
+_RANGES = {"communicate": (0.0, 1.0), "distress_threshold": (0.0, 1.0)}  # a switch, a share
 
 
 @dataclass(frozen=True)

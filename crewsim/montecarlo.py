@@ -500,11 +500,11 @@ def check_same_configuration(out: Path, old: dict[str, Any], new: dict[str, Any]
             elif key == "bot":
                 what = "the bot crew or its parameters differ"
             elif key == "kernel_sha256":
-                made = old.get("crewsim_version", "?")
+                made = f"kernel {str(a[key])[:12]}, {str(old.get('created', '?'))[:10]}"
                 raise CrewsimError(
-                    f"{out} was made by another simulation kernel (crewsim {made}): its games "
-                    "would not match this one's; continue it with that crewsim, or start a new "
-                    "run with another --out"
+                    f"{out} was made by another simulation kernel ({made}; this one is "
+                    f"{str(b[key])[:12]}): its games would not match this one's; continue it "
+                    "with the crewsim that made it, or start a new run with another --out"
                 )
             else:
                 what = f"{key} {_short(a[key])} there, {_short(b[key])} here"

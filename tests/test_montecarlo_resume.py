@@ -122,8 +122,9 @@ def test_folder_of_another_configuration_is_refused(tmp_path: Path) -> None:
     manifest = tmp_path / "manifest.json"
     doc = json.loads(manifest.read_text())
     manifest.write_text(json.dumps(doc | {"kernel_sha256": "0" * 64}))  # a changed kernel
-    with pytest.raises(CrewsimError, match=r"another simulation kernel \(crewsim .+\).*"
-                                           r"continue it with that crewsim"):  # fmt: skip
+    with pytest.raises(CrewsimError, match=r"another simulation kernel \(kernel 000000000000, "
+                                           r"\d{4}-\d\d-\d\d; this one is [0-9a-f]{12}\).*"
+                                           r"the crewsim that made it"):  # fmt: skip
         prepare(_config(games=500), tmp_path)
     manifest.write_text("{ not json")
     with pytest.raises(CrewsimError, match="not valid JSON"):

@@ -94,8 +94,8 @@ def _whole(option: str, text: str | None) -> int | None:
         return None
     try:
         return whole_number(text)
-    except typer.BadParameter:
-        raise CrewsimError(f"{option}: expected a whole number, got {text!r}") from None
+    except typer.BadParameter as exc:
+        raise CrewsimError(f"{option}: {exc.message}") from None
 
 
 def _choice(option: str, text: str, enum: type[OutputFormat]) -> OutputFormat:

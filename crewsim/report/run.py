@@ -187,6 +187,8 @@ def load_run(path: Path | str) -> Run:
             missions[info.id] = info
         run = Run(path, manifest, summary, failures, missions)
         run.seed, run.bot, run.games_per_cell, run.key_map()  # noqa: B018
+        if int(manifest["chunk_size"]) <= 0:
+            raise ValueError(f"chunk_size {manifest['chunk_size']} is not a positive count")
         if chunks:  # a run may drop its chunk files once summarised, but not some of them
             _no_missing_chunk(run, {c.name for c in chunks}, int(manifest["chunk_size"]))
     if "distress_successes" not in summary.columns:
@@ -197,16 +199,15 @@ def load_run(path: Path | str) -> Run:
 def _no_missing_chunk(run: Run, present: set[str], chunk_size: int) -> None:
     """Every chunk the manifest plans is there: tables read from the games (the ceiling, the
     balance fit) would otherwise count fewer games than the summary, without a word."""
-    from crewsim.montecarlo import ChunkTask, resume_command
+    from crewsim.montecarlo import plan_chunks, resume_command
 
-    for key in run.key_map()["key"]:
-        for k in range(-(-run.games_per_cell // chunk_size)):
-            name = ChunkTask(0, key, k, 0, 0).file_name
-            if name not in present:
-                raise CrewsimError(
-                    f"{run.path / 'chunks' / name}: missing; `{resume_command(run.path)}` "
-                    "simulates it again"
-                )
+    keys = run.key_map()["key"].to_list()
+    for task in plan_chunks(keys, run.games_per_cell, run.seed, chunk_size):
+        if task.file_name not in present:
+            raise CrewsimError(
+                f"{run.path / 'chunks' / task.file_name}: missing; "
+                f"`{resume_command(run.path)}` simulates it again"
+            )
 
 
 def read_table(path: Path) -> pl.DataFrame:
@@ -234,7 +235,7 @@ def _damaged(path: Path, why: str) -> NoReturn:
 def _recount_attempts(run: Run) -> pl.DataFrame:
     """A summary written before crewsim counted the games won after a distress call (and
     charged the signal's attempt once per game, not once per mission): those counts from the
-    chunk files, and the expected attempts again by today's rule.  A cell whose chunk files
+    chunk files, and the expected attempts again by today's rule.  A run whose chunk files
     are gone gets the count a signal that does not change the odds would give."""
     schema = {"mission": pl.String, "players": pl.Int64, "ds": pl.Int64}
     wins = pl.DataFrame(schema=schema)

@@ -273,6 +273,7 @@ def test_a_damaged_parquet_file_is_one_line_naming_it(run_copy: Path, name: str)
         (lambda m: [], "not a crewsim run manifest"),
         (lambda m: m | {"cells": "x"}, "malformed"),
         (lambda m: m | {"root_seed": "one"}, "malformed"),
+        (lambda m: m | {"chunk_size": 0}, "malformed"),  # the chunk plan would divide by it
         (lambda m: m | {"cells": [c | {"mission_record": "oops"} for c in m["cells"]]},
          "malformed"),  # fmt: skip
     ],
