@@ -91,7 +91,17 @@ class ChunkTask:
 
     @property
     def file_name(self) -> str:
-        return f"{self.key}-{self.index:05d}.parquet"
+        return chunk_file_name(self.key, self.index)
+
+
+def chunk_file_name(key: str, index: int) -> str:
+    """Chunk ``index`` of a cell's plan, as a file of the run's ``chunks/`` folder."""
+    return f"{key}-{index:05d}.parquet"
+
+
+def n_chunks(games: int, chunk_size: int) -> int:
+    """Chunks a cell of ``games`` is cut into (the last may be smaller)."""
+    return -(-games // chunk_size)
 
 
 @dataclass(frozen=True)
@@ -209,10 +219,10 @@ def plan_chunks(
     ``SeedSequence.spawn`` gives child ``k`` the spawn key ``(..., k)`` however many children
     are asked for, so chunk ``k`` keeps its seed when ``games`` grows: the plan is prefix-stable.
     """
-    n_chunks = -(-games // chunk_size)
     tasks = []
+    count = n_chunks(games, chunk_size)
     for c, key in enumerate(keys):
-        for k, seq in enumerate(cell_seed_sequence(root_seed, key).spawn(n_chunks)):
+        for k, seq in enumerate(cell_seed_sequence(root_seed, key).spawn(count)):
             size = min(chunk_size, games - k * chunk_size)
             tasks.append(ChunkTask(c, key, k, size, chunk_seed(seq)))
     return tasks
