@@ -243,7 +243,10 @@ def read_deals(path: str | Path) -> Iterator[DealRecord]:
             rec = json.loads(chunk)
         except json.JSONDecodeError as exc:
             where = lineno if p.suffix.lower() == ".jsonl" else exc.lineno
-            raise CrewsimError(f"{p}:{where}: not JSON ({exc.msg})") from None
+            hint = ""
+            if exc.msg == "Extra data" and p.suffix.lower() != ".jsonl":
+                hint = "; a .json file holds one deal, a .jsonl file one deal per line"
+            raise CrewsimError(f"{p}:{where}: not JSON ({exc.msg}){hint}") from None
         except (RecursionError, ValueError) as exc:  # nested too deep, a number too long
             raise CrewsimError(f"{p}:{lineno}: not a deal ({str(exc).splitlines()[0]})") from None
         try:

@@ -136,6 +136,15 @@ def test_a_two_player_deal_the_rules_cannot_deal_is_refused(
     assert message in str(err.value)
 
 
+def test_several_deals_in_a_json_file_point_to_jsonl(tmp_path: Path) -> None:
+    f = tmp_path / "two.json"
+    one = json.dumps(deal_record(4, Game.PLANET_NINE, 1, "pn-2"))
+    f.write_text(one + "\n" + one + "\n")
+    with pytest.raises(CrewsimError, match=r"two.json:2: not JSON \(Extra data\); a .json file "
+                                           r"holds one deal, a .jsonl file one deal per line"):
+        runner.invoke(app, ["solve", str(f)], catch_exceptions=False)
+
+
 @pytest.mark.parametrize("text", ["[" * 100_000, '{"players": ' + "9" * 5_000 + "}"])
 def test_json_too_deep_or_too_long_is_one_line(tmp_path: Path, text: str) -> None:
     f = tmp_path / "bad.json"
