@@ -429,13 +429,13 @@ def check_tasks(
 
     Exit status: 0 no contradiction, 1 contradiction, 2 bad input.
     """
+    from crewsim.montecarlo import check_games
+
     seats = _seats(players)
     cards = resolve_tasks(tasks)
     given = parse_owners(owners, len(cards), seats) if owners is not None else None
     if games < 0:
         raise CrewsimError(f"-n: expected 0 or more games, got {games}")
-    from crewsim.montecarlo import check_games
-
     check_games(games)
     result = check(cards, given, players)
     mc = estimate(cards, given, players, games, seed, bot, jobs) if games > 0 else None

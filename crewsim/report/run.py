@@ -214,11 +214,12 @@ def _whole_parquet(path: Path) -> None:
     Parquet trailer: 4 bytes read per file, where reading every footer took ~0.15 ms."""
     try:
         with path.open("rb") as f:
-            f.seek(0, 2)
-            whole = f.tell() >= 12 and (f.seek(-4, 2), f.read(4))[1] == b"PAR1"
+            size = f.seek(0, 2)
+            f.seek(max(size - 4, 0))
+            tail = f.read(4)
     except OSError as exc:
         _damaged(path, exc.strerror or type(exc).__name__)
-    if not whole:
+    if size < 12 or tail != b"PAR1":
         _damaged(path, "not a whole Parquet file: its end is missing")
 
 
