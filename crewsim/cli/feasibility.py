@@ -14,7 +14,7 @@ from rich.table import Table
 
 from crewsim.backends import backend_named, check_backend, describe, open_workers, worker_count
 from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, count_option
-from crewsim.cli.output import deals_bar, stdout_console
+from crewsim.cli.output import deals_bar, json_row, stdout_console
 from crewsim.cli.simulate import parse_players
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
@@ -142,11 +142,13 @@ def feasibility(
         f"{n * len(cells)} deals solved in {wall:.1f} s on {describe(backend, n_jobs, scheduler)}"
     )
     if as_json:  # stdout is for the rows alone; the closing line goes to stderr
-        for r in rows:
-            typer.echo(json.dumps(r))
-        for mid, why in unsupported.items():
+        by_cell = {(r["mission"], r["players"]): r for r in rows}
+        blank = dict.fromkeys(rows[0])  # an unsupported cell: the same keys, all null
+        for m in chosen:  # one shape and the command line's order, unsupported cells too
             for p in seats:
-                typer.echo(json.dumps({"mission": mid, "players": p, "unsupported": why}))
+                r = by_cell.get((m.id, p), blank | {"mission": m.id, "players": p, "draft": draft})
+                row = json_row(r | {"unsupported": unsupported.get(m.id)})
+                typer.echo(json.dumps(row, allow_nan=False))
         typer.echo(done, err=True)
         return
     table = Table(

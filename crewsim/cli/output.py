@@ -169,18 +169,17 @@ def failures_table(summary: pl.DataFrame) -> Table:
     return table
 
 
-def _finite(x: Any) -> Any:
-    """JSON has no infinity or NaN: both become null."""
-    if isinstance(x, float) and not math.isfinite(x):
-        return None
-    return x
+def json_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A row fit for JSON, which has no infinity or NaN: both become null (``json.dumps``
+    would write the tokens ``NaN`` and ``Infinity``, which strict parsers reject)."""
+    return {k: None if isinstance(v, float) and not math.isfinite(v) else v for k, v in row.items()}
 
 
 def summary_json(summary: pl.DataFrame) -> str:
     """The summary as a JSON list of rows; top_failures as a list of strings."""
     rows = []
     for r in summary.select(c for c in JSON_COLUMNS if c in summary.columns).iter_rows(named=True):
-        row = {k: _finite(v) for k, v in r.items()}
+        row = json_row(r)
         row["top_failures"] = r["top_failures"].split("; ") if r["top_failures"] else []
         rows.append(row)
     return json.dumps(rows, indent=2)

@@ -24,7 +24,7 @@ from crewsim.cli.options import (
     refuse_ceiling_options_without_it,
     refuse_new_run_options,
 )
-from crewsim.cli.output import stdout_console
+from crewsim.cli.output import json_row, stdout_console
 from crewsim.errors import CrewsimError
 from crewsim.report import tables
 from crewsim.report.format import ceiling_cells, num_ci, pct_ci, rank_label, rho_ci
@@ -152,10 +152,6 @@ def _table(rank: pl.DataFrame, p: int, title: str, caption: str = "") -> Table:
     return t
 
 
-def _finite(x: object) -> object:
-    return None if isinstance(x, float) and not math.isfinite(x) else x
-
-
 def rank(
     ctx: typer.Context,
     missions: Annotated[
@@ -236,11 +232,11 @@ def rank(
         return
     corr = tables.order_correlations(loaded)
     if fmt is RankFormat.json:
-        rows = [{k: _finite(v) for k, v in r.items()} for r in ranking.iter_rows(named=True)]
+        rows = [json_row(r) for r in ranking.iter_rows(named=True)]
         for row in rows:  # a list, as in `simulate --format json`
             reasons = str(row["top_failures"] or "")
             row["top_failures"] = reasons.split("; ") if reasons else []
-        cor = [{k: _finite(v) for k, v in r.items()} for r in corr.iter_rows(named=True)]
+        cor = [json_row(r) for r in corr.iter_rows(named=True)]
         typer.echo(
             json.dumps(
                 {

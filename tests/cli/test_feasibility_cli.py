@@ -14,9 +14,14 @@ runner = CliRunner()
 
 
 def _rows(args: list[str]) -> list[dict]:
+    """The JSON lines, read as strict parsers (jq, JavaScript) read them: no NaN, no Infinity."""
     result = runner.invoke(app, ["feasibility", *args, "--jobs", "1", "--json"])
     assert result.exit_code == 0, result.output
-    return [json.loads(x) for x in result.stdout.splitlines()]  # the progress bar: stderr
+    return [json.loads(x, parse_constant=_not_json) for x in result.stdout.splitlines()]
+
+
+def _not_json(token: str) -> None:
+    raise AssertionError(f"{token} is not JSON")
 
 
 def test_feasibility_small_run() -> None:
@@ -78,14 +83,23 @@ def test_feasibility_refuses_unsupported() -> None:
 
 
 def test_unsupported_missions_among_others_get_a_line_of_their_own() -> None:
+    """In the command line's order and of one shape: the same keys, null where unsolved."""
     rows = _rows(["pn-11..13", "-p", "3,4", "-n", "5"])
-    assert [(r["mission"], r["players"]) for r in rows if "unsupported" not in r] == [
-        ("pn-11", 3), ("pn-11", 4), ("pn-13", 3), ("pn-13", 4)
+    assert [(r["mission"], r["players"]) for r in rows] == [
+        ("pn-11", 3), ("pn-11", 4), ("pn-12", 3), ("pn-12", 4), ("pn-13", 3), ("pn-13", 4)
     ]
-    assert [r for r in rows if "unsupported" in r][0]["unsupported"].startswith("pn-12: ")
+    assert all(r.keys() == rows[0].keys() for r in rows)
+    assert [r["unsupported"] is not None for r in rows] == [False, False, True, True, False, False]
+    assert rows[2]["unsupported"].startswith("pn-12: ") and rows[2]["feasible_share"] is None
     table = runner.invoke(app, ["feasibility", "pn-11..13", "-n", "5", "--jobs", "1"])
     assert table.exit_code == 0, table.output
     assert "left out: pn-12: the random card draw" in table.output
+
+
+def test_a_cell_with_no_deal_decided_has_a_null_share_not_nan() -> None:
+    """Every deal unknown (no SAT engine, a budget of one play): no share, and valid JSON."""
+    (row,) = _rows(["pn-10", "-p", "4", "-n", "5", "--budget", "1", "--conflicts", "0"])
+    assert row["unknown"] == 5 and row["feasible_share"] is None
 
 
 def test_feasibility_refuses_an_unknown_draft() -> None:
