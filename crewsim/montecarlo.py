@@ -471,8 +471,11 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def read_manifest(out: Path) -> dict[str, Any]:
-    """An existing run folder's manifest, or one line saying why it cannot be used."""
+def read_manifest(
+    out: Path, required: Sequence[str] = (*IDENTITY_KEYS, "games_per_cell")
+) -> dict[str, Any]:
+    """An existing run folder's manifest, or one line saying why it cannot be used;
+    ``required``: the keys the caller reads (a resume compares the whole identity)."""
     path = out / MANIFEST
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
@@ -482,8 +485,7 @@ def read_manifest(out: Path) -> dict[str, Any]:
         raise CrewsimError(f"{path}: cannot read ({exc})") from None
     except json.JSONDecodeError as exc:
         raise CrewsimError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
-    missing = [k for k in (*IDENTITY_KEYS, "games_per_cell") if not isinstance(doc, dict)
-               or k not in doc]  # fmt: skip
+    missing = [k for k in required if not isinstance(doc, dict) or k not in doc]
     if missing:
         raise CrewsimError(f"{path}: not a crewsim run manifest (missing {', '.join(missing)})")
     return dict(doc)

@@ -18,6 +18,7 @@ from crewsim.errors import CrewsimError
 from crewsim.stats import CEILING_COLUMNS, ceiling_columns, expected_attempts
 
 _REQUIRED = ("manifest.json", "summary.parquet", "failures.parquet")
+REPORT_KEYS = ("cells", "root_seed", "chunk_size", "games_per_cell")  # the manifest keys read
 _SUMMARY_COLUMNS = ("mission", "players", "games", "successes", "success_rate")
 _FAILURE_COLUMNS = ("mission", "players", "kind", "trick", "count")
 
@@ -164,7 +165,7 @@ def load_run(path: Path | str) -> Run:
             )
     from crewsim.montecarlo import MANIFEST, malformed, read_manifest
 
-    manifest = read_manifest(path)
+    manifest = read_manifest(path, REPORT_KEYS)  # an older run lacking others still reads
     summary = read_table(path / "summary.parquet")
     failures = read_table(path / "failures.parquet")
     for table, name, columns in ((summary, "summary.parquet", _SUMMARY_COLUMNS),
