@@ -6,7 +6,6 @@ import json
 import time
 from collections import Counter
 from collections.abc import Sequence
-from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,7 +13,7 @@ import typer
 from rich.console import Console
 
 from crewsim.cards import Game, card_name
-from crewsim.cli.output import deals_bar
+from crewsim.cli.output import busy, deals_bar
 from crewsim.errors import CrewsimError
 from crewsim.rules.play import trick_winner
 from crewsim.solver.api import (
@@ -104,18 +103,28 @@ def solve_cmd(
     chunks = [records[k : k + CHUNK] for k in range(0, len(records), CHUNK)]
     calls = [([r.problem for r in chunk], budget, conflicts) for chunk in chunks]
     workers = min(worker_count(jobs), len(chunks))
-    bar = deals_bar(len(records), Console(stderr=True)) if jsonl else nullcontext(None)
+    bar = (
+        deals_bar(len(records), Console(stderr=True))
+        if jsonl  # one deal: a spinner, since a fresh install first compiles the solver (~25 s)
+        else busy("solving (the first run of an install compiles the solver first: ~25 s)")
+    )
     tally: Counter[str] = Counter()
     start = time.perf_counter()
+    held: list[tuple[DealRecord, Result]] = []  # one deal: printed once the spinner is gone
     with open_workers("loky", workers) as pool, bar as advance:
         for chunk, results in zip(chunks, pool.imap(solve_records, calls), strict=True):
             for rec, res in zip(chunk, results, strict=True):
                 res = res or Result("unsupported", 0, 0.0, reason=rec.unsupported)
-                _print(rec, res, as_json or jsonl)
+                if jsonl:
+                    _print(rec, res, True)
+                else:
+                    held.append((rec, res))
                 tally[res.verdict] += 1
                 tally[res.engine] += 1
             if advance is not None:
                 advance(len(chunk))
+    for rec, res in held:
+        _print(rec, res, as_json)
     if jsonl:  # stdout stays one JSON line per deal
         typer.echo(_summary(tally, len(records), time.perf_counter() - start), err=True)
 
