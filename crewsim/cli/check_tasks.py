@@ -31,6 +31,7 @@ import numpy as np
 import typer
 
 from crewsim.cli.options import Jobs, Seed, count_option
+from crewsim.cli.output import busy
 from crewsim.errors import CrewsimError
 from crewsim.missions import TaskCard, get_mission, get_task_card
 from crewsim.report.format import pct_ci
@@ -438,7 +439,11 @@ def check_tasks(
         raise CrewsimError(f"-n: expected 0 or more games, got {games}")
     check_games(games)
     result = check(cards, given, players)
-    mc = estimate(cards, given, players, games, seed, bot, jobs) if games > 0 else None
+    mc = None
+    if games > 0:  # a fresh install first compiles the kernel: a minute of silence otherwise
+        with busy(f"playing {games:,} deals with the {bot} crew (a fresh install compiles the "
+                  "game kernel first: ~1 min)"):  # fmt: skip
+            mc = estimate(cards, given, players, games, seed, bot, jobs)
     if fmt is CheckFormat.JSON:
         typer.echo(json.dumps(_json(cards, given, players, seats, result, mc), indent=2))
     else:
