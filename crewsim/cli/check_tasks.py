@@ -31,7 +31,7 @@ import numpy as np
 import typer
 
 from crewsim.cli.options import Jobs, Seed, count_option
-from crewsim.cli.output import busy
+from crewsim.cli.output import KERNEL_FIRST_RUN, busy
 from crewsim.errors import CrewsimError
 from crewsim.missions import TaskCard, get_mission, get_task_card
 from crewsim.report.format import pct_ci
@@ -441,8 +441,7 @@ def check_tasks(
     result = check(cards, given, players)
     mc = None
     if games > 0:  # a fresh install first compiles the kernel: a minute of silence otherwise
-        with busy(f"playing {games:,} deals with the {bot} crew (a fresh install compiles the "
-                  "game kernel first: ~1 min)"):  # fmt: skip
+        with busy(f"playing {games:,} deals with the {bot} crew ({KERNEL_FIRST_RUN})"):
             mc = estimate(cards, given, players, games, seed, bot, jobs)
     if fmt is CheckFormat.JSON:
         typer.echo(json.dumps(_json(cards, given, players, seats, result, mc), indent=2))

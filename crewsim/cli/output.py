@@ -52,11 +52,14 @@ def stdout_console() -> Console:
     return Console(width=PIPE_WIDTH)
 
 
+KERNEL_FIRST_RUN = "a fresh install compiles the game kernel first: ~1 min"
+
+
 @contextmanager
-def loading_kernel(console: Console) -> Iterator[None]:
+def loading_kernel() -> Iterator[None]:
     """A spinner while the game kernel loads: a fresh install compiles it first (about a
     minute), which without a word looks like a hang."""
-    with console.status("loading the game kernel (a fresh install compiles it first: ~1 min)"):
+    with busy(f"loading the game kernel ({KERNEL_FIRST_RUN})"):
         yield
 
 

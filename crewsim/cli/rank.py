@@ -85,7 +85,7 @@ def _simulate(
         say(f"simulating {len(config.cells())} cells x {games:,} games, seed {seed}, "
             f"on {where}, run folder {out}")  # fmt: skip
         state = prepare(config, out)
-        with loading_kernel(stderr):  # before the bar: its rate and ETA count games only
+        with loading_kernel():  # before the bar: its rate and ETA count games only
             warm_up(state)
         with progress_bar(state.todo_games, stderr) as advance:
             result = execute(state, engine, on_chunk=advance)

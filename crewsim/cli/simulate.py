@@ -301,7 +301,7 @@ def simulate(
         )
         _report_state(state, stderr)
         try:
-            with loading_kernel(stderr):  # before the bar: its rate and ETA count games only
+            with loading_kernel():  # before the bar: its rate and ETA count games only
                 warm_up(state)
             bar = progress_bar(state.todo_games, stderr) if state.todo else nullcontext(None)
             with bar as advance:
