@@ -158,6 +158,7 @@ CASES: list[tuple[list[str], str]] = [
     # an option that would be ignored without a word
     (["simulate", "pn-1", "-p", "3", "--trace", "--format", "json"], "--trace prints one game"),
     (["simulate", "pn-1", "-p", "3", "--trace", "--ceiling"], "--ceiling is for a run"),
+    (["simulate", "pn-1", "-p", "3", "--trace", "--out", "x"], "--out is for a run"),
     (["simulate", "pn-1", "-p", "3", "--ceiling-n", "5"], "--ceiling-n tunes --ceiling"),
     (["rank", "pn-1", "-p", "3", "--ceiling-conflicts", "5"], "--ceiling-conflicts tunes"),
     # a count past any plan (a typo for 1e3): refused before a chunk list fills the memory

@@ -74,7 +74,7 @@ def main() -> None:
     """Console-script entry: user errors become one red line and exit status 2."""
     signal.signal(signal.SIGTERM, _stop_on_term)
     try:
-        code = app(standalone_mode=False)
+        code = app(standalone_mode=False, prog_name="crewsim")  # also under `python -m`
     except CrewsimError as exc:
         err_console.print(
             f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True

@@ -257,8 +257,8 @@ def simulate(
     # numbers and choices are parsed here, not by typer, so a bad value is one line, exit 2
     fmt = _choice("--format", fmt_name, OutputFormat)
     refuse_ceiling_options_without_it(ctx, ceiling)
-    if trace and (fmt is OutputFormat.json or ceiling):
-        flag = "--format json" if fmt is OutputFormat.json else "--ceiling"
+    if trace and (fmt is OutputFormat.json or ceiling or out):
+        flag = "--format json" if fmt is OutputFormat.json else "--ceiling" if ceiling else "--out"
         raise CrewsimError(f"--trace prints one game as text; {flag} is for a run: leave one out")
     opts = {
         "players": players, "games": _whole("-n", games), "bot": bot, "bots": bots,

@@ -55,13 +55,14 @@ def test_default_run_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert (folder / "summary.parquet").exists()
 
 
-def test_trace_prints_one_game(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["simulate", "pn-5", "-p", "4", "--trace", "--out", str(tmp_path)])
+def test_trace_prints_one_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["simulate", "pn-5", "-p", "4", "--trace"])
     assert result.exit_code == 0, result.output
     assert "pn-5, 4 players" in result.stdout
     assert "trick 1:" in result.stdout
     assert "SUCCESS" in result.stdout or "FAILURE" in result.stdout
-    assert not (tmp_path / "manifest.json").exists()
+    assert not (tmp_path / "runs").exists()  # no run folder
 
 
 def test_a_deep_sea_trace_names_its_task_cards_and_owners() -> None:
