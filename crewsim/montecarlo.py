@@ -34,6 +34,7 @@ import polars as pl
 from crewsim import __version__
 from crewsim.backends import Backend, check_backend, open_workers, worker_count
 from crewsim.bots import Bot
+from crewsim.csv_out import write_csv
 from crewsim.errors import CrewsimError
 from crewsim.kernel.layout import DISTRESS_CODES
 from crewsim.kernel.spec import KernelMission
@@ -709,7 +710,7 @@ def _finish(state: RunState, results: list[ChunkCounts], seconds: float) -> RunR
     summary = _with_setup_shares(summarise(cell_counts, fail, config.bot.name, games_of),
                                  cell_counts)  # fmt: skip
     summary.write_parquet(out / "summary.parquet")
-    summary.write_csv(out / "summary.csv")
+    write_csv(summary, out / "summary.csv")
     fail.write_parquet(out / "failures.parquet")
     cell_counts.drop("_cell").write_parquet(out / "chunk_counts.parquet")
     total = int(cell_counts["games"].sum())

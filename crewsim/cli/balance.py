@@ -19,6 +19,7 @@ from rich.table import Table
 
 from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, count_option, refuse_new_run_options
 from crewsim.cli.output import busy, stdout_console
+from crewsim.csv_out import csv_text
 from crewsim.errors import CrewsimError, writable_folder
 
 DEFAULT_GAMES = 25_000  # per mission and crew size: the fit reads this many (FIT_GAMES)
@@ -110,7 +111,7 @@ def balance(
         with busy("writing the report: tables, charts, report.md, index.html"):
             bal_mod.build(bal, out)
     if fmt is BalanceFormat.csv:
-        typer.echo(bal.cards.write_csv(), nl=False)
+        typer.echo(csv_text(bal.cards), nl=False)
         return
     if fmt is BalanceFormat.json:
         typer.echo(json.dumps(bal_mod.to_json(bal), indent=2))

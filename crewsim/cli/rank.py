@@ -25,6 +25,7 @@ from crewsim.cli.options import (
     refuse_new_run_options,
 )
 from crewsim.cli.output import json_row, stdout_console
+from crewsim.csv_out import csv_text, write_csv
 from crewsim.errors import CrewsimError
 from crewsim.report import tables
 from crewsim.report.format import ceiling_cells, num_ci, pct_ci, rank_label, rho_ci
@@ -96,7 +97,7 @@ def _simulate(
             rows = ceiling_rows(config, n_solve, say, engine, conflicts)
             summary = with_ceiling(result.summary, rows)
             summary.write_parquet(result.out / "summary.parquet")
-            summary.write_csv(result.out / "summary.csv")
+            write_csv(summary, result.out / "summary.csv")
     return out
 
 
@@ -228,7 +229,7 @@ def rank(
         loaded = _filter(load_run(run_dir), spec, players)
     ranking = tables.ranking(loaded)
     if fmt is RankFormat.csv:
-        typer.echo(ranking.write_csv(), nl=False)
+        typer.echo(csv_text(ranking), nl=False)
         return
     corr = tables.order_correlations(loaded)
     if fmt is RankFormat.json:

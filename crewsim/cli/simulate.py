@@ -25,6 +25,7 @@ from crewsim.cli.options import (
     whole_number,
 )
 from crewsim.cli.output import compact_table, loading_kernel, stacked, stdout_console
+from crewsim.csv_out import write_csv
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
 from crewsim.montecarlo import (
@@ -335,7 +336,7 @@ def simulate(
                        highlight=False)  # fmt: skip
         summary = with_ceiling(summary, rows)
         summary.write_parquet(state.out / "summary.parquet")
-        summary.write_csv(state.out / "summary.csv")
+        write_csv(summary, state.out / "summary.csv")
     if fmt is OutputFormat.json:
         typer.echo(summary_json(summary))
     else:

@@ -40,6 +40,7 @@ import polars as pl
 from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, FuncFormatter
 
+from crewsim.csv_out import write_csv
 from crewsim.errors import CrewsimError
 from crewsim.report import charts, html, markdown, tables
 from crewsim.report.document import Block, Bullets, Heading, Image, Para, Table
@@ -429,7 +430,7 @@ def build(bal: Balance, out: Path | str) -> Path:
     out = Path(out)
     (out / "tables").mkdir(parents=True, exist_ok=True)
     for name, df in (("cards", bal.cards), ("missions", bal.missions), ("fits", bal.fits)):
-        df.write_csv(out / "tables" / f"{name}.csv")
+        write_csv(df, out / "tables" / f"{name}.csv")
         df.write_parquet(out / "tables" / f"{name}.parquet")
     for name, fig, alt in (
         ("card-difficulty", card_chart(bal),

@@ -17,6 +17,7 @@ from pathlib import Path
 import polars as pl
 from matplotlib.figure import Figure
 
+from crewsim.csv_out import write_csv
 from crewsim.report import charts, html, markdown, tables
 from crewsim.report.document import Block, Bullets, Heading, Image, Para, Table
 from crewsim.report.format import (
@@ -119,7 +120,7 @@ def _write_tables(rep: Report) -> None:
         ("correlations", rep.correlations),
         ("summary", summary),
     ):
-        df.write_csv(rep.out / "tables" / f"{name}.csv")
+        write_csv(df, rep.out / "tables" / f"{name}.csv")
         df.write_parquet(rep.out / "tables" / f"{name}.parquet")
 
 
