@@ -273,6 +273,10 @@ def select(S, bp, alloc, hands, st):
             sc = task_score(tab, row, hands[s])
             if rnd:
                 sc = float(rand_below(st, 1000))
+            elif _clashes(tab, task, owner, n, task[k], s, k):
+                sc -= 1e9  # a bot takes a task that cannot go with the others only if forced
+            elif not _ends_clean(tab, task, owner, n, k, s, seats, takers, cap, hands):
+                sc -= 1e6  # ... or one that leaves a clash for the rest of the draft
             if sc > best_sc:
                 best_k, best_sc = k, sc
         if best_k < 0:
@@ -298,15 +302,58 @@ def _contradiction(tab, a, b, same_owner):
 
 
 @njit(cache=True)
+def _clashes(tab, task, owner, n, card, seat, skip):
+    """Whether ``card`` owned by ``seat`` contradicts a task already owned (slot ``skip``
+    aside), in either reveal order."""
+    for i in range(n):
+        if i == skip or owner[i] < 0:
+            continue
+        same = owner[i] == seat
+        if _contradiction(tab, task[i], card, same) or _contradiction(tab, card, task[i], same):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _ends_clean(tab, task, owner, n, k, seat, seats, takers, cap, hands):
+    """Whether the draft, with task ``k`` to ``seat`` and each later member taking its best
+    task that clashes with none it would hold, ends with no pairwise contradiction.  A crew
+    looks that far ahead: the member who must take the last card cannot refuse it (ds-32)."""
+    sim = owner.copy()
+    sim[k] = seat
+    s = seat
+    for _ in range(n * seats):
+        s = (s + 1) % seats
+        best, best_sc = -1, -1e18
+        for j in range(n):
+            row = task[j] * N_COLS
+            if sim[j] >= 0 or not (takers >> s & 1) or not _may_take(tab, row, s, cap):
+                continue
+            sc = task_score(tab, row, hands[s])
+            if _clashes(tab, task, sim, n, task[j], s, j):
+                sc -= 1e9
+            if sc > best_sc:
+                best, best_sc = j, sc
+        if best >= 0:
+            sim[best] = s
+    for i in range(n):
+        if sim[i] < 0 or _clashes(tab, task, sim, n, task[i], sim[i], i):
+            return sim[i] < 0  # a task nobody may take: no verdict, no penalty
+    return True
+
+
+@njit(cache=True)
 def repair(S, mp, hands, under, st):
     """Replace the later-revealed card of a contradictory pair by an unused card of equal value
-    that its owner may take and that calls for no redeal of this deal (its owner keeps the
-    slot; a redeal after selection has no place in the rules).  Returns the replacements."""
+    that its owner may take, that contradicts no other task and that calls for no redeal of
+    this deal (its owner keeps the slot; a redeal after selection has no place in the rules).
+    Drawing again until a card fits is the same as a random card among those that fit.
+    Returns the replacements."""
     tab, task, owner, deck = S.ds_tab, S.ds_task, S.ds_owner, S.ds_deck
     n, seats, cap = S.g[G_NDS], S.g[G_SEATS], S.g[G_CMD]
     covered = _covered(under)
     repairs = 0
-    for _ in range(8):
+    for _ in range(n):  # each replacement settles a pair for good
         found = -1
         for i in range(n):
             for j in range(i + 1, n):
@@ -327,6 +374,7 @@ def repair(S, mp, hands, under, st):
                 tab[row + C_VALUE] != value
                 or not _may_take(tab, row, owner[found], cap)
                 or _redeal_met(tab, row, hands, covered, seats)
+                or _clashes(tab, task, owner, n, c, owner[found], found)
             ):
                 continue
             used = False
