@@ -262,7 +262,7 @@ def _glance_table(rep: Report) -> Table:
         end = book_end.filter(pl.col("players") == p).row(0, named=True)
         c = corr.get(p)
         rho = "-" if c is None else rho_ci(c["spearman_rho"], c["rho_low"], c["rho_high"],
-                                             " (too few missions)")  # fmt: skip
+                                             _no_interval(c["spearman_rho"]))  # fmt: skip
         rows.append(
             (
                 f"{p} players",
@@ -290,6 +290,11 @@ def _glance_table(rep: Report) -> Table:
     )
 
 
+def _no_interval(rho: float) -> str:
+    """Why a rho has no interval: Fisher's z is infinite at a perfect order."""
+    return " (a perfect order: no interval)" if abs(rho) >= 1 else " (too few missions)"
+
+
 def _hardest_table(rep: Report) -> Table:
     players = rep.run.players
     cols = {p: tables.hardest(rep.ranking, p, HARDEST_K) for p in players}
@@ -302,7 +307,7 @@ def _hardest_table(rep: Report) -> Table:
             if i < c.height:
                 r = c.row(i, named=True)
                 row.append(
-                    f"{r['mission']}: {rate(r['success_rate'])}, "
+                    f"{r['mission']}: {pct_ci(r['success_rate'], r['ci_low'], r['ci_high'])}, "
                     f"{num(r['expected_attempts'])} attempts"
                 )
             else:
@@ -312,7 +317,8 @@ def _hardest_table(rep: Report) -> Table:
         ("", *(f"{p} players" for p in players)),
         tuple(rows),
         align="r" + "l" * len(players),
-        caption=f"The {depth} hardest missions (success rate, expected attempts)",
+        caption=f"The {depth} hardest missions (success rate [95 % CI], expected attempts): "
+        "where the intervals overlap, the order is not settled",
     )
 
 
@@ -321,15 +327,18 @@ def _reading_notes(rep: Report) -> tuple[str, ...]:
     notes = [
         f"Success rate: the share of {run.games_per_cell:,} random deals of that mission the "
         f"`{run.bot}` bot crew won. The bracket is a 95 % Wilson interval. A rank marked = "
-        "has an interval that overlaps a neighbour's: those games do not settle the order "
-        f"between them ({int(rep.ranking['tied'].sum())} of the {rep.ranking.height} ranks "
-        "here are marked).",
+        "has an interval that overlaps a neighbour's, a cautious mark: the order between "
+        "them may be uncertain, though a test of the difference itself can still settle it "
+        f"({int(rep.ranking['tied'].sum())} of the {rep.ranking.height} ranks here are "
+        "marked).",
         "Expected attempts: the attempts a crew playing like the bots logs per mission won, "
         "1 / success rate, plus the one extra attempt the distress signal costs once per "
         "mission (times the chance that some attempt before the win sent it); the interval "
         "joins the Wilson bounds of both.",
-        "These are bot results. A human crew will do better or worse in absolute terms; the "
-        "ranking between missions is the robust part.",
+        "These are bot results. A human crew will do better or worse, and not by the same "
+        "amount on every mission, so the ranking too says how hard each mission is for these "
+        "bots; where the run has a ceiling, its bot efficiency shows how much of a mission's "
+        "difficulty is the bots' own.",
     ]
     if rep.has_ceiling:
         notes.append(
@@ -357,13 +366,15 @@ def _reading_notes(rep: Report) -> tuple[str, ...]:
             "(printed against simulated difficulty), and `crewsim balance` rates the task cards."
         )
     elif {"redeal_share", "repair_share"} <= set(run.summary.columns):
-        notes.append(_setup_note(run.summary))
+        notes.append(_setup_note(run))
     return tuple(notes)
 
 
-def _setup_note(summary: pl.DataFrame) -> str:
+def _setup_note(run: Run) -> str:
     """How often a Deep Sea task draw was repaired or the deal redealt (rule 16, the cards'
     deal exceptions): the games are played on those set-ups, so readers should know."""
+    deep = [m for m, info in run.missions.items() if info.game == "deep-sea"]
+    summary = run.summary.filter(pl.col("mission").is_in(deep))  # Planet Nine has neither
     games = int(summary["games"].sum())
     parts = []
     for col, what in (("repair_share", "had a contradictory task draw repaired"),

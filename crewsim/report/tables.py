@@ -44,7 +44,7 @@ def ranking(run: Run) -> pl.DataFrame:
     """Missions from easiest (rank 1) to hardest, per player count.
 
     Sorted by success rate, equal rates by logbook number so the order is stable; ``tied``
-    marks a mission whose interval overlaps a neighbour's (the games do not settle their
+    marks a mission whose interval overlaps a neighbour's (the games may not settle their
     order).  The ceiling columns (solved deals, feasible share with its interval, the bots'
     wins on those deals and their efficiency: the share of the winnable solved deals they won,
     with its interval) appear only when the run has the solver's verdicts;

@@ -56,6 +56,8 @@ def test_markdown_links_charts_and_has_tables(rep: Report) -> None:
     assert "![" in md and "(charts/success-by-mission.png)" in md
     assert "| rank | mission | success [95 % CI]" in md
     assert "The 4 hardest missions" in md  # the run has 4 missions, fewer than HARDEST_K
+    hardest = md[md.index("The 4 hardest missions") :].split("\n\n")[1]
+    assert hardest.count(" %  [") == 0 and hardest.count(" % [") == 8  # each with its interval
 
 
 def test_ceiling_section_appears_when_the_run_has_verdicts(run_copy: Path, tmp_path: Path) -> None:
@@ -103,11 +105,20 @@ def test_a_deep_sea_report_says_how_often_the_set_up_was_repaired(tmp_path: Path
     from crewsim.missions import resolve_missions
     from crewsim.montecarlo import RunConfig, run
 
-    config = RunConfig(missions=tuple(resolve_missions("ds-20,ds-29")), players=(3,),
+    config = RunConfig(missions=tuple(resolve_missions("pn-1,ds-20,ds-29")), players=(3,),
                        games=600, bot=get_bot("heuristic"), seed=3, jobs=1)  # fmt: skip
     run(config, tmp_path / "run")
     md = (build(tmp_path / "run", tmp_path / "rep").out / "report.md").read_text()
     summary = pl.read_parquet(tmp_path / "run" / "summary.parquet")
-    top = summary.sort("repair_share", descending=True).row(0, named=True)
-    assert "Deep Sea set-up: " in md
+    deep = summary.filter(pl.col("mission") != "pn-1")  # Planet Nine games are no part of it
+    top = deep.sort("repair_share", descending=True).row(0, named=True)
+    assert f"Deep Sea set-up: {pct(deep['repair_share'].mean(), 1)} of the games had" in md
     assert f"(most: {top['mission']} at 3 players, {pct(top['repair_share'], 1)})" in md
+
+
+def test_a_perfect_order_is_not_blamed_on_too_few_missions() -> None:
+    """Fisher's z has no interval at |rho| = 1, whatever the number of missions."""
+    from crewsim.report.build import _no_interval
+
+    assert _no_interval(-1.0) == " (a perfect order: no interval)"
+    assert _no_interval(0.5) == " (too few missions)"
