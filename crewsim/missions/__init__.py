@@ -111,8 +111,17 @@ def _campaign(game: Game, folder: Path) -> tuple[Mission, ...]:
 
 
 def all_missions() -> tuple[Mission, ...]:
-    """Both shipped campaigns: Planet Nine 1-50, then Deep Sea 1-32."""
-    return load_campaign(Game.PLANET_NINE) + load_campaign(Game.DEEP_SEA)
+    """Both shipped campaigns: Planet Nine 1-50, then Deep Sea 1-32.  An id in both files is
+    an error: a lookup would take the first and play the other game's mission silently."""
+    planet, deep = load_campaign(Game.PLANET_NINE), load_campaign(Game.DEEP_SEA)
+    clash = sorted({m.id for m in planet} & {m.id for m in deep})
+    if clash:
+        folder = scenarios_dir()
+        raise CrewsimError(
+            f"{folder / CAMPAIGN_FILES[Game.DEEP_SEA]}: mission '{clash[0]}': field 'id': "
+            f"already a mission of {folder / CAMPAIGN_FILES[Game.PLANET_NINE]}"
+        )
+    return planet + deep
 
 
 def get_mission(mission_id: str, pool: Sequence[Mission] | None = None) -> Mission:

@@ -342,6 +342,7 @@ def parse_missions(doc: Mapping[str, Any], file: str) -> tuple[Mission, ...]:
     default_game = _game(top, "game", doc["game"]) if "game" in doc else None
     missions: list[Mission] = []
     seen: set[str] = set()
+    numbers: dict[tuple[Game, int], str] = {}  # a logbook number is one mission of its game
     for i, raw in enumerate(doc["missions"]):
         where = _Where(file, f"mission #{i + 1}")
         if not isinstance(raw, dict):
@@ -355,7 +356,12 @@ def parse_missions(doc: Mapping[str, Any], file: str) -> tuple[Mission, ...]:
         if mid in seen:
             where.fail("duplicate mission id", "id")
         seen.add(mid)
-        missions.append(_mission(where, raw, default_game))
+        mission = _mission(where, raw, default_game)
+        other = numbers.setdefault((mission.game, mission.number), mid)
+        if other != mid:
+            where.fail(f"{mission.game.value} mission {mission.number} is already '{other}'",
+                       "number")  # fmt: skip
+        missions.append(mission)
     return tuple(missions)
 
 

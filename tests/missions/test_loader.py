@@ -158,6 +158,20 @@ def test_a_scenario_folder_needs_every_task_card(
         check_complete_deck(load_file(tasks), str(tasks))  # type: ignore[arg-type]
 
 
+def test_an_id_in_both_campaign_files_is_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lookup takes the first match: ds-1 added to planet_nine.toml played as Planet Nine."""
+    folder = tmp_path / "scen"
+    shutil.copytree(scenarios_dir(), folder)
+    with (folder / "planet_nine.toml").open("a") as f:
+        f.write('\n[[missions]]\nid = "ds-1"\nnumber = 60\ntasks = 2\ndescription = "x"\n')
+    monkeypatch.setenv("CREWSIM_SCENARIOS", str(folder))
+    with pytest.raises(CrewsimError, match=r"deep_sea.toml: mission 'ds-1': field 'id': already "
+                       r"a mission of .*planet_nine.toml"):  # fmt: skip
+        get_mission("ds-1")
+
+
 # ---------------------------------------------------------------- resolve_missions
 
 
@@ -276,6 +290,8 @@ BAD_CASES = [
      ["field 'tokens'", "2 tokens but only 1 tasks"]),
     ("duplicate id", "m.toml", _missions(GOOD, GOOD),
      ["mission 'm-1'", "field 'id'", "duplicate mission id"]),
+    ("duplicate number", "m.toml", _missions(GOOD, GOOD.replace("m-1", "m-2")),
+     ["mission 'm-2'", "field 'number'", "planet-nine mission 1 is already 'm-1'"]),
     ("bad id", "m.toml", _missions('id = "M 1"\nnumber = 1\ntasks = 1'),
      ["mission #1", "field 'id'"]),
     ("missing field", "m.toml", 'game = "planet-nine"\n[[missions]]\nid = "m-1"\nnumber = 1\n',
