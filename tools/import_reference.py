@@ -315,8 +315,9 @@ Each [[missions]] table is one mission; omitted fields take the default in brack
                  the deep: shared pool of players-2 tokens) | none   [normal]
   comm_from_trick  first trick before which communication is allowed; 1 = from the start   [1]
   allocation     how tasks reach players: draft (commander/captain first, clockwise, one at a
-                 time) | commander_distributes | one_member | captain_all_or_pass | volunteer_1 |
-                 volunteer_2 | free_selection | captain_hardest_first | captain_skips   [draft]
+                 time) | one_member; Planet Nine also commander_distributes; Deep Sea also
+                 captain_all_or_pass | volunteer_1 | volunteer_2 | free_selection |
+                 captain_hardest_first | captain_skips   [draft]
   silenced_member  true: the commander names one other member who may not communicate   [false]
   card_draw_after_trick  0, or the trick after which each player draws one random card from
                  the hand of the player on their right   [0]
@@ -362,7 +363,6 @@ Deep Sea only:
                  0..30 (0 = no draw: objective-only or fixed-task missions)   [0]
   draws_task_cards  true: draw task cards up to `difficulty`   [true when difficulty > 0]
   fixed_tasks    task-card numbers (1..96, see deep_sea_tasks.toml) used instead of a draw   [[]]
-Also used here:
   unfamiliar_terrain  true: before each attempt a random colour card sets the communication:
                  1-3 normal, 4-6 currents, 7-9 rapture of the deep   [false]
   comm_before_first_trick_if_passed  true: if the captain passes the tasks on, all

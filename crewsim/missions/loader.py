@@ -18,8 +18,10 @@ from typing import Any, NoReturn, TypeVar
 from crewsim.cards import COLOUR_NAMES, Game, card_name, parse_card
 from crewsim.errors import CrewsimError
 from crewsim.missions.schema import (
+    DEEP_SEA_ALLOCATIONS,
     OBJECTIVE_PARAMS,
     ORDER_TOKENS,
+    PLANET_NINE_ALLOCATIONS,
     TASK_PARAMS,
     Allocation,
     CommMode,
@@ -49,7 +51,8 @@ MAX_FIXED_TASKS = 8  # a mission's fixed task cards: the kernel's ``layout.MAX_F
 _MISSION_FIELDS = tuple(f.name for f in fields(Mission))
 _TASK_FIELDS = tuple(f.name for f in fields(TaskCard))
 _PLANET_NINE_ONLY = ("tasks", "tokens", "token_adjust", "task_handover_5p")
-_DEEP_SEA_ONLY = ("difficulty", "draws_task_cards", "fixed_tasks")
+_DEEP_SEA_ONLY = ("difficulty", "draws_task_cards", "fixed_tasks", "unfamiliar_terrain",
+                  "comm_before_first_trick_if_passed", "real_time_seconds", "untimed_note")
 _TOKEN_ALIASES = {"Ω": "omega", "ω": "omega"}
 
 E = TypeVar("E", bound=StrEnum)
@@ -404,7 +407,13 @@ def _mission(where: _Where, raw: Mapping[str, Any], default_game: Game | None) -
         field = "tasks" if game is Game.PLANET_NINE else "difficulty"
         where.fail("mission has nothing to do: no tasks, task cards or objectives", field)
     if ObjectiveKind.OMEGA_LAST_TRICK in {o.kind for o in objectives} and "omega" not in tokens:
-        where.fail("kind 'omega_last_trick' needs an 'omega' token", "objectives")
+        hint = "" if game is Game.PLANET_NINE else " (a Planet Nine token: Deep Sea has none)"
+        where.fail(f"kind 'omega_last_trick' needs an 'omega' token{hint}", "objectives")
+    allocation = _enum(where, "allocation", g("allocation", "draft"), Allocation)
+    allowed = PLANET_NINE_ALLOCATIONS if game is Game.PLANET_NINE else DEEP_SEA_ALLOCATIONS
+    if allocation not in allowed:
+        where.fail(f"{allocation.value!r} is not a {game.value} allocation (those are: "
+                   f"{', '.join(sorted(a.value for a in allowed))})", "allocation")  # fmt: skip
     return Mission(
         id=raw["id"],
         game=game,
@@ -416,7 +425,7 @@ def _mission(where: _Where, raw: Mapping[str, Any], default_game: Game | None) -
         comm_from_trick=_int(where, "comm_from_trick", g("comm_from_trick", 1), 1, MAX_TRICKS),
         silenced_member=_bool(where, "silenced_member", g("silenced_member", False)),
         task_handover_5p=_bool(where, "task_handover_5p", g("task_handover_5p", False)),
-        allocation=_enum(where, "allocation", g("allocation", "draft"), Allocation),
+        allocation=allocation,
         token_adjust=_enum(where, "token_adjust", g("token_adjust", "none"), TokenAdjust),
         card_draw_after_trick=_int(
             where, "card_draw_after_trick", g("card_draw_after_trick", 0), 0, MAX_TRICKS - 1

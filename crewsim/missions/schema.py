@@ -94,6 +94,12 @@ class Allocation(StrEnum):
     CAPTAIN_SKIPS = "captain_skips"  # DS 25: draft as usual but the captain gets no task
 
 
+PLANET_NINE_ALLOCATIONS = frozenset(
+    (Allocation.DRAFT, Allocation.COMMANDER_DISTRIBUTES, Allocation.ONE_MEMBER)
+)
+DEEP_SEA_ALLOCATIONS = frozenset(Allocation) - {Allocation.COMMANDER_DISTRIBUTES}
+
+
 class TokenAdjust(StrEnum):
     """A one-off change to the order tokens before tasks are selected (PN 23, 40)."""
 

@@ -158,6 +158,15 @@ def test_a_scenario_folder_needs_every_task_card(
         check_complete_deck(load_file(tasks), str(tasks))  # type: ignore[arg-type]
 
 
+def test_each_game_allows_the_allocations_its_kernel_plays() -> None:
+    """``validate`` must refuse what ``simulate`` cannot play, not pass it."""
+    from crewsim.kernel.layout import ALLOC_CODES, DS_ALLOC_CODES
+    from crewsim.missions.schema import DEEP_SEA_ALLOCATIONS, PLANET_NINE_ALLOCATIONS
+
+    assert {a.value for a in PLANET_NINE_ALLOCATIONS} == set(ALLOC_CODES)
+    assert {a.value for a in DEEP_SEA_ALLOCATIONS} == set(DS_ALLOC_CODES)
+
+
 def test_an_id_in_both_campaign_files_is_an_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -290,6 +299,15 @@ BAD_CASES = [
      ["field 'tokens'", "2 tokens but only 1 tasks"]),
     ("duplicate id", "m.toml", _missions(GOOD, GOOD),
      ["mission 'm-1'", "field 'id'", "duplicate mission id"]),
+    ("allocation of the other game", "m.toml",
+     _missions(GOOD + '\nallocation = "free_selection"'),
+     ["field 'allocation'", "'free_selection' is not a planet-nine allocation"]),
+    ("Deep Sea field on Planet Nine", "m.toml", _missions(GOOD + "\nunfamiliar_terrain = true"),
+     ["field 'unfamiliar_terrain'", "not used by planet-nine missions"]),
+    ("omega objective on Deep Sea", "m.toml",
+     _missions('id = "m-1"\nnumber = 1\nobjectives = [{ kind = "omega_last_trick" }]',
+               game="deep-sea"),
+     ["field 'objectives'", "Deep Sea has none"]),
     ("duplicate number", "m.toml", _missions(GOOD, GOOD.replace("m-1", "m-2")),
      ["mission 'm-2'", "field 'number'", "planet-nine mission 1 is already 'm-1'"]),
     ("bad id", "m.toml", _missions('id = "M 1"\nnumber = 1\ntasks = 1'),
