@@ -253,19 +253,25 @@ def content(rep: Report) -> list[Block]:
     return blocks
 
 
+def _crew(rep: Report, game: str, players: int) -> str:
+    """A campaign's row label: the box too when the run has both."""
+    box = f", {charts.GAME_TITLES.get(game, game)}" if len(rep.run.games) > 1 else ""
+    return f"{players} players{box}"
+
+
 def _glance_table(rep: Report) -> Table:
-    book_end = rep.logbook.group_by("players").agg(pl.all().sort_by("number").last())
-    corr = {r["players"]: r for r in rep.correlations.iter_rows(named=True)}
+    book_end = rep.logbook.group_by("game", "players").agg(pl.all().sort_by("number").last())
+    corr = {(r["game"], r["players"]): r for r in rep.correlations.iter_rows(named=True)}
     rows = []
     for h in rep.headline.iter_rows(named=True):
-        p = h["players"]
-        end = book_end.filter(pl.col("players") == p).row(0, named=True)
-        c = corr.get(p)
+        g, p = h["game"], h["players"]
+        end = book_end.filter((pl.col("game") == g) & (pl.col("players") == p)).row(0, named=True)
+        c = corr.get((g, p))
         rho = "-" if c is None else rho_ci(c["spearman_rho"], c["rho_low"], c["rho_high"],
                                              _no_interval(c["spearman_rho"]))  # fmt: skip
         rows.append(
             (
-                f"{p} players",
+                _crew(rep, g, p),
                 str(h["missions"]),
                 pct(h["median_success_rate"]),
                 f"{h['easiest']} ({rate(h['easiest_rate'])})",
@@ -275,6 +281,8 @@ def _glance_table(rep: Report) -> Table:
             )
         )
     against = "printed difficulty" if rep.has_printed else "logbook number"
+    if len(rep.run.games) > 1:
+        against = "printed difficulty (Deep Sea) or logbook number (Planet Nine)"
     return Table(
         (
             "crew",
@@ -373,8 +381,7 @@ def _reading_notes(rep: Report) -> tuple[str, ...]:
 def _setup_note(run: Run) -> str:
     """How often a Deep Sea task draw was repaired or the deal redealt (rule 16, the cards'
     deal exceptions): the games are played on those set-ups, so readers should know."""
-    deep = [m for m, info in run.missions.items() if info.game == "deep-sea"]
-    summary = run.summary.filter(pl.col("mission").is_in(deep))  # Planet Nine has neither
+    summary = run.summary.filter(pl.col("mission").is_in(run.missions_of("deep-sea")))
     games = int(summary["games"].sum())
     parts = []
     for col, what in (("repair_share", "had a contradictory task draw repaired"),
@@ -419,10 +426,11 @@ def _ranking_table(rep: Report, p: int) -> Table:
 
 
 def _logbook_table(rep: Report) -> Table:
+    """The running total at every tenth mission the run has, and at its end."""
     rows = []
-    marks = (10, 20, 30, 40, 50)
-    for p in rep.run.players:
-        part = rep.logbook.filter(pl.col("players") == p).sort("number")
+    marks = sorted({m for m in rep.logbook["number"].to_list() if m % 10 == 0})
+    for g, p in tables.campaigns(rep.run):
+        part = rep.logbook.filter((pl.col("game") == g) & (pl.col("players") == p))
         cells = []
         for m in marks:
             hit = part.filter(pl.col("number") == m)
@@ -430,7 +438,7 @@ def _logbook_table(rep: Report) -> Table:
         end = part.row(-1, named=True)
         rows.append(
             (
-                f"{p} players",
+                _crew(rep, g, p),
                 *cells,
                 num_ci(end["cumulative_attempts"], end["cumulative_low"], end["cumulative_high"]),
             )

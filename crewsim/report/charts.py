@@ -199,24 +199,29 @@ def attempts_ranking(run: Run, rank: pl.DataFrame, players: int) -> Figure:
 
 
 def logbook_chart(run: Run, book: pl.DataFrame) -> Figure:
-    """Running total of expected attempts through the campaign, per player count."""
+    """Running total of expected attempts through the campaign, per game (solid Planet Nine,
+    dashed Deep Sea when a run has both) and player count.  A total that a never-won mission
+    makes infinite ends its line there, labelled so, not with the last finite total."""
     fig = _figure(9.0, 5.0)
     ax = fig.add_subplot()
-    for p in run.players:
-        part = book.filter(pl.col("players") == p).sort("number")
+    games = book["game"].unique(maintain_order=True).to_list()
+    for game, p in book.select("game", "players").unique(maintain_order=True).iter_rows():
+        part = book.filter((pl.col("game") == game) & (pl.col("players") == p)).sort("number")
         x = part["number"].to_numpy()
         y = part["cumulative_attempts"].to_numpy()
         lo = part["cumulative_low"].to_numpy()
         hi = part["cumulative_high"].to_numpy()
         ok = np.isfinite(y)
         colour = PLAYER_COLOURS.get(p, "black")
+        box = f", {GAME_TITLES.get(game, game)}" if len(games) > 1 else ""
+        style = "--" if len(games) > 1 and game == "deep-sea" else "-"
         sx, sy, slo, shi = _mission_steps(x[ok], y[ok], lo[ok], hi[ok])
         ax.fill_between(sx, slo, shi, color=colour, alpha=0.18, linewidth=0)
-        ax.plot(sx, sy, color=colour, linewidth=1.8, label=f"{p} players")
+        ax.plot(sx, sy, style, color=colour, linewidth=1.8, label=f"{p} players{box}")
         ax.plot(x[ok][-1:] + 0.5, y[ok][-1:], PLAYER_MARKERS.get(p, "o"), color=colour, ms=6)
         if ok.any():
             ax.annotate(
-                num(float(y[ok][-1])),
+                num(float(y[ok][-1])) if ok.all() else f"∞ from mission {x[~ok][0]}",
                 (x[ok][-1] + 0.5, y[ok][-1]),
                 xytext=(6, 0),
                 textcoords="offset points",

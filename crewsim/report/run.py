@@ -77,6 +77,10 @@ class Run:
     def players(self) -> list[int]:
         return sorted({int(p) for p in self.summary["players"].to_list()})
 
+    def missions_of(self, game: str) -> list[str]:
+        """The run's missions of one box: each box is its own campaign."""
+        return [m for m, info in self.missions.items() if info.game == game]
+
     @property
     def games(self) -> list[str]:
         """Which boxes the run's missions come from, in first-seen order."""

@@ -139,9 +139,7 @@ def order_correlations(run: Run) -> pl.DataFrame:
     for game in run.games:
         for p in run.players:
             part = run.summary.filter(pl.col("players") == p)
-            part = part.filter(
-                pl.col("mission").is_in([m for m, i in run.missions.items() if i.game == game])
-            )
+            part = part.filter(pl.col("mission").is_in(run.missions_of(game)))
             if game == "deep-sea":
                 pairs = [
                     (float(run.missions[m].printed_difficulty[p]), r)
@@ -180,7 +178,8 @@ def order_correlations(run: Run) -> pl.DataFrame:
 
 
 def logbook(run: Run, draws: int = LOGBOOK_DRAWS) -> pl.DataFrame:
-    """Expected attempts per mission in logbook order and their running total per player count.
+    """Expected attempts per mission in logbook order and their running total per game (each
+    box is its own campaign) and player count.
 
     The running total is what a crew playing the campaign straight through should expect to
     write in its logbook.  Its 95 % interval comes from a parametric bootstrap: each mission's
@@ -196,9 +195,10 @@ def logbook(run: Run, draws: int = LOGBOOK_DRAWS) -> pl.DataFrame:
     ).sort("players", "number")
     rng = np.random.default_rng(LOGBOOK_SEED)
     rows = []
-    for p in run.players:
+    for game, p in campaigns(run):
         sums, total, unwon_low, unwon = np.zeros(draws), 0.0, 0.0, False
-        for r in s.filter(pl.col("players") == p).iter_rows(named=True):
+        part = s.filter((pl.col("players") == p) & pl.col("mission").is_in(run.missions_of(game)))
+        for r in part.iter_rows(named=True):
             n, k = r["games"], r["successes"]
             d, clean = r["distress_games"], r["successes"] - r["distress_successes"]
             if k == 0:
@@ -211,6 +211,7 @@ def logbook(run: Run, draws: int = LOGBOOK_DRAWS) -> pl.DataFrame:
             low, high = np.percentile(sums, [2.5, 97.5]) if total else (0.0, 0.0)
             rows.append(
                 {
+                    "game": game,
                     "players": p,
                     "mission": r["mission"],
                     "number": r["number"],
@@ -223,6 +224,7 @@ def logbook(run: Run, draws: int = LOGBOOK_DRAWS) -> pl.DataFrame:
                 }
             )
     schema = {
+        "game": pl.String,
         "players": pl.Int64,
         "mission": pl.String,
         "number": pl.Int64,
@@ -272,11 +274,20 @@ def fail_tricks(run: Run) -> pl.DataFrame:
     return out.select("players", "trick", "kind", "reason", "failed_games", "share")
 
 
+def campaigns(run: Run) -> list[tuple[str, int]]:
+    """(game, players) of every campaign in the run, game by game: a run may mix both boxes,
+    whose missions share logbook numbers but never a campaign."""
+    have = set(run.summary.select("mission", "players").iter_rows())
+    return [(g, p) for g in run.games for p in run.players
+            if any((m, p) in have for m in run.missions_of(g))]  # fmt: skip
+
+
 def headline(run: Run, rank: pl.DataFrame) -> pl.DataFrame:
-    """Per player count: missions, median success, easiest and hardest mission."""
+    """Per game and player count: missions, median success, easiest and hardest mission."""
     rows = []
-    for p in run.players:
-        part = rank.filter(pl.col("players") == p).sort("rank")
+    for game, p in campaigns(run):
+        mine = pl.col("mission").is_in(run.missions_of(game))
+        part = rank.filter((pl.col("players") == p) & mine).sort("rank")
         if part.is_empty():
             continue
         easiest, hardest_row = part.row(0, named=True), part.row(-1, named=True)
@@ -284,6 +295,7 @@ def headline(run: Run, rank: pl.DataFrame) -> pl.DataFrame:
         median = float(median) if isinstance(median, int | float) else math.nan
         rows.append(
             {
+                "game": game,
                 "players": p,
                 "missions": part.height,
                 "median_success_rate": median,

@@ -100,20 +100,42 @@ def test_renderers_escape_text() -> None:
     assert "<script>" not in page and "&lt;script&gt;" in page
 
 
-def test_a_deep_sea_report_says_how_often_the_set_up_was_repaired(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory: pytest.TempPathFactory) -> Report:
+    """A report of a run with both boxes: pn-1, pn-2, ds-20 and ds-29 at 3 players."""
     from crewsim.bots import get_bot
     from crewsim.missions import resolve_missions
     from crewsim.montecarlo import RunConfig, run
 
-    config = RunConfig(missions=tuple(resolve_missions("pn-1,ds-20,ds-29")), players=(3,),
+    folder = tmp_path_factory.mktemp("mixed")
+    config = RunConfig(missions=tuple(resolve_missions("pn-1,pn-2,ds-20,ds-29")), players=(3,),
                        games=600, bot=get_bot("heuristic"), seed=3, jobs=1)  # fmt: skip
-    run(config, tmp_path / "run")
-    md = (build(tmp_path / "run", tmp_path / "rep").out / "report.md").read_text()
-    summary = pl.read_parquet(tmp_path / "run" / "summary.parquet")
-    deep = summary.filter(pl.col("mission") != "pn-1")  # Planet Nine games are no part of it
-    top = deep.sort("repair_share", descending=True).row(0, named=True)
-    assert f"Deep Sea set-up: {pct(deep['repair_share'].mean(), 1)} of the games had" in md
+    run(config, folder / "run")
+    return build(folder / "run", folder / "rep")
+
+
+def test_a_deep_sea_report_says_how_often_the_set_up_was_repaired(mixed: Report) -> None:
+    md = (mixed.out / "report.md").read_text()
+    summary = mixed.run.summary
+    summary = summary.filter(pl.col("mission").is_in(["ds-20", "ds-29"]))
+    top = summary.sort("repair_share", descending=True).row(0, named=True)
+    share = summary["repair_share"].mean()  # Planet Nine games are no part of it
+    assert f"Deep Sea set-up: {pct(share, 1)} of the games had" in md  # type: ignore[arg-type]
     assert f"(most: {top['mission']} at 3 players, {pct(top['repair_share'], 1)})" in md
+
+
+def test_each_box_is_its_own_campaign(mixed: Report) -> None:
+    """Planet Nine and Deep Sea share logbook numbers, never a running total: pn-1, ds-20,
+    pn-2, ds-29 used to add up in that order, and the glance table showed one of the two."""
+    book = pl.read_csv(mixed.out / "tables" / "logbook.csv")
+    for game, missions in (("planet-nine", ["pn-1", "pn-2"]), ("deep-sea", ["ds-20", "ds-29"])):
+        part = book.filter(pl.col("game") == game)
+        assert part["mission"].to_list() == missions
+        each = part["expected_attempts"].to_list()
+        assert part["cumulative_attempts"].to_list() == pytest.approx([each[0], sum(each)])
+    md = (mixed.out / "report.md").read_text()
+    assert "| 3 players, Planet Nine |" in md and "| 3 players, Deep Sea |" in md
+    assert "after mission 20" in md  # ds-20 is in the run: the tenth missions it has
 
 
 def test_a_perfect_order_is_not_blamed_on_too_few_missions() -> None:
