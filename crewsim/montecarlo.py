@@ -730,6 +730,21 @@ def _with_setup_shares(summary: pl.DataFrame, cell_counts: pl.DataFrame) -> pl.D
     return summary.join(shares, on=["mission", "players"], how="left", maintain_order="left")
 
 
+def manifest_missions(doc: dict[str, Any], path: Path) -> tuple[Mission, ...]:
+    """The run's missions as it recorded them, so a run made with ``CREWSIM_SCENARIOS`` (or
+    before a scenario edit) resumes and filters the same way; a manifest without the records
+    (older runs) names ids, looked up in today's scenario folder."""
+    from crewsim.missions import resolve_missions
+    from crewsim.missions.loader import missions_from_records
+
+    with malformed(path):
+        records = {c["mission"]: c.get("mission_record") for c in doc["cells"]}
+        ids = [str(m) for m in doc.get("missions", records)]
+        if all(records.get(m) for m in ids):
+            return missions_from_records([records[m] for m in ids], str(path))
+        return tuple(resolve_missions(",".join(ids)))
+
+
 def config_from_manifest(out: Path, **overrides: Any) -> RunConfig:
     """Rebuild a run's configuration from its folder (``--resume``); ``overrides`` win.
 
@@ -737,14 +752,14 @@ def config_from_manifest(out: Path, **overrides: Any) -> RunConfig:
     by ``prepare`` as "another configuration", with the field named.
     """
     from crewsim.bots import get_bot
-    from crewsim.missions import resolve_missions
 
     doc = read_manifest(out)
+    missions = manifest_missions(doc, out / MANIFEST)
     with malformed(out / MANIFEST):
         bot = doc["bot"]
         bots_file = overrides.pop("bots_file", None) or bot.get("file")
         config = RunConfig(
-            missions=tuple(resolve_missions(",".join(doc["missions"]))),
+            missions=missions,
             players=tuple(int(p) for p in doc["players"]),
             games=int(doc["games_per_cell"]),
             bot=get_bot(str(bot["name"]), Path(bots_file) if bots_file else None),

@@ -212,3 +212,32 @@ def test_ctrl_c_inside_an_in_process_chunk_takes_effect_after_it() -> None:
         finished.append(True)
     assert finished == [True]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_run_keeps_its_own_missions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run made with ``CREWSIM_SCENARIOS`` resumes and filters once it is unset: the
+    missions come from the manifest's records, not from today's scenario folder."""
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from crewsim.cli.app import app
+    from crewsim.missions import all_missions, get_mission, scenarios_dir
+    from crewsim.montecarlo import config_from_manifest
+
+    folder = tmp_path / "scen"
+    shutil.copytree(scenarios_dir(), folder)
+    with (folder / "planet_nine.toml").open("a") as f:
+        f.write('\n[[missions]]\nid = "pn-51"\nnumber = 51\ntasks = 2\ntokens = ["1"]\n'
+                'description = "mine"\n')  # fmt: skip
+    monkeypatch.setenv("CREWSIM_SCENARIOS", str(folder))
+    mine = get_mission("pn-51")
+    out = tmp_path / "run"
+    run(RunConfig(missions=(mine, get_mission("pn-2")), players=(3,), games=200,
+                  bot=get_bot("heuristic"), seed=1, jobs=1), out)  # fmt: skip
+    monkeypatch.delenv("CREWSIM_SCENARIOS")
+    assert "pn-51" not in {m.id for m in all_missions()}
+    assert config_from_manifest(out).missions == (mine, get_mission("pn-2"))
+    result = CliRunner().invoke(app, ["rank", "pn-51", "--run", str(out), "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    assert pl.read_csv(result.stdout.encode())["mission"].to_list() == ["pn-51"]

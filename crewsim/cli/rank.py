@@ -106,11 +106,14 @@ def _filter(run: Run, missions: str | None, players: str | None) -> Run:
     s = run.summary
     if missions:
         from crewsim.missions import resolve_missions
+        from crewsim.montecarlo import MANIFEST, manifest_missions
 
-        wanted = [m.id for m in resolve_missions(missions)]
-        missing = [m for m in wanted if m not in set(s["mission"].to_list())]
-        if missing:
-            raise CrewsimError(f"run {run.path} has no games of {', '.join(missing)}")
+        own = manifest_missions(run.manifest, run.path / MANIFEST)
+        try:  # the run's own missions: its scenario folder may be gone or set elsewhere
+            chosen = resolve_missions(missions, own)
+        except CrewsimError as exc:
+            raise CrewsimError(f"run {run.path}: {exc}") from None
+        wanted = [m.id for m in chosen]
         s = s.filter(pl.col("mission").is_in(wanted))
     if players:
         from crewsim.cli.simulate import parse_players

@@ -545,6 +545,16 @@ def load_file(path: str | Path) -> tuple[Mission, ...] | tuple[TaskCard, ...]:
     return parse_task_cards(doc, str(path))
 
 
+def missions_from_records(records: Sequence[Mapping[str, Any]], file: str) -> tuple[Mission, ...]:
+    """Missions from their ``Mission.to_dict`` records (a run's manifest), validated as a file's
+    are; a record lists every field, so the other game's (at their defaults) are left out."""
+    kept = []
+    for rec in records:
+        other = _PLANET_NINE_ONLY if rec.get("game") == Game.DEEP_SEA.value else _DEEP_SEA_ONLY
+        kept.append({k: v for k, v in rec.items() if k not in other})
+    return parse_missions({"missions": kept}, file)
+
+
 def load_missions_file(path: str | Path) -> tuple[Mission, ...]:
     """Load and validate a file that must hold ``[[missions]]``."""
     doc = read_document(path)

@@ -55,7 +55,7 @@ def test_csv_with_filters(ranked_run: Path) -> None:
     [
         (["rank"], "give missions"),
         (["rank", "--run", "nowhere", "--ceiling"], "--ceiling"),
-        (["rank", "pn-9", "--run", "RUN"], "no games of pn-9"),
+        (["rank", "pn-9", "--run", "RUN"], "unknown mission id 'pn-9' (known: pn-1..pn-3)"),
         (["rank", "--run", "RUN", "-p", "5"], "no games at 5 players"),
         (["rank", "--run", "/nonexistent/run"], "not found"),
     ],
