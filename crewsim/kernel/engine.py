@@ -30,6 +30,7 @@ from crewsim.kernel.layout import (
     BP_DISTRESS_THRESHOLD,
     BP_HANDOVER_GAIN,
     BP_KIND,
+    BP_TOKEN_GAIN,
     COMM_DEAD_ZONE,
     COMM_NONE,
     COMM_RAPTURE,
@@ -82,6 +83,7 @@ from crewsim.kernel.layout import (
     MP_PRED,
     MP_SILENCED,
     MP_TERRAIN,
+    MP_TOKEN_ADJUST,
     MP_TOKENS,
     OMEGA_CODE,
 )
@@ -97,6 +99,7 @@ from crewsim.kernel.policy import (
     strength,
     task_score,
 )
+from crewsim.kernel.tokens import adjust_tokens
 
 
 @njit(cache=True, forceinline=True)
@@ -584,6 +587,8 @@ def play_chunk(
             tcard[i] = deck[i]
             ttok[i] = mp[MP_TOKENS + i]
             tpred[i] = mp[MP_PRED + i]
+        if mp[MP_TOKEN_ADJUST] and bp[BP_KIND] == 1:  # 23 / 40: one swap or move, if worth it
+            adjust_tokens(tcard, ttok, ntask, mp[MP_TOKEN_ADJUST], bp[BP_TOKEN_GAIN])
         if record:
             for s in range(seats):
                 r_hands[ri, s] = hands[s]

@@ -28,7 +28,8 @@ MP_NFIXED = 47  # Deep Sea: fixed task cards instead of a draw (mission 32)
 MP_FIXED = 48  # up to 8 fixed task-card rows (card number - 1)
 MP_COMM_IF_PASSED = 56  # Deep Sea 10/13: passed tasks -> communicate before trick 1 only
 MP_FIXED_OWNER = 57  # 8 seats for the fixed cards, counted from the captain (-1: selection)
-MP_SIZE = 65
+MP_TOKEN_ADJUST = 65  # Planet Nine 23 / 40: the crew may swap two tokens / move one (tokens.py)
+MP_SIZE = 66
 MAX_FIXED = 8
 MAX_TASKS = 12
 MAX_DS = 16  # Deep Sea task cards in one game
@@ -81,6 +82,7 @@ TOKEN_CODES = {None: 0, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5,
                ">": 11, ">>": 12, ">>>": 13, ">>>>": 14, "omega": 20}  # fmt: skip
 TOKEN_NAMES = {v: k for k, v in TOKEN_CODES.items()}
 OMEGA_CODE = TOKEN_CODES["omega"]
+TOKEN_ADJUST_CODES = {"none": 0, "swap": 1, "move": 2}  # MP_TOKEN_ADJUST
 
 # ---- outcome codes
 FAIL_NONE, FAIL_WRONG_WINNER, FAIL_ORDER, FAIL_NOT_DONE, FAIL_OBJECTIVE = 0, 1, 2, 3, 4
@@ -96,6 +98,7 @@ BP_DISTRESS_THRESHOLD = 2  # crew's summed poorness needed to call the distress 
 BP_YES_THRESHOLD = 3  # task score at which a player answers "yes" to the commander
 BP_HANDOVER_GAIN = 4  # score gain needed for a 5-player task hand-over
 BP_POOR_SCORE = 5  # task score below which an owner judges a task poor (distress vote)
+BP_TOKEN_GAIN = 6  # ranks a token swap or move must gain (Planet Nine 23 / 40)
 BP_SIZE = 8
 
 # ---- recording (cross-check) layout per game

@@ -81,6 +81,7 @@ class KernelMission:
         for i, (tok, pred) in enumerate(zip(tokens, predecessors(tokens), strict=True)):
             mp[L.MP_TOKENS + i] = L.TOKEN_CODES[tok]
             mp[L.MP_PRED + i] = pred
+        mp[L.MP_TOKEN_ADJUST] = L.TOKEN_ADJUST_CODES[m.token_adjust.value]
         return mp
 
 
