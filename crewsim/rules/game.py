@@ -328,8 +328,8 @@ class GameState:
         )
         self._require(not self.is_dummy(seat), "the dummy does not communicate")
         self._require(seat != self.silenced, f"{self._who(seat)} was silenced for this mission")
-        if self.rules.communication == "rapture":
-            pool = max(self.deal.players - 2, 1)
+        if self.rules.communication == "rapture":  # players - 2 shared tokens; two players
+            pool = max(self.deal.players - 2, 1)  # sit with the dummy as a third: 3 - 2 = 1
             self._require(len(self.comms) < pool, "the shared token pool is empty")
         else:
             self._require(not self.comm_used[seat], f"{self._who(seat)} has communicated already")
