@@ -31,7 +31,7 @@ from crewsim.kernel.conditions import (
 from crewsim.kernel.layout import DS_COLS
 from crewsim.missions import load_task_cards
 from crewsim.missions.schema import TaskCard
-from crewsim.rules.deep_sea_setup import find_contradictions
+from crewsim.rules.deep_sea_setup import find_contradictions, trick_bounds
 
 N_TASKS = 96
 # hint families: how the owner feels about winning tricks in general
@@ -48,8 +48,11 @@ C_SUM_LO, C_SUM_HI = 21, 22  # ... whose values add up to C_SUM_LO..C_SUM_HI (0,
 # the owner's own hand alone can rule the card out (the draft reads these): it must hold one
 # of C_HOLD_ANY (0: no such need) and none of C_HOLD_NONE
 C_HOLD_ANY, C_HOLD_NONE = 23, 24
+# the fewest and most tricks the card lets its owner win, the tricks it must and must not
+# win (bitmasks): ``deep_sea_setup.trick_bounds``
+C_TLO, C_THI, C_TWIN, C_TLOSE = 25, 26, 27, 28
 N_COLS = DS_COLS
-assert N_COLS == C_HOLD_NONE + 1, "layout.DS_COLS must count the columns above"
+assert N_COLS == C_TLOSE + 1, "layout.DS_COLS must count the columns above"
 RUN_AT_LEAST, RUN_EXACTLY = 1, 2
 _RUN = {"win_consecutive_tricks_at_least": RUN_AT_LEAST,
         "win_exactly_n_consecutive_tricks": RUN_EXACTLY}  # fmt: skip
@@ -217,4 +220,5 @@ def task_table(players: int) -> np.ndarray:
         row[C_CMP] = _CMP.get((str(card.kind), str(card.params.get("op", ""))), 0)
         row[C_WITH], row[C_FIT], row[C_SUM_LO], row[C_SUM_HI] = _make_up(card, players)
         row[C_HOLD_ANY], row[C_HOLD_NONE] = _holdings(card, int(row[C_WITH]))
+        row[C_TLO], row[C_THI], row[C_TWIN], row[C_TLOSE] = trick_bounds(card, players)
     return table

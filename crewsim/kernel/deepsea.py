@@ -8,6 +8,7 @@ from numba import njit
 from crewsim.kernel.bits import COLOURS, count_seat, popcount, rand_below, rand_card, seat_count
 from crewsim.kernel.deep_sea_tables import (
     C_CAPTAIN_OK,
+    C_CMP,
     C_DIFF0,
     C_FAMILY,
     C_HOLD_ANY,
@@ -17,8 +18,17 @@ from crewsim.kernel.deep_sea_tables import (
     C_REDEAL0,
     C_SAME0,
     C_TARGET,
+    C_THI,
+    C_TLO,
+    C_TLOSE,
+    C_TWIN,
     C_VALUE,
     C_WITH,
+    CMP_EQUAL_CAPT,
+    CMP_FEWER_CAPT,
+    CMP_FEWER_EACH,
+    CMP_MORE_CAPT,
+    CMP_MORE_EACH,
     FAM_AVOID,
     FAM_WIN,
     N_COLS,
@@ -236,15 +246,20 @@ def select(S, bp, alloc, hands, st):
         s = turn
         if alloc == 6:  # free selection: each task in reveal order goes to the first member,
             # from the captain, who says yes (from its own hand and the tasks it already has);
-            # if nobody does, to a member with the fewest tasks (the random crew: at random)
+            # if nobody does, to a member with the fewest tasks (the random crew: at random);
+            # the heuristic crew gives no member a task that contradicts one it holds
             k = 0
             while owner[k] >= 0:
                 k += 1
             row = task[k] * N_COLS
-            best_s, fewest = -1, -1
+            best_s, fewest, fewest_any = -1, -1, -1
             for j in range(seats):
                 q = (cap + j) % seats
                 if not (takers >> q & 1) or not _may_take(tab, row, q, cap):
+                    continue
+                if fewest_any < 0 or seat_count(counts, q) < seat_count(counts, fewest_any):
+                    fewest_any = q
+                if not rnd and _clashes(tab, task, owner, n, task[k], q, k):
                     continue
                 if fewest < 0 or seat_count(counts, q) < seat_count(counts, fewest):
                     fewest = q
@@ -257,7 +272,7 @@ def select(S, bp, alloc, hands, st):
                     best_s = q
                     break
             if best_s < 0:
-                best_s = fewest
+                best_s = fewest if fewest >= 0 else fewest_any
             owner[k] = best_s
             counts = count_seat(counts, best_s)
             left -= 1
@@ -315,6 +330,76 @@ def _clashes(tab, task, owner, n, card, seat, skip):
 
 
 @njit(cache=True)
+def _counts_clash(tab, task, owner, n, seats, cap, nt):
+    """Whether the seats' trick counts cannot all hold: each seat's bounds from its cards, their
+    sums against the hand's ``nt`` tricks, and the cards comparing counts between seats,
+    propagated as ``deep_sea_setup._trick_counts`` does (from coarser bounds: never more)."""
+    lo = np.zeros(seats, np.int64)
+    hi = np.full(seats, nt, np.int64)
+    win = np.zeros(seats, np.int64)  # tricks each seat must win / must not win
+    lose = np.zeros(seats, np.int64)
+    rel = np.zeros((3 * n * seats, 3), np.int64)  # (a, b, 0: a < b | 1: a = b)
+    n_rel = 0
+    for k in range(n):
+        o = owner[k]
+        if o < 0:
+            continue
+        row = task[k] * N_COLS
+        lo[o] = max(lo[o], tab[row + C_TLO])
+        hi[o] = min(hi[o], tab[row + C_THI])
+        win[o] |= tab[row + C_TWIN]
+        lose[o] |= tab[row + C_TLOSE]
+        kind = tab[row + C_CMP]
+        for s in range(seats):
+            a, b, eq = -1, -1, 0
+            if kind == CMP_MORE_EACH and s != o:
+                a, b = s, o
+            elif kind == CMP_FEWER_EACH and s != o:
+                a, b = o, s
+            elif s == 0 and kind == CMP_MORE_CAPT:
+                a, b = cap, o
+            elif s == 0 and kind == CMP_FEWER_CAPT:
+                a, b = o, cap
+            elif s == 0 and kind == CMP_EQUAL_CAPT:
+                a, b, eq = o, cap, 1
+            if a >= 0:
+                rel[n_rel, 0], rel[n_rel, 1], rel[n_rel, 2] = a, b, eq
+                n_rel += 1
+    for s in range(seats):
+        for s2 in range(s):
+            if win[s] & win[s2]:  # one trick, two winners
+                return True
+        if win[s] & lose[s]:
+            return True
+        lo[s] = max(lo[s], popcount(win[s]))
+        hi[s] = min(hi[s], nt - popcount(lose[s]))
+    for _ in range(4 * nt + 4):  # each pass tightens a bound or ends: bounds lie in 0..nt
+        for s in range(seats):
+            if lo[s] > hi[s]:
+                return True
+        lo_before, hi_before = lo.sum(), hi.sum()
+        if lo_before > nt or hi_before < nt:
+            return True
+        for r in range(n_rel):
+            a, b = rel[r, 0], rel[r, 1]
+            if rel[r, 2] == 0:
+                hi[a] = min(hi[a], hi[b] - 1)
+                lo[b] = max(lo[b], lo[a] + 1)
+            else:
+                lo[a] = lo[b] = max(lo[a], lo[b])
+                hi[a] = hi[b] = min(hi[a], hi[b])
+        for s in range(seats):
+            lo[s] = max(lo[s], nt - (hi.sum() - hi[s]))
+            hi[s] = min(hi[s], nt - (lo.sum() - lo[s]))
+        if lo.sum() == lo_before and hi.sum() == hi_before:
+            break
+    for s in range(seats):
+        if lo[s] > hi[s]:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _ends_clean(tab, task, owner, n, k, seat, seats, takers, cap, hands):
     """Whether the draft, with task ``k`` to ``seat`` and each later member taking its best
     task that clashes with none it would hold, ends with no pairwise contradiction.  A crew
@@ -343,17 +428,55 @@ def _ends_clean(tab, task, owner, n, k, seat, seats, takers, cap, hands):
 
 
 @njit(cache=True)
-def repair(S, mp, hands, under, st):
-    """Replace the later-revealed card of a contradictory pair by an unused card of equal value
-    that its owner may take, that contradicts no other task and that calls for no redeal of
-    this deal (its owner keeps the slot; a redeal after selection has no place in the rules).
-    Drawing again until a card fits is the same as a random card among those that fit.
-    Returns the replacements."""
+def _replace(S, hands, covered, st, k, keep_counts):
+    """Put an unused card of equal value in slot ``k``: one its owner may take, that clashes
+    with no other task, calls for no redeal of this deal and, with ``keep_counts``, leaves
+    the seats' trick counts possible.  A random one among those that fit, which is what
+    drawing again until one fits gives.  Returns whether one did."""
     tab, task, owner, deck = S.ds_tab, S.ds_task, S.ds_owner, S.ds_deck
-    n, seats, cap = S.g[G_NDS], S.g[G_SEATS], S.g[G_CMD]
+    n, seats, cap, nt = S.g[G_NDS], S.g[G_SEATS], S.g[G_CMD], S.g[G_NT]
+    value = tab[task[k] * N_COLS + C_VALUE]
+    start = rand_below(st, 96)
+    for d in range(96):
+        c = deck[(start + d) % 96]
+        row = c * N_COLS
+        if (
+            tab[row + C_VALUE] != value
+            or not _may_take(tab, row, owner[k], cap)
+            or _redeal_met(tab, row, hands, covered, seats)
+            or _clashes(tab, task, owner, n, c, owner[k], k)
+        ):
+            continue
+        used = False
+        for i in range(n):
+            if task[i] == c:
+                used = True
+        if used:
+            continue
+        old = task[k]
+        task[k] = c
+        if keep_counts and _counts_clash(tab, task, owner, n, seats, cap, nt):
+            task[k] = old
+            continue
+        return True
+    return False
+
+
+@njit(cache=True)
+def repair(S, mp, hands, under, st):
+    """Rule 16: a combination of tasks that cannot all be done is mended by replacing the
+    latest-revealed card involved with another of equal value (its owner keeps the slot; a
+    redeal after selection has no place in the rules).  Pairwise contradictions first (the
+    later card of the pair), then seats' trick counts that cannot all hold (``_counts_clash``:
+    the latest card with a trick count whose replacement mends them).  Returns the
+    replacements."""
+    tab, task, owner = S.ds_tab, S.ds_task, S.ds_owner
+    n, seats, cap, nt = S.g[G_NDS], S.g[G_SEATS], S.g[G_CMD], S.g[G_NT]
+    if mp[MP_NFIXED] > 0:
+        return 0
     covered = _covered(under)
     repairs = 0
-    for _ in range(n):  # each replacement settles a pair for good
+    for _ in range(2 * n):  # each replacement settles a clash for good
         found = -1
         for i in range(n):
             for j in range(i + 1, n):
@@ -362,30 +485,21 @@ def repair(S, mp, hands, under, st):
                     break
             if found >= 0:
                 break
-        if found < 0 or mp[MP_NFIXED] > 0:
-            break
-        value = tab[task[found] * N_COLS + C_VALUE]
-        start = rand_below(st, 96)
-        replaced = False
-        for d in range(96):
-            c = deck[(start + d) % 96]
-            row = c * N_COLS
-            if (
-                tab[row + C_VALUE] != value
-                or not _may_take(tab, row, owner[found], cap)
-                or _redeal_met(tab, row, hands, covered, seats)
-                or _clashes(tab, task, owner, n, c, owner[found], found)
-            ):
-                continue
-            used = False
-            for k in range(n):
-                if task[k] == c:
-                    used = True
-            if not used:
-                task[found] = c
-                replaced = True
+        counts = _counts_clash(tab, task, owner, n, seats, cap, nt)
+        if found >= 0:
+            if not _replace(S, hands, covered, st, found, not counts):
                 break
-        if not replaced:
+        elif counts:
+            done = False
+            for k in range(n - 1, -1, -1):
+                row = task[k] * N_COLS
+                demands = tab[row + C_TLO] > 0 or tab[row + C_THI] < nt or tab[row + C_CMP] > 0
+                if demands and _replace(S, hands, covered, st, k, True):
+                    done = True
+                    break
+            if not done:
+                break
+        else:
             break
         repairs += 1
     S.g[G_REPAIRS] += repairs

@@ -4,7 +4,7 @@ The kernel sees a mission as one int64 vector (``MP_*`` offsets) and a bot as on
 vector (``BP_*``); everything else is converted here, at the edge, never in the game loop.
 """
 
-DS_COLS = 25  # columns of the Deep Sea task-card table (crewsim.kernel.deep_sea_tables)
+DS_COLS = 29  # columns of the Deep Sea task-card table (crewsim.kernel.deep_sea_tables)
 
 # ---- mission parameter vector
 MP_PLAYERS = 0

@@ -508,6 +508,18 @@ def _colour_block(seat: int, colour: int, seat_info: Sequence[_Owner]) -> int | 
     return None
 
 
+def trick_bounds(card: TaskCard, players: int) -> tuple[int, int, int, int]:
+    """The fewest and most tricks ``card`` lets its owner win in a hand of this crew size
+    (the bounds ``_trick_counts`` starts from), and the tricks it must win and must not win
+    as bitmasks: the kernel's check of a whole draw."""
+    seats, n = _seats(players), n_tricks(players)
+    info = _Owner()
+    _describe(card, 0, 1, 0, seats, n, info, [])
+    lo = max([k for k, _ in info.lo] + [len(info.must_win)])
+    hi = min([k for k, _ in info.hi] + [n - len(info.must_lose)])
+    return lo, hi, sum(1 << t for t in info.must_win), sum(1 << t for t in info.must_lose)
+
+
 def _trick_counts(
     seat_info: Sequence[_Owner],
     relations: Sequence[tuple[int, int, str, int]],

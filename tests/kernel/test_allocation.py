@@ -4,6 +4,7 @@ volunteers, repairs)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import numpy as np
@@ -126,19 +127,30 @@ def test_a_repair_brings_in_no_card_that_calls_for_a_redeal(mission_id: str) -> 
 
 
 @pytest.mark.parametrize(("mission_id", "players"),
-                         [("ds-32", 2), ("ds-32", 3), ("ds-18", 3), ("ds-30", 3), ("ds-28", 4)])
-def test_no_game_starts_with_two_tasks_that_contradict(mission_id: str, players: int) -> None:
-    """Rule 16 replaces a card that cannot go with another until one fits (the kernel gave up
-    after 8 draws: 1-7 % of these games started lost), and a drafting crew looks ahead:
-    ds-32's four fixed cards left its captain "0 tricks" and "2 tricks in a row" in every
-    game at 2 and 3 players, where another split is winnable."""
+                         [("ds-32", 2), ("ds-32", 3), ("ds-18", 3), ("ds-22", 3), ("ds-24", 3),
+                          ("ds-28", 3), ("ds-30", 3), ("ds-30", 4)])  # fmt: skip
+def test_games_start_with_tasks_that_can_all_be_done(mission_id: str, players: int) -> None:
+    """Rule 16 replaces a card until the set can be done: pairs, and the seats' trick counts
+    (the kernel gave up after 8 draws and saw pairs only: 1-7 % of these games started
+    lost).  Cards needed by several seats together (five submarines) are not yet checked:
+    at most 1 %.  A drafting crew looks ahead: ds-32's four fixed cards left its captain
+    "0 tricks" and "2 tricks in a row" in every game at 2 and 3 players."""
     seats = 3 if players == 2 else players
     rec = _deep_games(mission_id, players, "heuristic", 400)
+    by_cards = 0
     for i in range(400):
         cards, owners = _in_play(rec, i)
         found = find_contradictions([CARDS[c] for c in cards], owners, players,
                                     _captain(rec, i, seats))  # fmt: skip
-        assert not [c.reason for c in found if len(c.tasks) == 2], (mission_id, players, i)
+        counted = [c for c in found if len(c.tasks) == 2 or "trick" in _unquoted(c.reason)]
+        assert not counted, (mission_id, players, i, counted)
+        by_cards += bool(found)
+    assert by_cards <= 4
+
+
+def _unquoted(reason: str) -> str:
+    """A reason without its task names ('firstAndLastTrick'): what it is about."""
+    return re.sub(r"'[^']*'", "", reason)
 
 
 def test_unfamiliar_terrain_draws_each_communication_a_third_of_the_time() -> None:
@@ -259,3 +271,25 @@ def test_a_card_goes_to_a_hand_that_can_complete_it(number: int, players: int) -
         bad += _rules_out(number, int(rec["rec_hands"][i][owners[0]]))
     # every pass spent, the last member must take it: the pink / green 9 at most (0.4 %)
     assert bad <= (5 if number == 93 else 0), bad
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_kernels_trick_count_check_never_refutes_a_possible_set(players: int) -> None:
+    """``deepsea._counts_clash`` starts from coarser bounds than the referee's checker, so it
+    may miss a contradiction but must never invent one: every set it refutes, the referee
+    refutes too (random sets of 3-6 cards and owners)."""
+    from crewsim.kernel.deep_sea_tables import task_table
+    from crewsim.kernel.deepsea import _counts_clash
+    from crewsim.rules.play import n_tricks
+
+    tab = task_table(players).ravel()
+    rng = np.random.default_rng(players)
+    refuted = 0
+    for _ in range(1500):
+        n = int(rng.integers(3, 7))
+        task = rng.choice(96, n, replace=False).astype(np.int64)
+        owner = rng.integers(0, players, n).astype(np.int64)
+        if _counts_clash(tab, task, owner, n, players, 0, n_tricks(players)):
+            refuted += 1
+            assert find_contradictions([CARDS[c] for c in task], list(owner), players, 0), task
+    assert refuted > 50  # the check meets sets it refutes

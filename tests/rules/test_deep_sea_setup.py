@@ -16,6 +16,7 @@ from crewsim.rules.deep_sea_setup import (
     redeal_reasons,
     replace_most_recent,
     selection_problems,
+    trick_bounds,
 )
 
 DECK = load_task_cards()
@@ -183,3 +184,13 @@ def test_repair_replaces_the_latest_involved_task_by_equal_value() -> None:
     assert new[idx].difficulty_for(4) == tasks[idx].difficulty_for(4)
     assert new[idx].number not in {t.number for t in tasks}
     assert new[:2] == tasks[:2] and new[3] == tasks[3]
+
+
+def test_trick_bounds_of_one_card() -> None:
+    """What the kernel's check of a whole draw starts from: (fewest, most, must-win tricks,
+    must-not-win tricks) for the card's owner, at 4 players (10 tricks)."""
+    first_last, last_only, none_yet = cards("firstAndLastTrick", "onlyLastTrick", "0tricks")
+    assert trick_bounds(first_last, 4) == (2, 10, 1 | 1 << 9, 0)
+    assert trick_bounds(last_only, 4) == (1, 1, 1 << 9, (1 << 9) - 1)
+    assert trick_bounds(none_yet, 4) == (0, 0, 0, 0)
+    assert trick_bounds(first_last, 3)[2] == 1 | 1 << 12  # 13 tricks at 3 players
