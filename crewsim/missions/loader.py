@@ -414,6 +414,8 @@ def _mission(where: _Where, raw: Mapping[str, Any], default_game: Game | None) -
     if allocation not in allowed:
         where.fail(f"{allocation.value!r} is not a {game.value} allocation (those are: "
                    f"{', '.join(sorted(a.value for a in allowed))})", "allocation")  # fmt: skip
+    adjust = _enum(where, "token_adjust", g("token_adjust", "none"), TokenAdjust)
+    _check_sense(where, raw, tasks, tokens, objectives, allocation, adjust)
     return Mission(
         id=raw["id"],
         game=game,
@@ -426,7 +428,7 @@ def _mission(where: _Where, raw: Mapping[str, Any], default_game: Game | None) -
         silenced_member=_bool(where, "silenced_member", g("silenced_member", False)),
         task_handover_5p=_bool(where, "task_handover_5p", g("task_handover_5p", False)),
         allocation=allocation,
-        token_adjust=_enum(where, "token_adjust", g("token_adjust", "none"), TokenAdjust),
+        token_adjust=adjust,
         card_draw_after_trick=_int(
             where, "card_draw_after_trick", g("card_draw_after_trick", 0), 0, MAX_TRICKS - 1
         ),
@@ -443,6 +445,33 @@ def _mission(where: _Where, raw: Mapping[str, Any], default_game: Game | None) -
         real_time_seconds=_int(where, "real_time_seconds", g("real_time_seconds", 0), 0, 3600),
         untimed_note=_str(where, "untimed_note", g("untimed_note", "")),
     )
+
+
+def _check_sense(
+    where: _Where,
+    raw: Mapping[str, Any],
+    tasks: int,
+    tokens: Sequence[str],
+    objectives: Sequence[Objective],
+    allocation: Allocation,
+    adjust: TokenAdjust,
+) -> None:
+    """Fields that the rest of the mission leaves without effect or makes unwinnable: each
+    would run without a word and give a number that means nothing."""
+    if adjust is TokenAdjust.SWAP and len(tokens) < 2:
+        where.fail("a swap needs two tokens on the tasks", "token_adjust")
+    if adjust is TokenAdjust.MOVE and not 0 < len(tokens) < tasks:
+        where.fail("a move needs a token and a task without one", "token_adjust")
+    if raw.get("silenced_member") and raw.get("communication") == "none":
+        where.fail("has no effect: the mission allows no communication", "silenced_member")
+    passing = allocation is Allocation.CAPTAIN_ALL_OR_PASS
+    if raw.get("comm_before_first_trick_if_passed") and not passing:
+        where.fail("has no effect without allocation = \"captain_all_or_pass\"",
+                   "comm_before_first_trick_if_passed")  # fmt: skip
+    for i, o in enumerate(objectives):
+        suits = o.params.to_plain().get("suits", [])
+        if o.kind is ObjectiveKind.NO_LEAD_SUITS and isinstance(suits, list) and len(suits) >= 5:
+            where.fail("every suit forbidden: no trick could be led", f"objectives[{i + 1}].suits")
 
 
 def _tokens(where: _Where, value: object, tasks: int) -> tuple[str, ...]:
