@@ -331,3 +331,4 @@ def test_a_group_alone_prints_its_help(argv: list[str], capsys: Any) -> None:
     assert_exit_2(argv, "", ok=True)
     out = capsys.readouterr()
     assert out.out.startswith("Usage: crewsim") and "Commands:" in out.out and out.err == ""
+    assert ("CREWSIM_SCENARIOS" in out.out) is (argv == [])  # where the missions come from

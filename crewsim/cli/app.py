@@ -28,6 +28,8 @@ from crewsim.errors import CrewsimError
 app = typer.Typer(
     name="crewsim",
     help="Monte Carlo mission analyzer for The Crew: Planet Nine and Mission Deep Sea.",
+    epilog="Missions, task cards and bot crews are read from the folder CREWSIM_SCENARIOS "
+    "names (a copy of scenarios/ to edit), else from the shipped scenarios/.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # help text is plain: "[heuristic]" and "[[missions]]" stay
