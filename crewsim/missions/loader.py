@@ -409,14 +409,7 @@ def _mission(where: _Where, raw: Mapping[str, Any], default_game: Game | None) -
     if ObjectiveKind.OMEGA_LAST_TRICK in {o.kind for o in objectives} and "omega" not in tokens:
         hint = "" if game is Game.PLANET_NINE else " (a Planet Nine token: Deep Sea has none)"
         where.fail(f"kind 'omega_last_trick' needs an 'omega' token{hint}", "objectives")
-    allocation = _enum(where, "allocation", g("allocation", "draft"), Allocation)
-    allowed = PLANET_NINE_ALLOCATIONS if game is Game.PLANET_NINE else DEEP_SEA_ALLOCATIONS
-    if allocation not in allowed:
-        where.fail(f"{allocation.value!r} is not a {game.value} allocation (those are: "
-                   f"{', '.join(sorted(a.value for a in allowed))})", "allocation")  # fmt: skip
-    adjust = _enum(where, "token_adjust", g("token_adjust", "none"), TokenAdjust)
-    _check_sense(where, raw, tasks, tokens, objectives, allocation, adjust)
-    return Mission(
+    mission = Mission(
         id=raw["id"],
         game=game,
         number=_int(where, "number", raw["number"], 1, 999),
@@ -427,8 +420,8 @@ def _mission(where: _Where, raw: Mapping[str, Any], default_game: Game | None) -
         comm_from_trick=_int(where, "comm_from_trick", g("comm_from_trick", 1), 1, MAX_TRICKS),
         silenced_member=_bool(where, "silenced_member", g("silenced_member", False)),
         task_handover_5p=_bool(where, "task_handover_5p", g("task_handover_5p", False)),
-        allocation=allocation,
-        token_adjust=adjust,
+        allocation=_enum(where, "allocation", g("allocation", "draft"), Allocation),
+        token_adjust=_enum(where, "token_adjust", g("token_adjust", "none"), TokenAdjust),
         card_draw_after_trick=_int(
             where, "card_draw_after_trick", g("card_draw_after_trick", 0), 0, MAX_TRICKS - 1
         ),
@@ -445,30 +438,28 @@ def _mission(where: _Where, raw: Mapping[str, Any], default_game: Game | None) -
         real_time_seconds=_int(where, "real_time_seconds", g("real_time_seconds", 0), 0, 3600),
         untimed_note=_str(where, "untimed_note", g("untimed_note", "")),
     )
+    _check_sense(where, mission)
+    return mission
 
 
-def _check_sense(
-    where: _Where,
-    raw: Mapping[str, Any],
-    tasks: int,
-    tokens: Sequence[str],
-    objectives: Sequence[Objective],
-    allocation: Allocation,
-    adjust: TokenAdjust,
-) -> None:
-    """Fields that the rest of the mission leaves without effect or makes unwinnable: each
-    would run without a word and give a number that means nothing."""
-    if adjust is TokenAdjust.SWAP and len(tokens) < 2:
+def _check_sense(where: _Where, m: Mission) -> None:
+    """What the mission's game cannot play, and fields the rest of the mission leaves without
+    effect or unwinnable: each would run without a word and give a number that means nothing."""
+    allowed = PLANET_NINE_ALLOCATIONS if m.game is Game.PLANET_NINE else DEEP_SEA_ALLOCATIONS
+    if m.allocation not in allowed:
+        where.fail(f"{m.allocation.value!r} is not a {m.game.value} allocation (those are: "
+                   f"{', '.join(sorted(a.value for a in allowed))})", "allocation")  # fmt: skip
+    if m.token_adjust is TokenAdjust.SWAP and len(m.tokens) < 2:
         where.fail("a swap needs two tokens on the tasks", "token_adjust")
-    if adjust is TokenAdjust.MOVE and not 0 < len(tokens) < tasks:
+    if m.token_adjust is TokenAdjust.MOVE and not 0 < len(m.tokens) < m.tasks:
         where.fail("a move needs a token and a task without one", "token_adjust")
-    if raw.get("silenced_member") and raw.get("communication") == "none":
+    if m.silenced_member and m.communication is CommMode.NONE:
         where.fail("has no effect: the mission allows no communication", "silenced_member")
-    passing = allocation is Allocation.CAPTAIN_ALL_OR_PASS
-    if raw.get("comm_before_first_trick_if_passed") and not passing:
+    passing = m.allocation is Allocation.CAPTAIN_ALL_OR_PASS
+    if m.comm_before_first_trick_if_passed and not passing:
         where.fail("has no effect without allocation = \"captain_all_or_pass\"",
                    "comm_before_first_trick_if_passed")  # fmt: skip
-    for i, o in enumerate(objectives):
+    for i, o in enumerate(m.objectives):
         suits = o.params.to_plain().get("suits", [])
         if o.kind is ObjectiveKind.NO_LEAD_SUITS and isinstance(suits, list) and len(suits) >= 5:
             where.fail("every suit forbidden: no trick could be led", f"objectives[{i + 1}].suits")

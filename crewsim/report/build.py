@@ -254,9 +254,7 @@ def content(rep: Report) -> list[Block]:
 
 
 def _crew(rep: Report, game: str, players: int) -> str:
-    """A campaign's row label: the box too when the run has both."""
-    box = f", {charts.GAME_TITLES.get(game, game)}" if len(rep.run.games) > 1 else ""
-    return f"{players} players{box}"
+    return charts.campaign_label(game, players, len(rep.run.games) > 1)
 
 
 def _glance_table(rep: Report) -> Table:

@@ -78,6 +78,11 @@ def _pct(x: float, _pos: object = None) -> str:
     return f"{v:.0f}%"
 
 
+def campaign_label(game: str, players: int, both: bool) -> str:
+    """A campaign's name in tables and legends: the box too when the run has both."""
+    return f"{players} players, {GAME_TITLES.get(game, game)}" if both else f"{players} players"
+
+
 def _campaign_title(run: Run) -> str:
     return " + ".join(GAME_TITLES.get(g, g) for g in run.games)
 
@@ -204,7 +209,7 @@ def logbook_chart(run: Run, book: pl.DataFrame) -> Figure:
     makes infinite ends its line there, labelled so, not with the last finite total."""
     fig = _figure(9.0, 5.0)
     ax = fig.add_subplot()
-    games = book["game"].unique(maintain_order=True).to_list()
+    both = book["game"].n_unique() > 1
     for game, p in book.select("game", "players").unique(maintain_order=True).iter_rows():
         part = book.filter((pl.col("game") == game) & (pl.col("players") == p)).sort("number")
         x = part["number"].to_numpy()
@@ -213,11 +218,10 @@ def logbook_chart(run: Run, book: pl.DataFrame) -> Figure:
         hi = part["cumulative_high"].to_numpy()
         ok = np.isfinite(y)
         colour = PLAYER_COLOURS.get(p, "black")
-        box = f", {GAME_TITLES.get(game, game)}" if len(games) > 1 else ""
-        style = "--" if len(games) > 1 and game == "deep-sea" else "-"
+        style = "--" if both and game == "deep-sea" else "-"
         sx, sy, slo, shi = _mission_steps(x[ok], y[ok], lo[ok], hi[ok])
         ax.fill_between(sx, slo, shi, color=colour, alpha=0.18, linewidth=0)
-        ax.plot(sx, sy, style, color=colour, linewidth=1.8, label=f"{p} players{box}")
+        ax.plot(sx, sy, style, color=colour, linewidth=1.8, label=campaign_label(game, p, both))
         ax.plot(x[ok][-1:] + 0.5, y[ok][-1:], PLAYER_MARKERS.get(p, "o"), color=colour, ms=6)
         if ok.any():
             ax.annotate(
