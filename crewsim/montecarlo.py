@@ -769,8 +769,3 @@ def config_from_manifest(out: Path, **overrides: Any) -> RunConfig:
             bots_file=bots_file,
         )
     return replace(config, **{k: v for k, v in overrides.items() if v is not None})
-
-
-def read_games(out: Path) -> pl.LazyFrame:
-    """All per-game rows of a run, lazily, with the cell key from the file name."""
-    return pl.scan_parquet(out / "chunks" / "*.parquet", include_file_paths="file")

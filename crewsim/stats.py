@@ -167,13 +167,6 @@ def top_failures(
     return out
 
 
-SUMMARY_COLUMNS = (
-    "mission", "players", "bot", "games", "successes", "success_rate", "ci_low", "ci_high",
-    "expected_attempts", "attempts_low", "attempts_high", "distress_games", "distress_successes",
-    "distress_share", "top_failures",
-)  # fmt: skip
-
-
 def summarise(
     cells: pl.DataFrame, failures: pl.DataFrame, bot: str, games_of: dict[str, Game]
 ) -> pl.DataFrame:

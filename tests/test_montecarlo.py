@@ -13,7 +13,8 @@ from polars.testing import assert_frame_equal
 from crewsim.bots import get_bot
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
-from crewsim.montecarlo import RunConfig, plan, plan_chunks, read_games, run
+from crewsim.montecarlo import RunConfig, plan, plan_chunks, run
+from crewsim.report.run import load_run
 
 CHUNK = 2000
 
@@ -123,8 +124,8 @@ def test_first_game_of_a_chunk_is_the_traced_game(tmp_path: Path) -> None:
 
     cfg = _config(games=300)
     run(cfg, tmp_path)
-    games = read_games(tmp_path).collect()
-    assert games.height == 4 * 300
+    games = load_run(tmp_path).game_rows().collect()
+    assert games.height == 4 * 300 and games["mission"].null_count() == 0
     for task in plan(cfg)[:2]:
         cell = cfg.cells()[task.cell]
         one = run_chunk(cfg.mission_vector(cell), cfg.bot.vector(), 1, task.seed, record=True)

@@ -165,7 +165,6 @@ KIND_CODES: dict[str, int] = {
     _K.WIN_PREDICTED_TRICK_COUNT.value: K_PREDICTED,
 }
 """TaskKind value -> kind code (slot 0 of an encoded task)."""
-KIND_NAMES: dict[int, str] = {v: k for k, v in KIND_CODES.items()}
 
 OP_FEWER, OP_MORE, OP_EQUAL = 0, 1, 2
 _OPS = {"fewer": OP_FEWER, "more": OP_MORE, "equal": OP_EQUAL}

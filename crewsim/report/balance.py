@@ -350,6 +350,7 @@ def card_chart(bal: Balance) -> Figure:
     rng = np.random.default_rng(0)  # fixed jitter: the chart is the same at every rebuild
     top = max(6.0, float(bal.cards["est_high"].drop_nans().max() or 6.0))  # type: ignore[arg-type]
     bottom = min(0.0, float(bal.cards["est_low"].drop_nans().min() or 0.0))  # type: ignore[arg-type]
+    labelled = []  # per panel: flagged cards to name, every point
     for ax, p in zip(axes, players, strict=True):
         part = bal.cards.filter((pl.col("players") == p) & pl.col("estimated").is_not_nan())
         x = part["printed"].to_numpy() + rng.uniform(-0.28, 0.28, part.height)
@@ -370,10 +371,10 @@ def card_chart(bal: Balance) -> Figure:
                         elinewidth=0.8, alpha=0.85, capsize=0, label=label)  # fmt: skip
         named = part.with_columns(pl.Series("x", x)).filter(pl.col("flagged"))
         named = named.sort(pl.col("off_by").abs(), descending=True).head(LABEL_TOP)
-        for r in named.iter_rows(named=True):
-            ax.annotate(f"{r['card']} {r['name']}", (r["x"], r["estimated"]), xytext=(4, 3),
-                        textcoords="offset points", fontsize=6.5,
-                        color=charts.OKABE_ITO["vermillion"])  # fmt: skip
+        colour = charts.OKABE_ITO["vermillion"]
+        labelled.append((ax, [(f"{r['card']} {r['name']}", r["x"], r["estimated"], colour)
+                              for r in named.iter_rows(named=True)],
+                         list(zip(x, y, strict=True))))  # fmt: skip
         ax.set_xlim(0.3, hi_x)
         ax.set_ylim(bottom - 0.3, top + 0.3)
         ax.set_xticks(range(1, int(hi_x) + 1))
@@ -392,6 +393,8 @@ def card_chart(bal: Balance) -> Figure:
         fontsize=10,
     )
     charts._caption(fig, bal.run)
+    for ax, labels, points in labelled:  # once the layout is whole: labels go where space is
+        charts.annotate_apart(ax, labels, points, size=6.5)
     return fig
 
 

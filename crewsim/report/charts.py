@@ -10,6 +10,8 @@ Each chart carries the run's n, bot, seed, version and date in a caption line.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from itertools import product
 from pathlib import Path
 
 import numpy as np
@@ -323,7 +325,7 @@ def ceiling_chart(run: Run, rank: pl.DataFrame) -> Figure:
     ax.set_xlim(0, 100)
     ax.set_ylim(0, 105)  # room above 100 % for the labels of always-winnable missions
     ax.set_yticks(range(0, 101, 20))
-    labels = []
+    labels, points = [], []
     for p in run.players:
         part = rank.filter(pl.col("players") == p)
         colour = PLAYER_COLOURS.get(p, "black")
@@ -336,34 +338,69 @@ def ceiling_chart(run: Run, rank: pl.DataFrame) -> Figure:
         ax.scatter(
             x, y, color=colour, marker=PLAYER_MARKERS.get(p, "o"), s=22, label=f"{p} players"
         )
+        points += [(a, b) for a, b in zip(x, y, strict=True) if np.isfinite(a + b)]
         gap = y - x
         for i in np.argsort(np.nan_to_num(gap, nan=-1))[-3:]:
             labels.append((str(part["mission"][int(i)]), float(x[i]), float(y[i]), colour))
-    _annotate_apart(ax, labels)
     ax.set_xlabel(f"bot crew wins (% of the first {solved_deals(rank)} deals, the solved ones)")
     ax.set_ylabel("deals that can be won at all (%, perfect-information solver, 95 % CI)")
     ax.set_title(f"{_campaign_title(run)}: winnable deals against bot wins")
     ax.grid(color="#eeeeee")
     ax.legend(fontsize=8.5, loc="lower right")
     _caption(fig, run)
+    annotate_apart(ax, labels, points)
     return fig
 
 
-def _annotate_apart(ax: Axes, labels: list[tuple[str, float, float, str]]) -> None:
-    """Label points (text, x, y, colour) beside them; a label that would overlap one already
-    placed moves down a line at a time (many missions crowd the 100 % edge)."""
-    size, line = 7.5, 9.0  # font size and line height, in points
-    boxes: list[tuple[float, float, float, float]] = []  # placed labels, in points
-    to_points = 72.0 / ax.figure.dpi
+def annotate_apart(
+    ax: Axes,
+    labels: Sequence[tuple[str, float, float, str]],
+    points: Sequence[tuple[float, float]] = (),
+    size: float = 7.5,
+) -> None:
+    """Label points (text, x, y, colour) beside them, none over another label or a point.
+
+    Each label takes the free slot inside the axes nearest its point, right or left of it, on a
+    grid of one line height (clustered points crowd one spot); a label moved off its point gets
+    a thin leader line.  Labels are placed in the order given, so the most
+    important come first.
+    """
+    fig = ax.figure
+    assert isinstance(fig, Figure)  # a chart's axes sit on the figure itself, never a subfigure
+    fig.draw_without_rendering()  # settle the constrained layout: points are final
+    line = 1.2 * size  # line height, in points
+    to_points = 72.0 / fig.dpi
+    fx0, fy0, fx1, fy1 = (v * to_points for v in ax.bbox.extents)
+    taken = [  # every marker, a 6-point square, and the legend
+        (px - 3, py - 3, px + 3, py + 3)
+        for px, py in (np.asarray(ax.transData.transform(p)) * to_points for p in points)
+    ]
+    if (legend := ax.get_legend()) is not None:
+        lx0, ly0, lx1, ly1 = (v * to_points for v in legend.get_window_extent().extents)
+        taken.append((lx0, ly0, lx1, ly1))
+
+    def free(box: tuple[float, float, float, float]) -> bool:
+        inside = fx0 <= box[0] and box[2] <= fx1 and fy0 <= box[1] and box[3] <= fy1
+        return inside and not any(
+            box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in taken
+        )
+
     for text, x, y, colour in labels:
         px, py = (v * to_points for v in ax.transData.transform((x, y)))
-        left, low, width = px + 4, py + 2, 0.6 * size * len(text)
-        while any(left < b[2] and b[0] < left + width and low < b[3] and b[1] < low + line
-                  for b in boxes):  # fmt: skip
-            low -= line
-        boxes.append((left, low, left + width, low + line))
-        ax.annotate(text, (x, y), xytext=(left - px, low - py), textcoords="offset points",
-                    fontsize=size, color=colour)  # fmt: skip
+        width = 0.6 * size * len(text)
+        shifts = sorted(product(range(25), range(-30, 31)), key=lambda s: s[0] ** 2 + s[1] ** 2)
+        slots = [
+            (left, py + 2 + k * line, left + width, py + 2 + (k + 1) * line)
+            for i, k in shifts
+            for left in (px + 4 + i * line, px - 4 - i * line - width)
+        ]
+        box = next((b for b in slots if free(b)), slots[0])
+        taken.append(box)
+        moved = box not in slots[:2]
+        ax.annotate(text, (x, y), xytext=(box[0] - px, box[1] - py), textcoords="offset points",
+                    fontsize=size, color=colour, va="bottom",
+                    arrowprops={"arrowstyle": "-", "color": colour, "linewidth": 0.5,
+                                "shrinkA": 0, "shrinkB": 3} if moved else None)  # fmt: skip
 
 
 def save(fig: Figure, folder: Path, name: str) -> tuple[Path, Path]:

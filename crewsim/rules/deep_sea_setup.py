@@ -1,7 +1,8 @@
-"""Deep Sea set-up rules: the task draw, selection limits, redeals, contradictions, repair.
+"""Deep Sea set-up rules: the task draw, selection limits, redeals, contradictions.
 
-Rules 15-16 of the reference README, in plain Python for the referee and the CLI; the kernel
-side only needs the drawn, owned cards.  Everything here is decided from the rules alone (and,
+Rules 15-16 of the reference README, in plain Python for the referee and the CLI.  The kernel
+repairs a draw (rule 16) itself, from the per-card tables ``kernel/deep_sea_tables.py`` builds
+out of ``find_contradictions`` and ``trick_bounds``.  Everything here is decided from the rules alone (and,
 for redeals, the deal): the contradiction checker proves impossibility by counting, it never
 plays a hand out, so "no contradiction found" does not promise the tasks can be completed.
 """
@@ -593,41 +594,6 @@ def _trick_counts(
             return
         if (lo, hi) == before:
             return
-
-
-# ---------------------------------------------------------------- repair
-
-
-def replace_most_recent(
-    tasks: Sequence[TaskCard],
-    involved: Iterable[int],
-    deck: Sequence[TaskCard],
-    players: int,
-    rng: np.random.Generator,
-    exclude: Collection[int] = (),
-) -> tuple[list[TaskCard], int]:
-    """Repair an unavoidable contradiction (rule 16): swap the latest-revealed involved task.
-
-    ``tasks`` are in reveal order; the involved task revealed last is replaced by a random card
-    of equal value for this crew size that is neither on the table nor in ``exclude``.
-    Returns the new list and the index replaced (its owner must choose again / keeps it, as
-    the caller's selection rules say).  Raises ValueError if no such card is left.
-    """
-    idx = max(involved)
-    value = tasks[idx].difficulty_for(players)
-    on_table = {t.number for t in tasks}
-    candidates = [
-        c
-        for c in deck
-        if c.difficulty_for(players) == value
-        and c.number not in on_table
-        and c.number not in exclude
-    ]
-    if not candidates:
-        raise ValueError(f"no unused task card of value {value} to replace {tasks[idx].ref_id!r}")
-    new = list(tasks)
-    new[idx] = candidates[int(rng.integers(len(candidates)))]
-    return new, idx
 
 
 # ---------------------------------------------------------------- helpers

@@ -1,11 +1,11 @@
 """Perfect-information feasibility: the Python face of the numba search.
 
-``solve(problem)`` answers one deal; ``solve_deals(...)`` many deals given as arrays (the shape
-the Monte Carlo driver has, for ``simulate --ceiling``).  Verdicts: ``feasible`` (with the
-winning line), ``infeasible``, ``unknown`` (node budget spent) and ``unsupported`` (a mission
-rule the solver does not model: a random card draw mid-hand, two crew objectives).  Deep Sea
-problems (task cards with conditions) go to ``crewsim.solver.deep_sea``; what a search leaves
-open goes to the SAT engine (``sat`` for Planet Nine, ``sat_deep`` for Deep Sea).
+``solve(problem)`` answers one deal (``simulate --ceiling`` calls it once a deal).  Verdicts:
+``feasible`` (with the winning line), ``infeasible``, ``unknown`` (node budget spent) and
+``unsupported`` (a mission rule the solver does not model: a random card draw mid-hand, two
+crew objectives).  Deep Sea problems (task cards with conditions) go to
+``crewsim.solver.deep_sea``; what a search leaves open goes to the SAT engine (``sat`` for
+Planet Nine, ``sat_deep`` for Deep Sea).
 """
 
 from __future__ import annotations
@@ -420,58 +420,6 @@ def split_tricks(problem: Problem, plays: Sequence[int]) -> list[list[int]]:
         out.append(by_seat)
         leader, _ = trick_winner(trick, leader, seats)
     return out
-
-
-def solve_deals(
-    hands: np.ndarray,
-    task_cards: np.ndarray,
-    owners: np.ndarray,
-    tokens: np.ndarray,
-    n_tasks: np.ndarray,
-    players: int,
-    budget: int = DEFAULT_BUDGET,
-    unders: np.ndarray | None = None,
-    objective: tuple[str, Mapping[str, Any]] | None = None,
-    omega_last_trick: bool = False,
-    designated: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Solve many deals of one player count at once (the hook for ``simulate --ceiling``).
-
-    ``hands`` int64 (n, seats) masks (the dummy's face-up cards for 2 players, ``unders`` int64
-    (n, 40) the card beneath each face-up dummy card or -1), ``task_cards``/``owners`` int64
-    (n, k), ``tokens`` int64 (n, k) codes of ``TOKEN_CODES``, ``n_tasks`` (n,) tasks used per
-    row.  Objectives that designate a seat need ``designated`` (n, 1 or 2).  Returns the
-    verdict codes (0 infeasible, 1 feasible, 2 unknown) and nodes per deal.
-    """
-    from crewsim.solver.search import solve_batch
-
-    global _GEN
-    n = hands.shape[0]
-    seats = 3 if players == 2 else players
-    h = np.zeros((n, 5), dtype=np.int64)
-    h[:, : hands.shape[1]] = hands
-    if unders is None:
-        unders = np.full((n, N_CARDS), -1, dtype=np.int64)
-    code, p1, p2 = _objective_args(objective)
-    d1 = np.full(n, -1, dtype=np.int64)
-    d2 = np.full(n, -1, dtype=np.int64)
-    if designated is not None:
-        d1[:] = designated[:, 0]
-        if designated.shape[1] > 1:
-            d2[:] = designated[:, 1]
-    verdicts = np.zeros(n, dtype=np.int64)
-    nodes = np.zeros(n, dtype=np.int64)
-    lines = np.full((n, 48), -1, dtype=np.int64)
-    _GEN = solve_batch(
-        h, np.ascontiguousarray(unders, dtype=np.int64), seats, n_tricks(players),
-        2 if players == 2 else -1,
-        np.ascontiguousarray(task_cards, dtype=np.int64),
-        np.ascontiguousarray(owners, dtype=np.int64),
-        np.ascontiguousarray(tokens, dtype=np.int64),
-        np.ascontiguousarray(n_tasks, dtype=np.int64), omega_last_trick, code, p1, p2, d1, d2,
-        budget, _table(), _GEN, 1, verdicts, nodes, lines,
-    )  # fmt: skip
-    return verdicts, nodes
 
 
 def warm_up(problem: Problem, budget: int, conflicts: int) -> None:

@@ -18,9 +18,10 @@ early only once none is left in play), "exactly ``n``" (DONE only at the end, or
 of the mask is left), comparisons DONE early only once no continuation can change them, a
 pattern "it happened in some trick".  Conversely a complete hand on which every ``Q`` holds
 has each judge DONE by its end and none FAILED before (the judges fail only when ``Q`` can no
-longer hold), so when every condition and the objective is encoded (``EXACT_KINDS``), a model
-is a winning line and unsatisfiability a proof.  A kind not encoded is left out: the model is a
-relaxation, whose "unsatisfiable" is still a proof but whose model proves nothing.
+longer hold), so when every condition and the objective is encoded (``encode_deep``'s
+``exact``), a model is a winning line and unsatisfiability a proof.  A kind not encoded is left
+out: the model is a relaxation, whose "unsatisfiable" is still a proof but whose model proves
+nothing.
 
 Every kernel kind is encoded, exactly; so are the four Deep Sea objectives (10 balance of a
 rank's wins and 12 the first trick's winner strictly ahead are checked after every trick:
@@ -38,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from crewsim.cards import cards_of, value_of
 from crewsim.kernel import conditions as C
 from crewsim.kernel.bits import SUIT
 from crewsim.kernel.layout import OBJ_CODES
@@ -60,19 +62,8 @@ OBJ_NO_LEAD = OBJ_CODES["no_lead_suits"]
 OBJ_FIRST_MOST = OBJ_CODES["first_trick_winner_most"]
 OBJ_CARD_LAST = OBJ_CODES["card_last_in_final_trick"]
 
-# kernel kind codes encoded exactly (both directions)
-EXACT_KINDS = frozenset(range(1, 38))
-EXACT_OBJECTIVES = frozenset((0, OBJ_RANK, OBJ_NO_LEAD, OBJ_FIRST_MOST, OBJ_CARD_LAST))
 _PATTERN = (C.K_TRICK_PARITY, C.K_TRICK_ALL_GT, C.K_TRICK_ALL_LT)
 _SUMS = (C.K_TRICK_SUM_GT, C.K_TRICK_SUM_LT, C.K_TRICK_SUM_IN)
-
-
-def _bits(mask: int) -> list[int]:
-    return [c for c in range(40) if mask >> c & 1]
-
-
-def _value(c: int) -> int:
-    return c - 35 if c >= 36 else c % 9 + 1
 
 
 class _Model:
@@ -208,7 +199,7 @@ class _Model:
             self.add(pre + [-bk, ak])
 
     def won_count(self, s: int, mask: int) -> list[int]:
-        return self.count([self.wins(s, c) for c in _bits(mask)])
+        return self.count([self.wins(s, c) for c in cards_of(mask)])
 
 
 def encode_deep(
@@ -241,13 +232,13 @@ def _condition(m: _Model, row: list[int], o: int) -> bool:
     if kind == C.K_PREDICTED:
         return True
     if kind == C.K_CARDS:
-        for card in _bits(a):
+        for card in cards_of(a):
             m.add([m.wins(o, card)])
     elif kind in (C.K_NO_RANK, C.K_NO_SUBS, C.K_NO_COLOUR):
-        for card in _bits(a):
+        for card in cards_of(a):
             m.not_wins(o, card)
     elif kind == C.K_ONLY_SUB:
-        m.add([m.wins(o, _bits(a)[0])])
+        m.add([m.wins(o, cards_of(a)[0])])
         for card in range(36, 40):
             if not a >> card & 1:
                 m.not_wins(o, card)
@@ -261,11 +252,11 @@ def _condition(m: _Model, row: list[int], o: int) -> bool:
                 m.exactly(m.won_count(o, int(SUIT[u])), row[1 + u])
     elif kind == C.K_EACH_COLOUR:
         for u in range(4):
-            cards = _bits(int(SUIT[u]) & a)
+            cards = cards_of(int(SUIT[u]) & a)
             if cards:
                 m.add([m.wins(o, card) for card in cards])
     elif kind == C.K_ALL_OF_ONE_COLOUR:
-        m.add([m.and_([m.wins(o, card) for card in _bits(int(SUIT[u]) & a)])
+        m.add([m.and_([m.wins(o, card) for card in cards_of(int(SUIT[u]) & a)])
                for u in range(4) if int(SUIT[u]) & a])  # fmt: skip
     elif kind == C.K_EQUAL_COLOURS_TOTAL:
         ga, gb = m.won_count(o, a), m.won_count(o, b)
@@ -291,7 +282,7 @@ def _condition(m: _Model, row: list[int], o: int) -> bool:
             elif kind == C.K_ONLY_TRICKS:
                 m.add([-m.won(o, t)])
     elif kind == C.K_NEVER_LEAD:
-        for card in _bits(a & own):
+        for card in cards_of(a & own):
             for t in rt:
                 m.add([-m.x(card, t), -m.cnf.lead(o, t)])
     elif kind == C.K_VS_EACH_OTHER:
@@ -324,29 +315,29 @@ def _condition(m: _Model, row: list[int], o: int) -> bool:
         if a > 0:
             m.add([m.and_([m.won(o, t + k) for k in range(a)]) for t in range(nt - a + 1)])
     elif kind == C.K_CARD_WITH_SUB:
-        trumps = _bits(own & int(SUIT[4]))
+        trumps = cards_of(own & int(SUIT[4]))
         m.add([m.and_([m.x(a, t), m.won(o, t), m.or_([m.x(tr, t) for tr in trumps])])
                for t in rt if trumps])  # fmt: skip
     elif kind == C.K_CARD_IN_LAST:
         m.add([m.x(a, nt - 1)])
         m.add([m.won(o, nt - 1)])
     elif kind == C.K_TRICK_WITH_RANK:
-        m.add([m.wins(o, card) for card in _bits(a & own)])
+        m.add([m.wins(o, card) for card in cards_of(a & own)])
     elif kind == C.K_RANK_WITH_RANK:
-        others = _bits(b & ~own)
-        m.add([m.and_([m.won(o, t), m.or_([m.x(w, t) for w in _bits(a & own)]),
+        others = cards_of(b & ~own)
+        m.add([m.and_([m.won(o, t), m.or_([m.x(w, t) for w in cards_of(a & own)]),
                        m.or_([m.x(v, t) for v in others])])
                for t in rt])  # fmt: skip
     elif kind in _PATTERN:
-        outside = _bits(((1 << 40) - 1) & ~a)
+        outside = cards_of(((1 << 40) - 1) & ~a)
         m.add([m.and_([m.won(o, t)] + [-m.x(card, t) for card in outside]) for t in rt])
     elif kind == C.K_TRICK_EQUAL_COLOURS:
         hits = []
         for t in rt:
             z = m.var()
             m.add([-z, m.won(o, t)])
-            ga = m.count([m.x(card, t) for card in _bits(a)], m.seats)
-            gb = m.count([m.x(card, t) for card in _bits(b)], m.seats)
+            ga = m.count([m.x(card, t) for card in cards_of(a)], m.seats)
+            gb = m.count([m.x(card, t) for card in cards_of(b)], m.seats)
             m.equal(ga, gb, [z])
             if c > 0:
                 m.add([-z, ga[c]] if c < len(ga) else [-z])
@@ -374,7 +365,7 @@ def _sum_hit(m: _Model, kind: int, a: int, b: int, t: int, o: int) -> int:
     for s in range(m.seats):
         by_val: dict[int, list[int]] = {}
         for card in m.cnf.by_seat[s]:
-            by_val.setdefault(_value(card), []).append(m.x(card, t))
+            by_val.setdefault(value_of(card), []).append(m.x(card, t))
         new: dict[int, int] = {}
         for v, lit in sums.items():
             for val, xs in by_val.items():

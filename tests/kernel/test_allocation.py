@@ -126,6 +126,19 @@ def test_a_repair_brings_in_no_card_that_calls_for_a_redeal(mission_id: str) -> 
         assert repaired > 0  # the check met repaired games
 
 
+@pytest.mark.parametrize("mission_id", ["ds-18", "ds-29", "ds-30"])
+def test_a_repair_keeps_the_drawn_difficulty(mission_id: str) -> None:
+    """Rule 16 swaps a card for one of equal value, so repaired or not, the cards in play add
+    up to the mission's difficulty."""
+    target = get_mission(mission_id).difficulty
+    for players in (3, 4):
+        rec = _deep_games(mission_id, players, "heuristic", 400)
+        assert (rec["repairs"] > 0).sum() > 0  # the check met repaired games
+        for i in range(400):
+            cards, _ = _in_play(rec, i)
+            assert sum(CARDS[c].difficulty_for(players) for c in cards) == target, (players, i)
+
+
 @pytest.mark.parametrize(("mission_id", "players"),
                          [("ds-32", 2), ("ds-32", 3), ("ds-18", 3), ("ds-22", 3), ("ds-24", 3),
                           ("ds-28", 3), ("ds-30", 3), ("ds-30", 4)])  # fmt: skip

@@ -14,7 +14,6 @@ from crewsim.rules.deep_sea_setup import (
     may_pass,
     needs_redeal,
     redeal_reasons,
-    replace_most_recent,
     selection_problems,
     trick_bounds,
 )
@@ -172,18 +171,6 @@ def test_shipped_singletons_never_contradict_themselves() -> None:
         for card in DECK:
             owner = 0 if card.captain_may_take else 1
             assert contradictions([card], [owner], players) == [], card.ref_id
-
-
-def test_repair_replaces_the_latest_involved_task_by_equal_value() -> None:
-    tasks = cards("firstTrick", "red3", "firstTwoTrick", "blue4")
-    found = find_contradictions(tasks, [0, 0, 1, 2], 4)
-    assert found
-    rng = np.random.default_rng(5)
-    new, idx = replace_most_recent(tasks, found[0].tasks, DECK, 4, rng)
-    assert idx == 2
-    assert new[idx].difficulty_for(4) == tasks[idx].difficulty_for(4)
-    assert new[idx].number not in {t.number for t in tasks}
-    assert new[:2] == tasks[:2] and new[3] == tasks[3]
 
 
 def test_trick_bounds_of_one_card() -> None:
