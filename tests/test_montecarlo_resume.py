@@ -139,11 +139,15 @@ def _simulate_cmd(out: Path, games: int) -> list[str]:
     ]  # fmt: skip
 
 
-def _start_and_stop(out: Path, games: int, sig: int) -> subprocess.CompletedProcess[str]:
-    """Start a CLI run in a child, send ``sig`` once its first chunk is stored."""
+def _start_and_stop(
+    out: Path, games: int, sig: int, cmd: list[str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Start a CLI run in a child (``simulate`` unless ``cmd``), send ``sig`` once its first
+    chunk is stored."""
     proc = subprocess.Popen(
-        _simulate_cmd(out, games), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+        cmd or _simulate_cmd(out, games), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
     deadline = time.monotonic() + 120  # a cold numba cache compiles for a while
     while not list((out / "chunks").glob("*.sha256")) and time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -186,6 +190,19 @@ def test_ctrl_c_stops_cleanly_with_the_resume_command(tmp_path: Path) -> None:
     assert "chunks done" in stopped.stderr
     assert not (out / "summary.parquet").exists()
     assert not list((out / "chunks").glob(".*.tmp"))
+
+
+def test_ctrl_c_in_rank_also_says_how_to_resume(tmp_path: Path) -> None:
+    """`rank` and `balance` play a new run as `simulate` does, Ctrl-C included (they used to
+    print a bare "interrupted")."""
+    out = tmp_path / "run"
+    run(_config(games=500), tmp_path / "warm")  # numba cache warm for the child
+    cmd = [sys.executable, "-m", "crewsim", "rank", "pn-2,pn-6", "-p", "3,5", "-n", "2000000",
+           "--seed", "4", "--jobs", "1", "--out", str(out)]  # fmt: skip
+    stopped = _start_and_stop(out, 0, signal.SIGINT, cmd)
+    assert stopped.returncode == 130, stopped.stderr
+    assert f"resume with: crewsim simulate --resume {out}" in stopped.stderr
+    assert "Traceback" not in stopped.stderr
 
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX signals")

@@ -79,7 +79,7 @@ def balance(
     ] = BalanceFormat.table,
 ) -> None:
     """Deep Sea balance: each task card's estimated difficulty against its printed value."""
-    from crewsim.cli.simulate import parse_players
+    from crewsim.cli.options import parse_players
     from crewsim.report import balance as bal_mod  # statsmodels, matplotlib: loaded here only
     from crewsim.report.run import load_run
 
@@ -99,9 +99,9 @@ def balance(
     if run_out is not None:
         writable_folder(run_out, "--run-out")
     if run_dir is None:
-        from crewsim.cli.rank import _simulate
+        from crewsim.cli.runs import new_run
 
-        run_dir = _simulate(
+        run_dir = new_run(
             _drawing_missions(), players or "3,4,5", games, seed, bot, jobs, run_out,
             quiet=fmt is not BalanceFormat.table, backend=backend, scheduler=scheduler,
         )  # fmt: skip

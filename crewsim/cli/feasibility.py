@@ -13,9 +13,8 @@ from rich.console import Console
 from rich.table import Table
 
 from crewsim.backends import backend_named, check_backend, describe, open_workers, worker_count
-from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, count_option
+from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, count_option, parse_players
 from crewsim.cli.output import deals_bar, json_row, stdout_console
-from crewsim.cli.simulate import parse_players
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
 from crewsim.montecarlo import cell_seed_sequence

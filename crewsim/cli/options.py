@@ -76,3 +76,20 @@ def refuse_ceiling_options_without_it(ctx: typer.Context, ceiling: bool) -> None
     for name, flag in (("ceiling_n", "--ceiling-n"), ("ceiling_conflicts", "--ceiling-conflicts")):
         if not ceiling and given(ctx, name):
             raise CrewsimError(f"{flag} tunes --ceiling: add --ceiling, or leave {flag} out")
+
+
+def parse_players(spec: str, lowest: int = 2) -> tuple[int, ...]:
+    """``3,4,5`` -> (3, 4, 5); duplicates dropped, order kept; one-line error otherwise."""
+    out: list[int] = []
+    for item in spec.split(","):
+        try:
+            p = int(item.strip())
+        except ValueError:
+            raise CrewsimError(
+                f"--players: expected numbers {lowest} to 5 like 3,4,5, got {spec!r}"
+            ) from None
+        if not lowest <= p <= 5:
+            raise CrewsimError(f"--players: expected {lowest} to 5, got {p}")
+        if p not in out:
+            out.append(p)
+    return tuple(out)

@@ -11,7 +11,6 @@ from typing import Annotated
 import polars as pl
 import typer
 from rich import box
-from rich.console import Console
 from rich.table import Table
 
 from crewsim.ceiling import DEFAULT_CEILING_N
@@ -21,11 +20,13 @@ from crewsim.cli.options import (
     Scheduler,
     Seed,
     count_option,
+    parse_players,
     refuse_ceiling_options_without_it,
     refuse_new_run_options,
 )
 from crewsim.cli.output import json_row, stdout_console
-from crewsim.csv_out import csv_text, write_csv
+from crewsim.cli.runs import new_run
+from crewsim.csv_out import csv_text
 from crewsim.errors import CrewsimError
 from crewsim.report import tables
 from crewsim.report.format import ceiling_cells, num_ci, pct_ci, rank_label, rho_ci
@@ -37,68 +38,6 @@ class RankFormat(str, Enum):
     table = "table"
     csv = "csv"
     json = "json"
-
-
-def _simulate(
-    missions: str,
-    players: str,
-    games: int,
-    seed: int,
-    bot: str,
-    jobs: int,
-    out: Path | None,
-    quiet: bool,
-    ceiling: tuple[int, int] | None = None,
-    backend: str | None = None,
-    scheduler: str | None = None,
-) -> Path:
-    """Run the simulation exactly as `crewsim simulate` would; return the run folder.
-    ``ceiling``: (deals, SAT conflicts) to solve per cell, as `simulate --ceiling`."""
-    from crewsim.backends import backend_named, describe
-    from crewsim.bots import get_bot
-    from crewsim.cli.output import loading_kernel, progress_bar
-    from crewsim.cli.simulate import parse_players
-    from crewsim.missions import resolve_missions
-    from crewsim.montecarlo import RunConfig, default_out, execute, open_backend, prepare, warm_up
-
-    config = RunConfig(
-        missions=tuple(resolve_missions(missions)),
-        players=parse_players(players),
-        games=games,
-        bot=get_bot(bot),
-        seed=seed,
-        jobs=jobs,
-        backend=backend_named(backend, scheduler),
-        scheduler=scheduler,
-    )
-    config.check()
-    for cell in config.cells():
-        config.mission_vector(cell)  # Deep Sea and other unplayable missions: one line, exit 2
-    out = out or default_out(seed)
-    stderr = Console(stderr=True)
-
-    def say(message: str) -> None:
-        if not quiet:
-            stderr.print(message, highlight=False, soft_wrap=True)
-
-    where = describe(config.backend, config.workers(), config.scheduler)
-    with open_backend(config) as engine:  # an unreachable scheduler fails before any file
-        say(f"simulating {len(config.cells())} cells x {games:,} games, seed {seed}, "
-            f"on {where}, run folder {out}")  # fmt: skip
-        state = prepare(config, out)
-        with loading_kernel():  # before the bar: its rate and ETA count games only
-            warm_up(state)
-        with progress_bar(state.todo_games, stderr) as advance:
-            result = execute(state, engine, on_chunk=advance)
-        if ceiling:  # the perfect-information ceiling on the first deals of each cell
-            from crewsim.ceiling import ceiling_rows, with_ceiling
-
-            n_solve, conflicts = ceiling
-            rows = ceiling_rows(config, n_solve, say, engine, conflicts)
-            summary = with_ceiling(result.summary, rows)
-            summary.write_parquet(result.out / "summary.parquet")
-            write_csv(summary, result.out / "summary.csv")
-    return out
 
 
 def _filter(run: Run, missions: str | None, players: str | None) -> Run:
@@ -116,7 +55,6 @@ def _filter(run: Run, missions: str | None, players: str | None) -> Run:
         wanted = [m.id for m in chosen]
         s = s.filter(pl.col("mission").is_in(wanted))
     if players:
-        from crewsim.cli.simulate import parse_players
 
         ps = list(parse_players(players))
         absent = [p for p in ps if p not in run.players]
@@ -221,7 +159,7 @@ def rank(
     if run_dir is None:
         if not spec:
             raise CrewsimError("give missions to simulate (e.g. planet-nine) or --run DIR")
-        folder = _simulate(
+        folder = new_run(
             spec, players or "3,4,5", games, seed, bot, jobs, out,
             quiet=fmt is not RankFormat.table, backend=backend,
             ceiling=(ceiling_n, ceiling_conflicts) if ceiling else None,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-from contextlib import nullcontext
 from dataclasses import replace
 from enum import Enum
 from pathlib import Path
@@ -12,35 +10,28 @@ from typing import Annotated, Any
 import polars as pl
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
-from crewsim.backends import backend_named, describe
+from crewsim.backends import backend_named
 from crewsim.bots import get_bot
-from crewsim.ceiling import DEFAULT_CEILING_N, ceiling_rows, earlier_ceiling, with_ceiling
+from crewsim.ceiling import DEFAULT_CEILING_N
 from crewsim.cli.options import (
     Backend,
     Scheduler,
+    parse_players,
     refuse_ceiling_options_without_it,
     whole_number,
 )
-from crewsim.cli.output import compact_table, loading_kernel, stacked, stdout_console
-from crewsim.csv_out import write_csv
+from crewsim.cli.output import compact_table, stacked, stdout_console
+from crewsim.cli.runs import play
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
 from crewsim.montecarlo import (
     CHUNK_SIZE,
     RunConfig,
-    RunInterrupted,
-    RunState,
     config_from_manifest,
     default_out,
-    execute,
-    open_backend,
     plan,
-    prepare,
-    resume_command,
-    warm_up,
 )
 from crewsim.report.format import pct, pct_ci
 from crewsim.solver.api import DEFAULT_CONFLICTS
@@ -49,23 +40,6 @@ from crewsim.solver.api import DEFAULT_CONFLICTS
 class OutputFormat(str, Enum):
     table = "table"
     json = "json"
-
-
-def parse_players(spec: str, lowest: int = 2) -> tuple[int, ...]:
-    """``3,4,5`` -> (3, 4, 5); duplicates dropped, order kept; one-line error otherwise."""
-    out: list[int] = []
-    for item in spec.split(","):
-        try:
-            p = int(item.strip())
-        except ValueError:
-            raise CrewsimError(
-                f"--players: expected numbers {lowest} to 5 like 3,4,5, got {spec!r}"
-            ) from None
-        if not lowest <= p <= 5:
-            raise CrewsimError(f"--players: expected {lowest} to 5, got {p}")
-        if p not in out:
-            out.append(p)
-    return tuple(out)
 
 
 def trace_games(config: RunConfig, console: Console) -> None:
@@ -253,7 +227,7 @@ def simulate(
     ] = None,
 ) -> None:
     """Play many seeded deals of each mission with a bot crew; rates with 95 % intervals."""
-    from crewsim.cli.output import failures_table, progress_bar, summary_json, summary_table
+    from crewsim.cli.output import failures_table, summary_json, summary_table
 
     # numbers and choices are parsed here, not by typer, so a bad value is one line, exit 2
     fmt = _choice("--format", fmt_name, OutputFormat)
@@ -282,61 +256,8 @@ def simulate(
         trace_games(config, stdout)
         return
     info = stderr if fmt is OutputFormat.json else stdout
-    n_cells = len(config.cells())
-    where = describe(config.backend, config.workers(), config.scheduler)
-    def again(folder: Path) -> str:
-        """How to resume: with the ceiling when this command asked for it."""
-        more = f" --ceiling --ceiling-n {n_solve}" if ceiling else ""
-        if ceiling and conflicts != DEFAULT_CONFLICTS:
-            more += f" --ceiling-conflicts {conflicts}"
-        return resume_command(folder) + more
-
-    with open_backend(config) as engine:  # an unreachable scheduler fails before any file
-        earlier = None if ceiling else earlier_ceiling(out)
-        state = prepare(config, out)
-        info.print(
-            f"{n_cells} mission x player cells, {config.games:,} games each, "
-            f"bot {config.bot.name}, seed {config.seed}, on {where}, run folder {state.out}",
-            highlight=False,
-            soft_wrap=True,
-        )
-        _report_state(state, stderr)
-        try:
-            with loading_kernel():  # before the bar: its rate and ETA count games only
-                warm_up(state)
-            bar = progress_bar(state.todo_games, stderr) if state.todo else nullcontext(None)
-            with bar as advance:
-                result = execute(state, engine, on_chunk=advance)
-        except RunInterrupted as stop:
-            stderr.print(stop.status(), highlight=False, soft_wrap=True)
-            stderr.print(f"resume with: {again(stop.out)}", highlight=False, soft_wrap=True)
-            # SystemExit, not typer.Exit: app.main runs click with standalone_mode=False,
-            # which turns typer.Exit into a return value that main() does not pass on
-            sys.exit(stop.exit_code)
-        rate = state.todo_games / result.seconds if result.seconds > 0 else float("nan")
-        info.print(
-            f"{state.todo_games:,} games simulated in {result.seconds:.1f} s "
-            f"({rate:,.0f} games/s), {result.games:,} in all; summary in "
-            f"{state.out / 'summary.csv'}",
-            highlight=False,
-            soft_wrap=True,
-        )
-        try:
-            rows = (ceiling_rows(config, n_solve, info.print, engine, conflicts) if ceiling
-                    else earlier)  # fmt: skip
-        except KeyboardInterrupt:
-            stderr.print(f"interrupted while solving the ceiling; the games are all in "
-                         f"{state.out}\nresume with: {again(state.out)}", highlight=False,
-                         soft_wrap=True)  # fmt: skip
-            sys.exit(130)
-    summary = result.summary
-    if rows:
-        if not ceiling:
-            info.print("kept the perfect-information ceiling this folder already had",
-                       highlight=False)  # fmt: skip
-        summary = with_ceiling(summary, rows)
-        summary.write_parquet(state.out / "summary.parquet")
-        write_csv(summary, state.out / "summary.csv")
+    _, summary = play(config, out, lambda text: info.print(text, highlight=False, soft_wrap=True),
+                      ceiling=(n_solve, conflicts) if ceiling else None)  # fmt: skip
     if fmt is OutputFormat.json:
         typer.echo(summary_json(summary))
     else:
@@ -364,23 +285,3 @@ def ceiling_table(summary: pl.DataFrame) -> Table:
             stacked(pct_ci(r["bot_efficiency"], r["efficiency_low"], r["efficiency_high"], 1)),
         )  # fmt: skip
     return table
-
-
-def _report_state(state: RunState, stderr: Console) -> None:
-    """Say what an existing folder contributed: resumed chunks, a top-up, damaged chunks."""
-    for line in state.damaged:
-        stderr.print(f"[yellow]warning:[/] {escape(line)}", highlight=False, soft_wrap=True)
-    if state.previous_games is None:
-        return
-    if state.previous_games < state.config.games:
-        stderr.print(
-            f"topping up {state.out} from {state.previous_games:,} to "
-            f"{state.config.games:,} games per cell",
-            highlight=False,
-            soft_wrap=True,
-        )
-    done = len(state.done)
-    stderr.print(
-        f"resuming: {done} of {len(state.tasks)} chunks already done, {len(state.todo)} to run",
-        highlight=False,
-    )
