@@ -9,6 +9,7 @@ the share that could be won at all, the bots' success rate and their efficiency.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -17,12 +18,9 @@ import numpy as np
 import polars as pl
 
 from crewsim.backends import Backend, open_workers
-from crewsim.kernel import layout as L
-from crewsim.missions.schema import Mission
-from crewsim.replay import recorded_deep_tasks
-from crewsim.rules.deal import Deal
-from crewsim.rules.game import TaskSpec
-from crewsim.rules.objectives import DESIGNATED
+from crewsim.cards import Game
+from crewsim.missions.schema import Mission, ObjectiveKind
+from crewsim.replay import set_up
 from crewsim.solver.api import DEFAULT_CONFLICTS, Problem, Unsupported, solve, unsupported_reason
 from crewsim.stats import CEILING_COLUMNS, ceiling_columns
 
@@ -30,38 +28,22 @@ DEFAULT_CEILING_N = 200  # deals per cell: about a minute for a 10-mission, 3-co
 
 
 def problem_of(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int) -> Problem:
-    """Game ``i`` of a recorded chunk as the bots played it: hands after the distress pass."""
-    seats = 3 if players == 2 else players
-    hands = [int(h) for h in rec["rec_hands"][i][:seats]]
-    setup = [int(x) for x in rec["rec_setup"][i]]
-    if setup[5] != 0:  # everyone passed one card to the same neighbour
-        givers = [0, 1] if players == 2 else list(range(seats))
-        passes = setup[6 : 6 + len(givers)]
-        for g, c in zip(givers, passes, strict=True):
-            hands[g] &= ~(1 << c)
-        for k, c in enumerate(passes):
-            hands[givers[(k + setup[5]) % len(givers)]] |= 1 << c
-    under = tuple((int(a), int(b)) for a, b in rec["rec_under"][i] if a >= 0)
-    deal = Deal(players, tuple(hands), under)
-    owners = [int(o) for _, o, _ in rec["rec_tasks"][i][: mission.tasks]]
-    if setup[3] >= 0:  # the 5-player hand-over
-        owners[setup[3]] = setup[4]
-    tasks = tuple(
-        TaskSpec(int(c), L.TOKEN_NAMES[int(tok)], owners[k])
-        for k, (c, _, tok) in enumerate(rec["rec_tasks"][i][: mission.tasks])
-    )
+    """Game ``i`` of a recorded chunk as the bots played it: the referee's position before the
+    first card (owners after any hand-over, hands after the distress pass)."""
+    state = set_up(mission, players, rec, i)
     objective: tuple[str, Mapping[str, Any]] | None = None
-    designated: tuple[int, ...] | None = None
     for o in mission.objectives:
-        kind = str(o.kind)
-        if kind != "omega_last_trick":
-            objective = (kind, dict(o.params))
-            if DESIGNATED.get(kind):
-                designated = tuple(setup[: DESIGNATED[kind]])
-    omega = any(str(o.kind) == "omega_last_trick" for o in mission.objectives)
-    deep_sea = mission.game.value == "deep-sea"
-    deep = tuple(recorded_deep_tasks(rec, i)) if deep_sea else ()  # after selection
-    return Problem(deal, tasks, objective, omega, designated, deep_sea, deep)
+        if o.kind is not ObjectiveKind.OMEGA_LAST_TRICK:
+            objective = (str(o.kind), dict(o.params))
+    return Problem(
+        replace(state.deal, hands=tuple(state.hands)),
+        tuple(state.tasks),
+        objective,
+        any(o.kind is ObjectiveKind.OMEGA_LAST_TRICK for o in mission.objectives),
+        state.designated or None,
+        mission.game is Game.DEEP_SEA,
+        tuple(state.deep_tasks),
+    )
 
 
 def ceiling_cell(

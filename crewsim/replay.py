@@ -30,8 +30,10 @@ def recorded_deep_tasks(rec: Mapping[str, np.ndarray], i: int) -> list[HeldTask]
     ]  # fmt: skip
 
 
-def replay(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int) -> GameState:
-    """Apply game ``i`` of a recorded chunk move by move; raises IllegalMove on any bad move."""
+def set_up(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int) -> GameState:
+    """Game ``i`` of a recorded chunk up to its first card: the tasks handed out, the
+    designation, the silenced member, the hand-over and the distress pass, each checked by the
+    referee (raises IllegalMove on any it refuses)."""
     seats = 3 if players == 2 else players
     under = tuple((int(a), int(b)) for a, b in rec["rec_under"][i] if a >= 0)
     deal = Deal(players, tuple(int(h) for h in rec["rec_hands"][i][:seats]), under)
@@ -58,6 +60,13 @@ def replay(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int
     if setup[5] != 0:
         givers = 2 if players == 2 else seats
         state.distress_signal(setup[5], setup[6 : 6 + givers])
+    return state
+
+
+def replay(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int) -> GameState:
+    """Apply game ``i`` of a recorded chunk move by move; raises IllegalMove on any bad move."""
+    state = set_up(mission, players, rec, i)
+    seats = state.seats
     comms = [tuple(int(x) for x in c) for c in rec["rec_comms"][i] if c[0] >= 0]
     plays = [int(c) for c in rec["rec_plays"][i] if c >= 0]
     for trick in range(state.n_tricks):

@@ -2,9 +2,10 @@
 
 Rules 15-16 of the reference README, in plain Python for the referee and the CLI.  The kernel
 repairs a draw (rule 16) itself, from the per-card tables ``kernel/deep_sea_tables.py`` builds
-out of ``find_contradictions`` and ``trick_bounds``.  Everything here is decided from the rules alone (and,
-for redeals, the deal): the contradiction checker proves impossibility by counting, it never
-plays a hand out, so "no contradiction found" does not promise the tasks can be completed.
+out of ``find_contradictions`` and ``trick_bounds``.  Everything here is decided from the rules
+alone (and, for redeals, the deal): the contradiction checker proves impossibility by counting,
+it never plays a hand out, so "no contradiction found" does not promise the tasks can be
+completed.
 """
 
 from __future__ import annotations
