@@ -80,6 +80,11 @@ def is_trump(cid: int) -> bool:
     return cid >= 36
 
 
+def seats_of(players: int) -> int:
+    """Seats at the table: two players share it with a dummy seat."""
+    return 3 if players == 2 else players
+
+
 def parse_card(text: str) -> int:
     """Card id from forgiving text: ``pink6``, ``p6``, ``P6``, ``rocket4``, ``R4``, ``sub4``.
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from crewsim.cards import Game
+from crewsim.cards import Game, seats_of
 from crewsim.kernel import layout as L
 from crewsim.missions import load_task_cards
 from crewsim.missions.schema import Mission
@@ -16,7 +16,6 @@ from crewsim.rules.deal import Deal
 from crewsim.rules.game import Claim, GameState, Rules, TaskSpec
 
 _CLAIMS = (Claim.HIGHEST, Claim.ONLY, Claim.LOWEST)
-FAIL_KINDS = {0: "", 1: "wrong_winner", 2: "order", 3: "not_done", 4: "objective", 5: "condition"}
 
 
 def recorded_deep_tasks(rec: Mapping[str, np.ndarray], i: int) -> list[HeldTask]:
@@ -34,7 +33,7 @@ def set_up(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int
     """Game ``i`` of a recorded chunk up to its first card: the tasks handed out, the
     designation, the silenced member, the hand-over and the distress pass, each checked by the
     referee (raises IllegalMove on any it refuses)."""
-    seats = 3 if players == 2 else players
+    seats = seats_of(players)
     under = tuple((int(a), int(b)) for a, b in rec["rec_under"][i] if a >= 0)
     deal = Deal(players, tuple(int(h) for h in rec["rec_hands"][i][:seats]), under)
     n = mission.tasks

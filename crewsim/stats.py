@@ -13,7 +13,15 @@ from typing import Any
 import polars as pl
 
 from crewsim.cards import Game, card_name
-from crewsim.kernel.layout import FAIL_NAMES, OBJ_NAMES
+from crewsim.kernel.layout import (
+    FAIL_CONDITION,
+    FAIL_NAMES,
+    FAIL_NOT_DONE,
+    FAIL_OBJECTIVE,
+    FAIL_ORDER,
+    FAIL_WRONG_WINNER,
+    OBJ_NAMES,
+)
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 TOP_FAILURES = 3
@@ -121,18 +129,18 @@ def expected_attempts(
 def describe_failure(kind: int, detail: int, trick: int | None, game: Game) -> str:
     """Words for a failure code: ``task pink3 won by the wrong player, trick 4`` (1-based)."""
     where = f", trick {trick + 1}" if trick is not None else ""
-    if kind in (1, 2, 3) and 0 <= detail < 40:
+    if kind in (FAIL_WRONG_WINNER, FAIL_ORDER, FAIL_NOT_DONE) and 0 <= detail < 40:
         card = card_name(detail, game)
         text = {
-            1: f"task {card} won by the wrong player",
-            2: f"task {card}: order broken",
-            3: f"task {card} not completed",
+            FAIL_WRONG_WINNER: f"task {card} won by the wrong player",
+            FAIL_ORDER: f"task {card}: order broken",
+            FAIL_NOT_DONE: f"task {card} not completed",
         }[kind]
         return text + where
-    if kind == 4:
+    if kind == FAIL_OBJECTIVE:
         name = OBJ_NAMES.get(detail, f"#{detail}").replace("_", " ")
         return f"objective '{name}' failed" + where
-    if kind == 5:
+    if kind == FAIL_CONDITION:
         from crewsim.missions import load_task_cards
 
         cards = load_task_cards()

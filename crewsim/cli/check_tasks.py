@@ -30,15 +30,16 @@ from typing import Annotated, Any
 import numpy as np
 import typer
 
+from crewsim.cards import seats_of
 from crewsim.cli.options import Jobs, Seed, count_option
 from crewsim.cli.output import KERNEL_FIRST_RUN, busy
 from crewsim.errors import CrewsimError
+from crewsim.kernel.layout import FAIL_CONDITION, MAX_FIXED
 from crewsim.missions import TaskCard, get_mission, get_task_card
 from crewsim.report.format import pct_ci
 from crewsim.rules.deep_sea_setup import captain_may_take, contradictions, selection_problems
 
 CARRIER = "ds-1"  # a plain Deep Sea mission: normal communication, draft selection
-MAX_TASKS = 8  # the kernel's fixed-task rows (layout.MAX_FIXED)
 CHUNK = 10_000  # games per kernel call; the plan is prefix-stable (montecarlo.plan_chunks)
 CAPTAIN = 0
 
@@ -56,7 +57,7 @@ class CheckFormat(StrEnum):
 def _seats(players: int) -> int:
     if players not in (2, 3, 4, 5):
         raise CrewsimError(f"--players: expected 2 to 5, got {players}")
-    return 3 if players == 2 else players  # two players share the table with a dummy seat
+    return seats_of(players)
 
 
 def resolve_tasks(specs: Sequence[str]) -> list[TaskCard]:
@@ -72,8 +73,8 @@ def resolve_tasks(specs: Sequence[str]) -> list[TaskCard]:
                 f"first as {seen[card.number]!r})"
             )
         seen[card.number] = spec
-    if len(cards) > MAX_TASKS:
-        raise CrewsimError(f"at most {MAX_TASKS} tasks, got {len(cards)}")
+    if len(cards) > MAX_FIXED:  # the kernel's fixed-task rows
+        raise CrewsimError(f"at most {MAX_FIXED} tasks, got {len(cards)}")
     return cards
 
 
@@ -329,7 +330,7 @@ def estimate(
         failures.update(f)
     low, high = wilson(successes, games)
     by_number = {c.number: c for c in cards}
-    card_fails = Counter({d: k for (kind, d), k in failures.items() if kind == 5})
+    card_fails = Counter({d: k for (kind, d), k in failures.items() if kind == FAIL_CONDITION})
     top_card = None
     if card_fails:
         number, count = max(card_fails.items(), key=lambda kv: (kv[1], -kv[0]))
@@ -373,7 +374,7 @@ def _failure_text(
     describe: Callable[[int, int, int | None, Any], str],
     game: Any,
 ) -> str:
-    if kind == 5 and detail in by_number:
+    if kind == FAIL_CONDITION and detail in by_number:
         return f"task card {detail} {by_number[detail].ref_id!r} failed"
     return describe(kind, detail, None, game)
 

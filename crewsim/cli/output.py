@@ -28,15 +28,14 @@ from rich.text import Text
 
 from crewsim.montecarlo import ChunkCounts
 from crewsim.report.format import num_ci, pct, pct_ci
+from crewsim.stats import CEILING_COLUMNS
 
 JSON_COLUMNS = (
     "mission", "players", "bot", "games", "successes", "success_rate", "ci_low", "ci_high",
     "expected_attempts", "attempts_low", "attempts_high", "distress_share", "redeal_share",
     "repair_share", "top_failures",
     # with --ceiling: the perfect-information ceiling on the first deals the bots played
-    "ceiling_games", "feasible_games", "decided_games", "feasible_share", "feasible_low",
-    "feasible_high", "unknown_share", "ceiling_wins", "ceiling_success_rate", "bot_efficiency",
-    "efficiency_low", "efficiency_high",
+    *CEILING_COLUMNS,
 )  # fmt: skip
 
 

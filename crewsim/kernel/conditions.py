@@ -80,6 +80,7 @@ from numba import njit
 from crewsim.cards import COLOUR_NAMES, N_COLOURS, SUIT_MASK, TRUMP_MASK, card_id, parse_card
 from crewsim.kernel.bits import SUIT, TRUMPS, lowest, popcount
 from crewsim.missions.schema import TaskCard, TaskKind
+from crewsim.rules.play import n_tricks as tricks_of
 
 PENDING, DONE, FAILED = 0, 1, 2
 CODE_SIZE = 8
@@ -205,10 +206,6 @@ def _values(keep: Callable[[int], bool], subs: bool) -> int:
     return m
 
 
-def _n_tricks(players: int) -> int:
-    return {2: 13, 3: 13, 4: 10, 5: 8}[players]
-
-
 def _trick_refs(refs: Iterable[object], nt: int) -> tuple[int, int, int]:
     """(mask of 0-based trick indices in this hand, 1 if one is beyond the hand, highest)."""
     mask, bad, top = 0, 0, -1
@@ -307,7 +304,7 @@ def encode_task(card: TaskCard, players: int, n_tricks: int | None = None) -> np
     """
     if players not in (2, 3, 4, 5):
         raise ValueError(f"players must be 2-5, got {players}")
-    nt = _n_tricks(players) if n_tricks is None else n_tricks
+    nt = tricks_of(players) if n_tricks is None else n_tricks
     slots = _encode(card.kind, card.params, players, nt)
     row = np.zeros(CODE_SIZE, dtype=np.int64)
     row[0] = KIND_CODES[card.kind.value]

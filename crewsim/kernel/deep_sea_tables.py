@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from crewsim.cards import COLOUR_MASK, SUIT_MASK, TRUMP_MASK, card_id, parse_card
+from crewsim.cards import COLOUR_MASK, SUIT_MASK, TRUMP_MASK, card_id, parse_card, seats_of
 from crewsim.kernel.conditions import (
     K_RANK_WITH_RANK,
     K_TRICK_ALL_GT,
@@ -197,7 +197,7 @@ def task_table(players: int) -> np.ndarray:
     """The (96, N_COLS) int64 table for this crew size."""
     cards = load_task_cards()
     table = np.zeros((N_TASKS, N_COLS), dtype=np.int64)
-    seats = 3 if players == 2 else players
+    seats = seats_of(players)
     for i, card in enumerate(cards):
         row = table[i]
         row[C_VALUE] = card.difficulty_for(players)

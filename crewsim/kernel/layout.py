@@ -87,9 +87,14 @@ TOKEN_ADJUST_CODES = {"none": 0, "swap": 1, "move": 2}  # MP_TOKEN_ADJUST
 # ---- outcome codes
 FAIL_NONE, FAIL_WRONG_WINNER, FAIL_ORDER, FAIL_NOT_DONE, FAIL_OBJECTIVE = 0, 1, 2, 3, 4
 FAIL_CONDITION = 5  # a Deep Sea task card's condition failed (detail: card number)
-FAIL_NAMES = {0: "", 1: "task won by the wrong player", 2: "task order broken",
-              3: "task not completed", 4: "objective failed",
-              5: "task condition failed"}  # fmt: skip
+FAIL_NAMES = {FAIL_NONE: "", FAIL_WRONG_WINNER: "task won by the wrong player",
+              FAIL_ORDER: "task order broken", FAIL_NOT_DONE: "task not completed",
+              FAIL_OBJECTIVE: "objective failed",
+              FAIL_CONDITION: "task condition failed"}  # fmt: skip
+# the referee's outcome reasons (``rules.game.Outcome.reason``) by kernel code
+FAIL_REASONS = {FAIL_NONE: "", FAIL_WRONG_WINNER: "wrong_winner", FAIL_ORDER: "order",
+                FAIL_NOT_DONE: "not_done", FAIL_OBJECTIVE: "objective",
+                FAIL_CONDITION: "condition"}  # fmt: skip
 
 # ---- bot parameter vector
 BP_KIND = 0  # 0 random, 1 heuristic

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from crewsim.cards import N_CARDS, mask_of, popcount
+from crewsim.cards import N_CARDS, mask_of, popcount, seats_of
 
 TRUMP4 = 39
 
@@ -25,7 +25,7 @@ class Deal:
     dummy_under: tuple[tuple[int, int], ...] = field(default=())
 
     def __post_init__(self) -> None:
-        seats = 3 if self.players == 2 else self.players
+        seats = seats_of(self.players)
         if len(self.hands) != seats:
             raise ValueError(f"{self.players} players need {seats} hands, got {len(self.hands)}")
         union = 0

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from crewsim.cards import COLOUR_NAMES, TRUMP_MASK, Game, card_name, iter_cards, popcount
+from crewsim.cards import COLOUR_NAMES, TRUMP_MASK, Game, card_name, iter_cards, popcount, seats_of
 from crewsim.missions.schema import TaskCard, TaskKind
 from crewsim.rules.conditions import cards_mask, colour_mask, rank_mask
 from crewsim.rules.play import n_tricks
@@ -66,7 +66,7 @@ def captain_may_take(card: TaskCard) -> bool:
 
 def may_pass(n_tasks: int, players: int) -> bool:
     """Passing during selection is allowed only with fewer tasks than crew seats."""
-    seats = 3 if players == 2 else players
+    seats = seats_of(players)
     return n_tasks < seats
 
 
@@ -605,7 +605,7 @@ _DS = Game.DEEP_SEA
 def _seats(players: int) -> int:
     if players not in (2, 3, 4, 5):
         raise ValueError(f"players must be 2-5, got {players}")
-    return 3 if players == 2 else players
+    return seats_of(players)
 
 
 def _check_owners(cards: Sequence[TaskCard], owners: Sequence[int], seats: int) -> None:

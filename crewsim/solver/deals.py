@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from crewsim.cards import mask_of, parse_card
+from crewsim.cards import mask_of, parse_card, seats_of
 from crewsim.errors import CrewsimError
 from crewsim.missions import load_task_cards
 from crewsim.rules.conditions import HeldTask
@@ -85,7 +85,7 @@ def parse_record(rec: Any) -> tuple[Problem | None, str]:
     if "players" not in rec:
         raise _Bad("players", "missing")
     players = _int(rec["players"], "players", 2, 5)
-    seats = 3 if players == 2 else players
+    seats = seats_of(players)
     hands_raw = rec.get("hands")
     if not isinstance(hands_raw, list) or len(hands_raw) != seats:
         raise _Bad("hands", f"expected a list of {seats} hands")

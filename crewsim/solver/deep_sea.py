@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from crewsim.cards import seats_of
 from crewsim.kernel import conditions as C
 from crewsim.kernel import layout as L
 from crewsim.kernel.bits import BEATS, SUIT, TRUMPS, highest, lowest, nth_bit, popcount
@@ -389,7 +390,7 @@ def solve_deep_arrays(
     """(verdict code, plays tried, winning plays) for bare arrays (tests use shortened hands:
     ``codes`` encoded with the same ``n_tricks``)."""
     global _GEN
-    seats = 3 if players == 2 else players
+    seats = seats_of(players)
     h = np.zeros(5, dtype=np.int64)
     h[: len(hands)] = hands
     u = np.full(40, -1, dtype=np.int64)

@@ -7,11 +7,12 @@ import numpy as np
 import pytest
 
 from crewsim.bots import get_bot
+from crewsim.kernel import layout as L
 from crewsim.kernel.run import run_chunk
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import load_campaign
 from crewsim.missions.schema import Mission
-from crewsim.replay import FAIL_KINDS, replay
+from crewsim.replay import replay
 
 CAMPAIGN = load_campaign("planet-nine")
 DEEP_SEA = load_campaign("deep-sea")
@@ -29,7 +30,7 @@ def _mismatches(mission: Mission, players: int, bot: str, distress: str, n: int)
         kernel = (
             bool(rec["success"][i]),
             int(rec["fail_trick"][i]),
-            FAIL_KINDS[int(rec["fail_kind"][i])],
+            L.FAIL_REASONS[int(rec["fail_kind"][i])],
         )
         out = state.outcome
         referee = (out.success, out.trick, out.kind) if out else None

@@ -427,3 +427,13 @@ def test_wrong_kind_of_file() -> None:
         load_scenario_file(scenarios_dir() / "deep_sea_tasks.toml")
     with pytest.raises(CrewsimError, match="holds missions, not task cards"):
         load_task_cards(scenarios_dir() / "deep_sea.toml")
+
+
+def test_the_loaders_limits_are_the_kernels_rows() -> None:
+    """The loader keeps numba out (the referee needs no kernel), so it restates the kernel's
+    row counts: a mission the loader accepts must fit the kernel's rows."""
+    from crewsim.kernel import layout
+    from crewsim.missions import loader
+
+    assert loader.MAX_TASKS == layout.MAX_TASKS
+    assert loader.MAX_FIXED_TASKS == layout.MAX_FIXED
