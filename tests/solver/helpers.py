@@ -201,3 +201,18 @@ class DeepJudge:
         if done == (1 << len(self.owners)) - 1 and obj_done:
             return "win", nxt, winner
         return ("fail" if last else "on"), nxt, winner
+
+
+# every Planet Nine objective kind the solvers model, with typical parameters
+OBJECTIVES: list[tuple[str, dict[str, Any]] | None] = [
+    None,
+    ("player_wins_no_tricks", {}),
+    ("colour_ones_win", {"count": 1}),
+    ("each_trump_wins", {"ordered": False}),
+    ("no_win_with_rank", {"rank": 9}),
+    ("balanced_tricks", {"max_lead": 1, "commander_first_last": True}),
+    ("player_exactly_one_trick", {"no_trump_win": True}),
+    ("player_first_and_last_only", {"no_trump_win": True}),
+    ("left_of_pink9_wins_pink", {}),
+    ("role_split", {"first": 4, "last": 1}),
+]

@@ -18,8 +18,7 @@ from crewsim.rules.setup import random_setup
 from crewsim.solver import sat
 from crewsim.solver.api import Problem, _objective_args, solve, until_won
 from crewsim.solver.sat import Objective, supported
-from tests.solver.helpers import exhaustive, replay
-from tests.solver.test_replay import OBJECTIVES
+from tests.solver.helpers import OBJECTIVES, exhaustive, replay
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])

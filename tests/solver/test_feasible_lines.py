@@ -10,20 +10,7 @@ from hypothesis import strategies as st
 from crewsim.rules.order import TOKENS
 from crewsim.rules.setup import random_setup
 from crewsim.solver.api import Problem, solve
-from tests.solver.helpers import replay
-
-OBJECTIVES: list[tuple[str, dict[str, Any]] | None] = [
-    None,
-    ("player_wins_no_tricks", {}),
-    ("colour_ones_win", {"count": 1}),
-    ("each_trump_wins", {"ordered": False}),
-    ("no_win_with_rank", {"rank": 9}),
-    ("balanced_tricks", {"max_lead": 1, "commander_first_last": True}),
-    ("player_exactly_one_trick", {"no_trump_win": True}),
-    ("player_first_and_last_only", {"no_trump_win": True}),
-    ("left_of_pink9_wins_pink", {}),
-    ("role_split", {"first": 4, "last": 1}),
-]
+from tests.solver.helpers import OBJECTIVES, replay
 
 
 @settings(max_examples=80, deadline=None)
