@@ -25,9 +25,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from crewsim.montecarlo import RunConfig
 
 MISSION = "pn-10"  # Planet Nine 10: 4 tasks, no tokens, normal communication
 DEEP_SEA_MISSION = "ds-20"  # Deep Sea 20: task cards drawn to difficulty 10
@@ -323,7 +326,7 @@ def compile_times(games: int = 10) -> dict[str, Any]:
 # ---------------------------------------------------------------- 5: scaling
 
 
-def _runner_config(games: int, jobs: int, chunk_size: int, seed: int = SEED) -> Any:
+def _runner_config(games: int, jobs: int, chunk_size: int, seed: int = SEED) -> RunConfig:
     """The Monte Carlo runner's configuration for the benchmark cell (heuristic crew)."""
     from crewsim.bots import get_bot
     from crewsim.missions import get_mission

@@ -12,17 +12,26 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import polars as pl
 
 from crewsim.backends import Backend, open_workers
-from crewsim.cards import Game
-from crewsim.missions.schema import Mission, ObjectiveKind
+from crewsim.missions.schema import Mission
 from crewsim.replay import set_up
-from crewsim.solver.api import DEFAULT_CONFLICTS, Problem, Unsupported, solve, unsupported_reason
+from crewsim.solver.api import (
+    DEFAULT_CONFLICTS,
+    Problem,
+    Unsupported,
+    problem_from_mission,
+    solve,
+    unsupported_reason,
+)
 from crewsim.stats import CEILING_COLUMNS, ceiling_columns
+
+if TYPE_CHECKING:
+    from crewsim.montecarlo import RunConfig
 
 DEFAULT_CEILING_N = 200  # deals per cell: about a minute for a 10-mission, 3-count campaign
 
@@ -31,19 +40,9 @@ def problem_of(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i:
     """Game ``i`` of a recorded chunk as the bots played it: the referee's position before the
     first card (owners after any hand-over, hands after the distress pass)."""
     state = set_up(mission, players, rec, i)
-    objective: tuple[str, Mapping[str, Any]] | None = None
-    for o in mission.objectives:
-        if o.kind is not ObjectiveKind.OMEGA_LAST_TRICK:
-            objective = (str(o.kind), dict(o.params))
-    return Problem(
-        replace(state.deal, hands=tuple(state.hands)),
-        tuple(state.tasks),
-        objective,
-        any(o.kind is ObjectiveKind.OMEGA_LAST_TRICK for o in mission.objectives),
-        state.designated or None,
-        mission.game is Game.DEEP_SEA,
-        tuple(state.deep_tasks),
-    )
+    deal = replace(state.deal, hands=tuple(state.hands))
+    return problem_from_mission(deal, state.tasks, mission, state.designated or None,
+                                state.deep_tasks)  # fmt: skip
 
 
 def ceiling_cell(
@@ -107,7 +106,7 @@ def earlier_ceiling(folder: Path | None) -> list[dict[str, Any]] | None:
 
 
 def ceiling_rows(
-    config: Any, n: int, progress: Callable[[str], None] | None = None,
+    config: RunConfig, n: int, progress: Callable[[str], None] | None = None,
     backend: Backend | None = None, conflicts: int = DEFAULT_CONFLICTS,
 ) -> list[dict[str, Any]]:  # fmt: skip
     """One ceiling row per cell of a run configuration (``crewsim.montecarlo.RunConfig``),

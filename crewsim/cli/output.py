@@ -88,7 +88,7 @@ class GamesPerSecond(ProgressColumn):
 
 
 @contextmanager
-def progress_bar(total: int, console: Console) -> Iterator[Any]:
+def progress_bar(total: int, console: Console) -> Iterator[Callable[[ChunkCounts], None]]:
     """A games bar with rate and ETA; yields the per-chunk callback that advances it."""
     with Progress(
         TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(), GamesPerSecond(),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crewsim.cards import (
     SUIT_MASK,
@@ -27,6 +27,9 @@ from crewsim.rules.deal import Deal
 from crewsim.rules.objectives import DESIGNATED, JUDGES, HandSoFar, Verdict
 from crewsim.rules.order import OMEGA, predecessors
 from crewsim.rules.play import legal_plays, n_tricks, trick_winner
+
+if TYPE_CHECKING:
+    from crewsim.missions.schema import Mission
 
 
 class IllegalMove(ValueError):
@@ -64,7 +67,7 @@ class Rules:
     allocation: str = "draft"
 
     @classmethod
-    def of(cls, mission: Any) -> Rules:
+    def of(cls, mission: Mission) -> Rules:
         """Read the fields the referee needs from a ``crewsim.missions.Mission``."""
         return cls(
             communication=str(getattr(mission.communication, "value", mission.communication)),

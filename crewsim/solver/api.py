@@ -14,11 +14,11 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import permutations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from crewsim.cards import N_CARDS, card_id
+from crewsim.cards import N_CARDS, Game, card_id
 from crewsim.kernel.layout import OBJ_CODES
 from crewsim.missions.schema import TaskKind
 from crewsim.rules.conditions import HeldTask
@@ -29,6 +29,9 @@ from crewsim.rules.order import ARROWS, NUMBERED, OMEGA
 from crewsim.rules.play import n_tricks, trick_winner
 from crewsim.solver import leads
 from crewsim.solver.sat import DEFAULT_CONFLICTS  # SAT conflicts per deal the DFS leaves open
+
+if TYPE_CHECKING:
+    from crewsim.missions.schema import Mission
 
 DEFAULT_BUDGET = 200_000  # card plays per problem before the DFS gives up
 HANDOFF = 20_000  # DFS plays before an open deal goes to the second engine: 5k-100k measured,
@@ -137,7 +140,7 @@ class Result:
 def problem_from_mission(
     deal: Deal,
     tasks: Sequence[TaskSpec],
-    mission: Any | None,
+    mission: Mission | None,
     designated: tuple[int, ...] | None = None,
     deep: Sequence[HeldTask] = (),
 ) -> Problem:
@@ -147,12 +150,12 @@ def problem_from_mission(
     omega_last = False
     deep_sea = bool(deep)
     if mission is not None:
-        deep_sea = str(getattr(mission.game, "value", mission.game)) == "deep-sea"
+        deep_sea = mission.game is Game.DEEP_SEA
         objective, omega_last = mission_objective(mission)
     return Problem(deal, tuple(tasks), objective, omega_last, designated, deep_sea, tuple(deep))
 
 
-def mission_objective(mission: Any) -> tuple[tuple[str, Mapping[str, Any]] | None, bool]:
+def mission_objective(mission: Mission) -> tuple[tuple[str, Mapping[str, Any]] | None, bool]:
     """The crew objective and the omega flag the solver reads from a mission; Unsupported if
     the solver cannot model the mission at all (whatever the deal)."""
     if mission.card_draw_after_trick:
@@ -163,7 +166,7 @@ def mission_objective(mission: Any) -> tuple[tuple[str, Mapping[str, Any]] | Non
     objective: tuple[str, Mapping[str, Any]] | None = None
     omega_last = False
     for o in mission.objectives:
-        kind = str(getattr(o.kind, "value", o.kind))
+        kind = str(o.kind)
         if kind == "omega_last_trick":
             omega_last = True
         elif kind not in OBJECTIVE_CODES:
@@ -175,7 +178,7 @@ def mission_objective(mission: Any) -> tuple[tuple[str, Mapping[str, Any]] | Non
     return objective, omega_last
 
 
-def unsupported_reason(mission: Any) -> str | None:
+def unsupported_reason(mission: Mission) -> str | None:
     """Why the solver cannot judge this mission's deals, or None."""
     try:
         mission_objective(mission)

@@ -31,7 +31,7 @@ deal often needs more than the budget: ``api.solve`` then hands it to the SAT mo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
@@ -51,6 +51,9 @@ from crewsim.solver.search import (
     _next_rand,
     restart_limit,
 )
+
+if TYPE_CHECKING:
+    from crewsim.solver.api import Problem
 
 MAX_DS = L.MAX_DS
 MAXT = 14  # trick boundaries: at most 13 tricks, plus one
@@ -363,7 +366,7 @@ def _table() -> np.ndarray:
     return _TABLE
 
 
-def problem_arrays(problem: Any) -> tuple[np.ndarray, list[int], tuple[int, int, int]]:
+def problem_arrays(problem: Problem) -> tuple[np.ndarray, list[int], tuple[int, int, int]]:
     """A Deep Sea ``api.Problem`` as the kernel codes it: task-card rows (``encode_task``),
     their owners, and the objective (kind, a, b)."""
     from crewsim.kernel.spec import encode_objective

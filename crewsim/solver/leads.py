@@ -14,7 +14,7 @@ those colours, so a won hand can always be played out in the relaxed game.)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
@@ -24,6 +24,9 @@ from crewsim.missions.schema import TaskKind
 from crewsim.rules.play import n_tricks
 from crewsim.solver.deep_sea import problem_arrays
 from crewsim.solver.search import _mix
+
+if TYPE_CHECKING:
+    from crewsim.solver.api import Problem
 
 BUDGET = 2_000_000  # relaxed trick boundaries visited before the search gives up (no verdict)
 TABLE_BITS = 17  # failed relaxed states remembered: 2**17 rows x 3 words = 3 MiB
@@ -200,7 +203,7 @@ _TABLE: np.ndarray | None = None
 _GEN = 0
 
 
-def forbidden_leads(problem: Any) -> list[int] | None:
+def forbidden_leads(problem: Problem) -> list[int] | None:
     """Per seat, the suits (bit 4: submarines) it may never lead, or None when no seat has
     any: the crew objective's and each "never open with" task card's owner's."""
     if not problem.deep_sea:
@@ -216,7 +219,7 @@ def forbidden_leads(problem: Any) -> list[int] | None:
     return forbid if any(forbid) else None
 
 
-def refutes(problem: Any, budget: int = BUDGET) -> bool:
+def refutes(problem: Problem, budget: int = BUDGET) -> bool:
     """Whether the count relaxation proves the problem infeasible."""
     forbid = forbidden_leads(problem)
     if forbid is None:

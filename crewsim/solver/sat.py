@@ -58,7 +58,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -68,6 +68,10 @@ from crewsim.rules.game import TaskSpec
 from crewsim.rules.order import predecessors
 from crewsim.rules.play import n_tricks
 from crewsim.solver.clauses import NO_CARD, card_counts, core_clauses
+
+if TYPE_CHECKING:
+    from crewsim.rules.deal import Deal
+    from crewsim.solver.api import Problem
 
 FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
 # the SAT engine's budget per deal: MiniCard's conflicts (10-16 us each here, so ~0.3-0.5 s),
@@ -102,14 +106,14 @@ class Objective:
     omega_last: bool = False
 
 
-def supported(problem: Any) -> bool:
+def supported(problem: Problem) -> bool:
     """Whether the model covers the problem (2-5 players, a covered objective)."""
     code = 0 if problem.objective is None else OBJ_CODES[problem.objective[0]]
     return code in COVERED
 
 
 def solve_sat(
-    problem: Any, conflicts: int = DEFAULT_CONFLICTS
+    problem: Problem, conflicts: int = DEFAULT_CONFLICTS
 ) -> tuple[str, list[int], tuple[int, ...]]:
     """(verdict, plays in order, the designation it took) for a supported problem;
     ``unknown`` when ``conflicts`` are spent.  The line runs to the end of the hand."""
@@ -123,7 +127,7 @@ def solve_sat(
                        problem.tasks, conflicts, obj, deal.dummy_under)  # fmt: skip
 
 
-def full_hands(deal: Any) -> list[int]:
+def full_hands(deal: Deal) -> list[int]:
     """Every card of each seat: the two-player dummy's cards beneath its face-up ones too."""
     return [deal.full_hand(s) for s in range(deal.seats)]
 

@@ -35,7 +35,7 @@ no condition tells apart (``deep_sea.special_cards``, passed as ``distinct``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -56,6 +56,9 @@ from crewsim.solver.sat import (
     full_hands,
     gc_paused,
 )
+
+if TYPE_CHECKING:
+    from crewsim.solver.api import Problem
 
 OBJ_RANK = OBJ_CODES["balance_rank_wins"]
 OBJ_NO_LEAD = OBJ_CODES["no_lead_suits"]
@@ -427,7 +430,7 @@ def _objective(m: _Model, kind: int, a: int, b: int) -> bool:
     return False
 
 
-def solve_deep_sat(problem: Any, conflicts: int = DEFAULT_CONFLICTS) -> tuple[str, list[int]]:
+def solve_deep_sat(problem: Problem, conflicts: int = DEFAULT_CONFLICTS) -> tuple[str, list[int]]:
     """("infeasible", []) when the model (exact or a relaxation) has no solution,
     ("feasible", the whole hand's plays) when it is exact and has one, else ("unknown", [])."""
     from crewsim.solver.deep_sea import problem_arrays
