@@ -229,7 +229,8 @@ def simulate(
     """Play many seeded deals of each mission with a bot crew; rates with 95 % intervals."""
     from crewsim.cli.output import failures_table, summary_json, summary_table
 
-    # numbers and choices are parsed here, not by typer, so a bad value is one line, exit 2
+    # options are read as text here, not by typer: one not given stays None, so --resume takes
+    # it from the manifest, and a bad value names the option as "-n: ..." (exit 2)
     fmt = _choice("--format", fmt_name, OutputFormat)
     refuse_ceiling_options_without_it(ctx, ceiling)
     if trace and (fmt is OutputFormat.json or ceiling or out):

@@ -80,25 +80,30 @@ def selection_problems(
     ceil((n - k) / seats) tasks; with fewer tasks everyone may pass but all are taken within one
     circuit, so nobody holds two.  The captain never holds a captain-comparison card.
     """
-    seats = _seats(players)
-    _check_owners(cards, owners, seats)
-    problems = [
+    _check_owners(cards, owners, _seats(players))
+    forbidden = [
         f"the captain (seat {captain}) may not take {c.ref_id!r}"
         for c, o in zip(cards, owners, strict=True)
         if o == captain and not captain_may_take(c)
     ]
-    n = len(cards)
+    return forbidden + draft_problems(len(cards), owners, players, captain)
+
+
+def draft_problems(n: int, owners: Sequence[int], players: int, captain: int = 0) -> list[str]:
+    """Why ``n`` tasks held by ``owners`` are not the counts a normal draft deals out (the
+    cards themselves aside)."""
+    seats = _seats(players)
     held = [list(owners).count(s) for s in range(seats)]
     if may_pass(n, players):
-        problems += [
+        return [
             f"seat {s} holds {k} tasks in a single circuit" for s, k in enumerate(held) if k > 1
         ]
-    else:
-        for s in range(seats):
-            k = (s - captain) % seats
-            want = -(-(n - k) // seats)
-            if held[s] != want:
-                problems.append(f"seat {s} holds {held[s]} tasks, the draft gives it {want}")
+    problems = []
+    for s in range(seats):
+        k = (s - captain) % seats
+        want = -(-(n - k) // seats)
+        if held[s] != want:
+            problems.append(f"seat {s} holds {held[s]} tasks, the draft gives it {want}")
     return problems
 
 

@@ -12,13 +12,13 @@ import pytest
 
 from crewsim.bots import get_bot
 from crewsim.cards import parse_card
-from crewsim.cli.check_tasks import CARRIER
 from crewsim.kernel import layout as L
 from crewsim.kernel.run import run_chunk
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission, load_campaign, load_task_cards
 from crewsim.rules.deal import Deal
 from crewsim.rules.deep_sea_setup import captain_may_take, find_contradictions, redeal_reasons
+from crewsim.task_check import CARRIER
 
 BOTS = ("heuristic", "random")
 CARDS = load_task_cards()
@@ -234,7 +234,7 @@ def test_a_secret_prediction_steers_only_its_owner() -> None:
     """Card 95's number is secret, card 96's public: the rest of the crew can help only with
     the public one, so the secret one is won less often (they were equal while every seat read
     the secret number: 41 % against 18 % for a crew that cannot)."""
-    from crewsim.cli.check_tasks import CARRIER
+    from crewsim.task_check import CARRIER
 
     rates = {}
     for number in (95, 96):

@@ -141,7 +141,7 @@ CASES += [
 @pytest.mark.parametrize(("number", "players", "floor"), CASES)
 def test_the_crew_plays_for_the_card(number: int, players: int, floor: float) -> None:
     """One card alone on the check-tasks carrier: the crew now plays for it."""
-    from crewsim.cli.check_tasks import CARRIER
+    from crewsim.task_check import CARRIER
 
     mp = KernelMission(get_mission(CARRIER), players, distress="never", tasks=(number,)).vector()
     rec = run_chunk(mp, get_bot("heuristic").vector(), 2000, 1000 + number)
