@@ -81,6 +81,7 @@ def balance(
     """Deep Sea balance: each task card's estimated difficulty against its printed value."""
     from crewsim.cli.options import parse_players
     from crewsim.report import balance as bal_mod  # statsmodels, matplotlib: loaded here only
+    from crewsim.report import balance_report
     from crewsim.report.run import load_run
 
     if players and "2" in {p.strip() for p in players.split(",")}:
@@ -109,7 +110,7 @@ def balance(
         bal = bal_mod.analyse(run or run_dir, wanted, fit_games or None)
     if out is not None:
         with busy("writing the report: tables, charts, report.md, index.html"):
-            bal_mod.build(bal, out)
+            balance_report.build(bal, out)
     if fmt is BalanceFormat.csv:
         typer.echo(csv_text(bal.cards), nl=False)
         return
@@ -126,9 +127,9 @@ def balance(
             f"{bal_mod.FLAG_MARGIN:g}, 95 % interval excludes printed), most mis-rated first",
             caption=caption, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True,
         )  # fmt: skip
-        for c in bal_mod.CARD_HEADER:
+        for c in balance_report.CARD_HEADER:
             t.add_column(c, justify="left" if c == "name" else "right", no_wrap=c != "name")
-        for row in bal_mod.card_rows(bal, p, only_flagged=True):
+        for row in balance_report.card_rows(bal, p, only_flagged=True):
             t.add_row(*row)
         console.print(t)
         rho = fit["spearman_rho"]

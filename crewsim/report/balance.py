@@ -31,20 +31,15 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import polars as pl
-from matplotlib.figure import Figure
-from matplotlib.ticker import FixedLocator, FuncFormatter
 
-from crewsim.csv_out import write_csv
 from crewsim.errors import CrewsimError
-from crewsim.report import charts, html, markdown, tables
-from crewsim.report.document import Block, Bullets, Heading, Image, Para, Table
-from crewsim.report.format import num, pct_ci, rho_ci
+from crewsim.report import tables
+from crewsim.report.document import Image
 from crewsim.report.run import Run, load_run
 from crewsim.stats import Z95, wilson
 
@@ -52,7 +47,6 @@ FLAG_MARGIN = 1.0  # printed points: a card off by less is within the scale's ow
 MIN_CARD_GAMES = 200  # a card seen in fewer games (at one player count) is not estimated
 MIN_CARDS = 5  # fewer estimated cards (or one printed value) cannot carry the calibration line
 FIT_GAMES = 25_000  # games per mission and crew size the fit reads (see ``grouped_games``)
-LABEL_TOP = 12  # flagged cards named in the chart, per player count (most mis-rated first)
 
 CARD_SCHEMA = {
     "players": pl.Int64, "card": pl.Int64, "name": pl.String, "text": pl.String,
@@ -335,217 +329,6 @@ def analyse(
     return Balance(run, cards, mtab, pl.DataFrame(summaries, schema=FIT_SCHEMA))
 
 
-# ---------------------------------------------------------------- charts
-
-
-def card_chart(bal: Balance) -> Figure:
-    """Printed against estimated difficulty per task card, one panel per player count.
-
-    Points are jittered sideways within a printed value so the cards of one value do not hide
-    each other; flagged cards are filled, drawn in a second colour and named.
-    """
-    players = bal.players
-    fig = charts._figure(max(8.0, 5.0 * len(players)), 6.0)
-    axes = fig.subplots(1, len(players), sharey=True, squeeze=False)[0]
-    rng = np.random.default_rng(0)  # fixed jitter: the chart is the same at every rebuild
-    top = max(6.0, float(bal.cards["est_high"].drop_nans().max() or 6.0))  # type: ignore[arg-type]
-    bottom = min(0.0, float(bal.cards["est_low"].drop_nans().min() or 0.0))  # type: ignore[arg-type]
-    labelled = []  # per panel: flagged cards to name, every point
-    for ax, p in zip(axes, players, strict=True):
-        part = bal.cards.filter((pl.col("players") == p) & pl.col("estimated").is_not_nan())
-        x = part["printed"].to_numpy() + rng.uniform(-0.28, 0.28, part.height)
-        y, lo, hi = (part[c].to_numpy() for c in ("estimated", "est_low", "est_high"))
-        flag = part["flagged"].to_numpy()
-        hi_x = max(int(part["printed"].max() or 6), 6) + 0.8  # type: ignore[arg-type]
-        ax.fill_between([0, hi_x], [-FLAG_MARGIN, hi_x - FLAG_MARGIN],
-                        [FLAG_MARGIN, hi_x + FLAG_MARGIN], color="#eeeeee", linewidth=0,
-                        label=f"within ±{FLAG_MARGIN:g} point")  # fmt: skip
-        ax.plot([0, hi_x], [0, hi_x], color="#888888", linestyle="--", linewidth=1,
-                label="estimated = printed")  # fmt: skip
-        for mask, colour, marker, label in (
-            (~flag, charts.OKABE_ITO["blue"], "o", "card"),
-            (flag, charts.OKABE_ITO["vermillion"], "D", "flagged: mis-rated"),
-        ):
-            ax.errorbar(x[mask], y[mask], yerr=[y[mask] - lo[mask], hi[mask] - y[mask]],
-                        fmt=marker, ms=4 if marker == "o" else 5, color=colour, ecolor=colour,
-                        elinewidth=0.8, alpha=0.85, capsize=0, label=label)  # fmt: skip
-        named = part.with_columns(pl.Series("x", x)).filter(pl.col("flagged"))
-        named = named.sort(pl.col("off_by").abs(), descending=True).head(LABEL_TOP)
-        colour = charts.OKABE_ITO["vermillion"]
-        labelled.append((ax, [(f"{r['card']} {r['name']}", r["x"], r["estimated"], colour)
-                              for r in named.iter_rows(named=True)],
-                         list(zip(x, y, strict=True))))  # fmt: skip
-        ax.set_xlim(0.3, hi_x)
-        ax.set_ylim(bottom - 0.3, top + 0.3)
-        ax.set_xticks(range(1, int(hi_x) + 1))
-        ax.set_title(f"{p} players", fontsize=10)
-        ax.set_xlabel("printed difficulty (points; cards jittered sideways)")
-        ax.grid(color="#eeeeee")
-        ax.set_axisbelow(True)
-    axes[0].set_ylabel("estimated difficulty (points; bars: 95 % interval)")
-    axes[0].legend(fontsize=7.5, loc="upper left")
-    per_fit = [g // max(m, 1) for g, m in zip(bal.fits["games"], bal.fits["missions"], strict=True)]
-    fitted = max(per_fit, default=0)
-    fig.suptitle(
-        "Deep Sea task cards: printed against estimated difficulty\n"
-        f"flagged: off by ≥ {FLAG_MARGIN:g} point and the interval excludes the printed value; "
-        f"fit on {fitted:,} games per mission and crew size",
-        fontsize=10,
-    )
-    charts._caption(fig, bal.run)
-    for ax, labels, points in labelled:  # once the layout is whole: labels go where space is
-        charts.annotate_apart(ax, labels, points, size=6.5)
-    return fig
-
-
-def mission_chart(bal: Balance) -> Figure:
-    """Simulated success (logit scale, 95 % bars) against printed mission difficulty."""
-    fig = charts._figure(8.5, 5.2)
-    ax = fig.add_subplot()
-    clip = 1e-4
-    for p in bal.players:
-        part = bal.missions.filter(pl.col("players") == p).drop_nulls("printed")
-        colour = charts.PLAYER_COLOURS.get(p, "black")
-        x = part["printed"].to_numpy() + (p - 4) * 0.15
-        y, lo, hi = (np.clip(part[c].to_numpy(), clip, 1 - clip)
-                     for c in ("success_rate", "ci_low", "ci_high"))  # fmt: skip
-        ax.errorbar(x, y, yerr=[y - lo, hi - y], fmt=charts.PLAYER_MARKERS.get(p, "o"), ms=4.5,
-                    color=colour, ecolor=colour, capsize=2, label=f"{p} players")  # fmt: skip
-    ax.set_yscale("logit")
-    ax.yaxis.set_major_locator(FixedLocator(charts.LOGIT_TICKS))
-    ax.yaxis.set_major_formatter(FuncFormatter(charts._pct))
-    ax.yaxis.set_minor_formatter(FuncFormatter(lambda _x, _p: ""))
-    ax.set_xlabel("printed mission difficulty (sum of the task cards' points)")
-    ax.set_ylabel("games won (%, logit scale; bars: 95 % interval)")
-    ax.set_title("Deep Sea: simulated success against printed mission difficulty")
-    ax.grid(color="#eeeeee")
-    ax.set_axisbelow(True)
-    ax.legend(title="crew size", fontsize=8.5, loc="lower left")
-    charts._caption(fig, bal.run)
-    return fig
-
-
-# ---------------------------------------------------------------- the report folder
-
-
-def build(bal: Balance, out: Path | str) -> Path:
-    """Write index.html, report.md, charts/ and tables/ for a balance analysis; return ``out``."""
-    out = Path(out)
-    (out / "tables").mkdir(parents=True, exist_ok=True)
-    for name, df in (("cards", bal.cards), ("missions", bal.missions), ("fits", bal.fits)):
-        write_csv(df, out / "tables" / f"{name}.csv")
-        df.write_parquet(out / "tables" / f"{name}.parquet")
-    for name, fig, alt in (
-        ("card-difficulty", card_chart(bal),
-         "Printed against estimated difficulty of every Deep Sea task card per crew size, "
-         "flagged cards named"),
-        ("mission-success", mission_chart(bal),
-         "Simulated success of each Deep Sea mission against its printed difficulty"),
-    ):  # fmt: skip
-        png, svg = charts.save(fig, out / "charts", name)
-        bal.images[name] = Image(png=png, svg=svg, alt=alt, rel=f"charts/{name}.png")
-    blocks = content(bal, out)
-    title = f"Deep Sea task-card balance: {bal.run.bot} bot crew"
-    (out / "report.md").write_text(markdown.render(blocks))
-    (out / "index.html").write_text(html.render(blocks, title))
-    return out
-
-
-def _points(x: float) -> str:
-    return "-" if math.isnan(x) else f"{x:+.2f}" if x < 0 else f"{x:.2f}"
-
-
-def card_rows(bal: Balance, players: int, only_flagged: bool) -> list[tuple[str, ...]]:
-    """Card table rows (most mis-rated first) shared by the report and the CLI."""
-    part = bal.cards.filter(pl.col("players") == players)
-    if only_flagged:
-        part = part.filter(pl.col("flagged"))
-    part = part.sort(pl.col("off_by").abs().fill_nan(-1), descending=True)
-    rows: list[tuple[str, ...]] = []
-    for r in part.iter_rows(named=True):
-        est = ("not estimated" if math.isnan(r["estimated"])
-               else f"{r['estimated']:.2f} [{r['est_low']:.2f}, {r['est_high']:.2f}]")  # fmt: skip
-        rows.append((
-            str(r["card"]), r["name"], str(r["printed"]), est,
-            "-" if math.isnan(r["off_by"]) else f"{r['off_by']:+.2f}",
-            f"{r['proposed']} ({r['proposed_low']}-{r['proposed_high']})" if r["flagged"] else "",
-            f"{r['games']:,}",
-        ))  # fmt: skip
-    return rows
-
-
-CARD_HEADER = ("card", "name", "printed", "estimated [95 % CI]", "off by",
-               "proposed (95 % range)", "games")  # fmt: skip
-
-
-def content(bal: Balance, out: Path) -> list[Block]:
-    """The balance report's sections, in reading order."""
-    run = bal.run
-    generated = datetime.now(UTC).date().isoformat()
-    blocks: list[Block] = [
-        Heading(1, f"Deep Sea task-card balance: {run.bot} bot crew"),
-        Para(
-            f"crewsim {run.version} · root seed {run.seed} · run {run.created} · report "
-            f"{generated} · {run.games_per_cell:,} games per mission and player count · bot "
-            f"`{run.bot}` · {', '.join(str(p) for p in bal.players)} players"
-        ),
-        Heading(2, "At a glance", "glance"),
-        _fit_table(bal),
-        *(Para("Warning: " + unidentified_reason(r))
-          for r in bal.fits.iter_rows(named=True) if not r["identified"]),  # fmt: skip
-        bal.images["card-difficulty"],
-        Heading(2, "How to read this", "read"),
-        Bullets(_notes(bal)),
-    ]
-    for p in bal.players:
-        flagged = card_rows(bal, p, only_flagged=True)
-        blocks += [
-            Heading(2, f"Mis-rated cards at {p} players", f"flagged-{p}p"),
-            Table(CARD_HEADER, tuple(flagged), align="rlrrrrr",
-                  caption=f"{len(flagged)} flagged cards, most mis-rated first")
-            if flagged else Para("No card is flagged at this crew size."),
-        ]  # fmt: skip
-    blocks += [
-        Heading(2, "Missions: simulated success against printed difficulty", "missions"),
-        bal.images["mission-success"],
-        Para(
-            "Mission effect: how much harder (positive) or easier than its cards the mission "
-            "plays, in printed points, from the fit's mission terms (rules such as terrain, "
-            "rapture or volunteers). Missions without a task-card draw have no effect column."
-        ),
-    ]
-    for p in bal.players:
-        blocks.append(_mission_table(bal, p))
-    blocks += [
-        Heading(2, "All cards", "cards"),
-        Para("Every card at every crew size, most mis-rated first (also `tables/cards.csv`)."),
-    ]
-    for p in bal.players:
-        blocks.append(Table(CARD_HEADER, tuple(card_rows(bal, p, only_flagged=False)),
-                            align="rlrrrrr", caption=f"{p} players"))  # fmt: skip
-    blocks += [
-        Heading(2, "Files", "files"),
-        Bullets(
-            (
-                "`tables/cards.csv` (and `.parquet`): per card and crew size: printed value, "
-                "games in play, coefficient and standard error, estimated difficulty with "
-                "interval, flag, proposed value",
-                "`tables/missions.csv`: per mission and crew size: printed difficulty, success "
-                "with interval, expected attempts, mission effect",
-                "`tables/fits.csv`: per crew size: games, calibration line, flagged count, "
-                "Spearman ρ of success against printed mission difficulty",
-                "`charts/*.png` and `charts/*.svg`: every chart, raster and vector",
-            )
-        ),  # fmt: skip
-        Para(
-            f"Regenerate: `crewsim balance --run {run.path} --out {out}` (from the folder it "
-            "was made in); the same seed and settings give the same numbers.",
-            small=True,
-        ),
-    ]
-    return blocks
-
-
 def unidentified_reason(fit: dict[str, Any]) -> str:
     """Why a crew size got no card on the printed scale, in a line a reader can act on."""
     why = (
@@ -555,69 +338,6 @@ def unidentified_reason(fit: dict[str, Any]) -> str:
         f"± {Z95 * fit['slope_se']:.3f} log-odds per point, 95 %)"
     )
     return f"{fit['players']} players: no card estimated, {why}; play more games per mission (-n)"
-
-
-def _fit_table(bal: Balance) -> Table:
-    rows = []
-    for r in bal.fits.iter_rows(named=True):
-        top = bal.most_misrated(r["players"], 3)
-        worst = ", ".join(f"{c['card']} {c['name']} ({c['printed']}→{c['proposed']})"
-                          for c in top.iter_rows(named=True)) or "-"  # fmt: skip
-        rho = rho_ci(r["spearman_rho"], r["rho_low"], r["rho_high"])
-        rows.append((
-            f"{r['players']} players", f"{r['games']:,}",
-            str(r["cards"]) if r["identified"] else "none (see the warning)",
-            f"{r['slope']:+.3f} ± {Z95 * r['slope_se']:.3f}", f"{r['r2']:.2f}",
-            str(r["flagged"]), worst, rho,
-        ))  # fmt: skip
-    return Table(
-        ("crew", "games fitted", "cards estimated", "log-odds per printed point (± 95 %)",
-         "R² printed vs coefficient", "flagged", "most mis-rated (printed→proposed)",
-         "Spearman ρ, mission success vs printed"),
-        tuple(rows), align="lrrrrrlr",
-    )  # fmt: skip
-
-
-def _notes(bal: Balance) -> tuple[str, ...]:
-    return (
-        "Model: per crew size, a binomial GLM (statsmodels) of mission success on which task "
-        "cards were in play (one indicator per card) plus mission effects, over every game of "
-        "the Deep Sea missions that draw task cards.",
-        "The printed mission difficulty cannot be a covariate: the draw makes the printed "
-        "values of the cards in play add up to it in every game, so it is a sum of the card "
-        "indicators. For the same reason free mission effects leave one direction open; the "
-        "mission effects are restricted to have no linear trend in printed difficulty, so the "
-        "cards carry the whole trend between missions, as the rules claim they do.",
-        "Estimated difficulty: each card's coefficient on the printed scale through the line "
-        "coefficient = a + b · printed fitted over all estimated cards (one point per card); "
-        "interval: ±1.96 standard errors divided by |b| (the line's own uncertainty is left "
-        "out).",
-        f"Flagged: |estimated − printed| ≥ {FLAG_MARGIN:g} point and the 95 % interval "
-        "excludes the printed value. Proposed: the estimate rounded to whole points (at least "
-        "1; a proposal above the printed maximum says the card is harder than any value the "
-        "scale has).",
-        "A card's effect is what it does to the bot crew, including how the bots choose who "
-        "takes it; cards seen in fewer than "
-        f"{MIN_CARD_GAMES} games at a crew size are not estimated (and the games that hold "
-        "them are left out of that fit).",
-    )
-
-
-def _mission_table(bal: Balance, p: int) -> Table:
-    rows = []
-    for r in bal.missions.filter(pl.col("players") == p).iter_rows(named=True):
-        eff = r["mission_effect"]
-        rows.append((
-            r["mission"], "-" if r["printed"] is None else str(r["printed"]),
-            pct_ci(r["success_rate"], r["ci_low"], r["ci_high"]),
-            num(r["expected_attempts"]),
-            "-" if math.isnan(eff) else f"{_points(eff)} ± {Z95 * r['mission_effect_se']:.2f}",
-        ))  # fmt: skip
-    return Table(
-        ("mission", "printed difficulty", "success [95 % CI]", "expected attempts",
-         "mission effect (points, ± 95 %)"),
-        tuple(rows), align="lrrrr", caption=f"{p} players",
-    )  # fmt: skip
 
 
 def to_json(bal: Balance) -> dict[str, Any]:
