@@ -1,5 +1,5 @@
 """Allow `python -m crewsim`."""
 
-from crewsim.cli.app import main
+from crewsim.cli import main
 
 main()

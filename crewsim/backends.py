@@ -12,6 +12,7 @@ import logging
 import os
 import signal
 import threading
+import time
 import uuid
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -95,6 +96,33 @@ def _ctrl_c_after() -> Iterator[None]:
         raise KeyboardInterrupt
 
 
+_PARENT_CHECK = 2.0  # seconds between a worker's looks at whether its parent still runs
+_watching: list[int] = []  # the parent a worker process watches (set once per process)
+
+
+def _exit_with_parent() -> None:
+    """In a loky worker: exit once the process that started it is gone.  loky's workers
+    otherwise outlive a parent killed hard (``kill -9``, the OOM killer, a batch limit),
+    waiting on their queue for ever with the kernel loaded (about 250 MB each)."""
+    if _watching:
+        return
+    parent = os.getppid()
+    _watching.append(parent)
+
+    def watch() -> None:
+        while True:
+            time.sleep(_PARENT_CHECK)
+            if os.getppid() != parent:  # re-parented: the parent died
+                os._exit(1)
+
+    threading.Thread(target=watch, name="crewsim-parent-watch", daemon=True).start()
+
+
+def _watched(fn: Callable[..., T], *args: Any) -> T:
+    _exit_with_parent()
+    return fn(*args)
+
+
 @dataclass
 class LokyBackend:
     """joblib's loky processes on this machine (in-process for one job)."""
@@ -126,7 +154,7 @@ class LokyBackend:
         parallel = Parallel(n_jobs=workers, batch_size=1, backend="loky", return_as=how)
         with warnings.catch_warnings():  # on Ctrl-C joblib warns about the cancelled tasks
             warnings.filterwarnings("ignore", message=".*tasks have been successfully executed")
-            yield from parallel(delayed(fn)(*args) for args in calls)
+            yield from parallel(delayed(_watched)(fn, *args) for args in calls)
 
 
 @dataclass

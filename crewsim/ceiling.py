@@ -8,6 +8,8 @@ the share that could be won at all, the bots' success rate and their efficiency.
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import partial
@@ -18,6 +20,7 @@ import numpy as np
 import polars as pl
 
 from crewsim.backends import Backend, open_workers
+from crewsim.errors import CrewsimError
 from crewsim.missions.schema import Mission
 from crewsim.replay import set_up
 from crewsim.solver.api import (
@@ -33,6 +36,7 @@ from crewsim.stats import CEILING_COLUMNS, ceiling_columns
 if TYPE_CHECKING:
     from crewsim.montecarlo import RunConfig
 
+CEILING_DIR = "ceiling"  # in a run folder: one file per solved cell
 DEFAULT_CEILING_N = 200  # deals per cell: about a minute for a 10-mission, 3-count campaign
 
 
@@ -89,11 +93,16 @@ def with_ceiling(summary: pl.DataFrame, rows: list[dict[str, Any]]) -> pl.DataFr
 
 
 def earlier_ceiling(folder: Path | None) -> list[dict[str, Any]] | None:
-    """The ceiling rows a run folder's summary already carries (None: none), so resuming or
-    topping up a run without ``--ceiling`` keeps them: they depend on each cell's first
-    chunk only, which neither changes."""
-    path = None if folder is None else folder / "summary.parquet"
-    if path is None or not path.exists():
+    """The ceiling rows a run folder already holds (None: none), so resuming or topping up a
+    run without ``--ceiling`` keeps them: they depend on each cell's first chunk only, which
+    neither changes.  Folders made before ``ceiling/`` existed carry them in the summary."""
+    if folder is None:
+        return None
+    saved = sorted((folder / CEILING_DIR).glob("*.json"))
+    if saved:
+        return [_read_saved(path)["row"] for path in saved]
+    path = folder / "summary.parquet"
+    if not path.exists():
         return None
     from crewsim.report.run import read_table
 
@@ -105,38 +114,74 @@ def earlier_ceiling(folder: Path | None) -> list[dict[str, Any]] | None:
     return summary.select(keep).to_dicts()
 
 
+def _read_saved(path: Path) -> dict[str, Any]:
+    """A saved cell: ``{"deals": ..., "conflicts": ..., "row": {...}}``."""
+    try:
+        doc: dict[str, Any] = json.loads(path.read_text())
+        if not {"mission", "players"} <= doc["row"].keys():  # what the summary joins on
+            raise KeyError("row")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise CrewsimError(f"{path}: not a saved ceiling cell ({exc}); delete it to solve the "
+                           "cell again") from None  # fmt: skip
+    return doc
+
+
 def ceiling_rows(
     config: RunConfig, n: int, progress: Callable[[str], None] | None = None,
     backend: Backend | None = None, conflicts: int = DEFAULT_CONFLICTS,
+    folder: Path | None = None,
 ) -> list[dict[str, Any]]:  # fmt: skip
     """One ceiling row per cell of a run configuration (``crewsim.montecarlo.RunConfig``),
     solving the first ``n`` games of each cell's first chunk (``conflicts``: the SAT engine's
     budget per deal the search leaves open).  Cells go to ``backend`` (by
     default the run's own: loky workers or its Dask cluster), one at a time as each worker
-    frees up: solve times are heavy-tailed.  Each cell's row depends on its seed only."""
+    frees up: solve times are heavy-tailed.  Each cell's row depends on its seed only.  With
+    ``folder`` (the run's), each row is saved as it lands and a cell saved with the same deals
+    and conflicts is not solved again: an interrupted ceiling resumes."""
     from crewsim.montecarlo import plan_chunks
 
     cells = config.cells()
     if backend is None:
         workers = min(config.workers(), len(cells))
         with open_workers(config.backend, workers, config.scheduler) as opened:
-            return ceiling_rows(config, n, progress, opened, conflicts)
+            return ceiling_rows(config, n, progress, opened, conflicts, folder)
     tasks = plan_chunks([c.key for c in cells], config.games, config.seed, config.chunk_size)
     first = {t.cell: t.seed for t in tasks if t.index == 0}
     bp = config.bot.vector()
     size = min(n, config.games, config.chunk_size)
-    calls = [(cell.mission, cell.players, config.mission_vector(cell), bp, first[c], size,
-              conflicts) for c, cell in enumerate(cells)]  # fmt: skip
-    names = [f"ceiling-{cell.mission.id}-{cell.players}p" for cell in cells]
+    saved: dict[int, dict[str, Any]] = {}
+    for c, cell in enumerate(cells):
+        path = None if folder is None else folder / CEILING_DIR / f"{cell.key}.json"
+        if path is not None and path.exists():
+            doc = _read_saved(path)
+            if (doc.get("deals"), doc.get("conflicts")) == (size, conflicts):
+                saved[c] = doc["row"]
+    todo = [c for c in range(len(cells)) if c not in saved]
+    calls = [(cells[c].mission, cells[c].players, config.mission_vector(cells[c]), bp,
+              first[c], size, conflicts) for c in todo]  # fmt: skip
+    names = [f"ceiling-{cells[c].mission.id}-{cells[c].players}p" for c in todo]
     if progress:  # the first cell can take a while: a fresh install compiles the solver
-        progress(f"ceiling: solving the first {size} deals of {len(cells)} cell(s) "
+        kept = f", {len(saved)} kept from an earlier session" if saved else ""
+        progress(f"ceiling: solving the first {size} deals of {len(todo)} cell(s){kept} "
                  "(a fresh install compiles the solver first)")  # fmt: skip
-    rows = []
-    for cell, row in zip(cells, backend.imap(ceiling_cell, calls, names), strict=True):
-        rows.append(row)
+    rows = dict(saved)
+    for c, row in zip(todo, backend.imap(ceiling_cell, calls, names), strict=True):
+        rows[c] = row
+        if folder is not None:
+            _save(folder / CEILING_DIR / f"{cells[c].key}.json",
+                  {"deals": size, "conflicts": conflicts, "row": row})  # fmt: skip
         if progress:
+            cell = cells[c]
             why = unsupported_reason(cell.mission) if not row["ceiling_games"] else None
             done = f"left out: {why}" if why else "solved"
             progress(f"ceiling: {cell.mission.id} at {cell.players} players {done} "
                      f"({len(rows)}/{len(cells)})")  # fmt: skip
-    return rows
+    return [rows[c] for c in range(len(cells))]
+
+
+def _save(path: Path, doc: dict[str, Any]) -> None:
+    """Write a cell's row whole or not at all (a killed session leaves no half file)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(doc, indent=1) + "\n")
+    os.replace(tmp, path)

@@ -21,6 +21,7 @@ import math
 import os
 import platform
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass, field, replace
@@ -60,6 +61,7 @@ CHUNK_SCHEMA = {
 }  # fmt: skip
 _SEED_MASK = (1 << 63) - 1
 _FAIL_SCHEMA = {"kind": pl.Int8, "detail": pl.Int8, "trick": pl.Int8, "count": pl.Int64}
+_NO_FAILURES = pl.DataFrame(schema=_FAIL_SCHEMA)
 # what decides a run's numbers: a folder made with other values is another run's folder
 IDENTITY_KEYS = (
     "crewsim_version", "kernel_sha256", "root_seed", "chunk_size", "distress", "players",
@@ -538,6 +540,15 @@ class RunState:
     todo: list[ChunkTask]
     previous_games: int | None = None  # games per cell of the run found in the folder
     damaged: list[str] = field(default_factory=list)
+    # (cell, kind, detail, trick) -> games, over the chunks in ``done``: per-cell counts, not
+    # a table per chunk, so a run of millions of chunks stays small in memory
+    failed: Counter[tuple[int, int, int, int]] = field(default_factory=Counter)
+
+    def keep(self, done: ChunkCounts) -> ChunkCounts:
+        """Fold a finished chunk's failures into ``failed``; the chunk without them."""
+        for kind, detail, trick, count in done.failures.iter_rows():
+            self.failed[(done.task.cell, kind, detail, trick)] += count
+        return replace(done, failures=_NO_FAILURES)
 
     @property
     def chunks(self) -> Path:
@@ -575,8 +586,13 @@ def prepare(config: RunConfig, out: Path | None = None) -> RunState:
             )
         doc["created"] = old.get("created", doc["created"])
         doc["updated"] = datetime.now(UTC).isoformat(timespec="seconds")
-    elif (out / "chunks").is_dir() and any((out / "chunks").iterdir()):
-        raise CrewsimError(f"{out}: holds chunk files but no {MANIFEST}; use another --out")
+    elif out.is_dir() and any(out.iterdir()):  # another program's folder: never overwrite it
+        raise CrewsimError(f"--out {out}: a folder that holds files but no {MANIFEST} (not a "
+                           "run folder); use a new or empty folder")  # fmt: skip
+    if previous is not None and config.games > previous:  # a top-up: the summary is stale
+        for name in ("summary.parquet", "summary.csv"):  # until the new one is written
+            with suppress(OSError):
+                (out / name).unlink()
     chunks = out / "chunks"
     try:
         chunks.mkdir(parents=True, exist_ok=True)
@@ -590,7 +606,7 @@ def prepare(config: RunConfig, out: Path | None = None) -> RunState:
     for task in tasks:
         counts, problem = verify_chunk(chunks, task)
         if counts is not None:
-            state.done.append(counts)
+            state.done.append(state.keep(counts))
             continue
         state.todo.append(task)
         resized = previous is not None and problem is not None and problem.startswith("holds")
@@ -650,7 +666,7 @@ def execute(
         names = [t.file_name for t in state.todo]
         for done, data in backend.imap_unordered(play, calls, names):
             store_chunk(state.chunks, done, data)
-            results.append(done)
+            results.append(state.keep(done))
             if on_chunk is not None:
                 on_chunk(done)
     except KeyboardInterrupt:
@@ -680,7 +696,6 @@ def _finish(state: RunState, results: list[ChunkCounts], seconds: float) -> RunR
     config, out = state.config, state.out
     cells = config.cells()
     counts: list[dict[str, Any]] = []
-    failures: list[pl.DataFrame] = []
     for done in results:
         cell = cells[done.task.cell]
         counts.append({
@@ -691,21 +706,12 @@ def _finish(state: RunState, results: list[ChunkCounts], seconds: float) -> RunR
             "distress_successes": done.distress_successes, "redeal_games": done.redeal_games,
             "repair_games": done.repair_games, "seconds": done.seconds, "sha256": done.sha256,
         })  # fmt: skip
-        failures.append(
-            done.failures.with_columns(
-                pl.lit(cell.mission.id).alias("mission"),
-                pl.lit(cell.players, dtype=pl.Int64).alias("players"),
-            )
-        )
     cell_counts = pl.DataFrame(counts).sort("_cell", "chunk")
-    fail = (
-        pl.concat(failures)
-        .group_by("mission", "players", "kind", "detail", "trick")
-        .agg(pl.col("count").sum())
-        .sort("mission", "players", "kind", "detail", "trick")
-        if failures
-        else pl.DataFrame(schema={"mission": pl.String, "players": pl.Int64, **_FAIL_SCHEMA})
-    )
+    rows = [(cells[c].mission.id, cells[c].players, kind, detail, trick, n)
+            for (c, kind, detail, trick), n in state.failed.items()]  # fmt: skip
+    fail = pl.DataFrame(
+        rows, schema={"mission": pl.String, "players": pl.Int64, **_FAIL_SCHEMA}, orient="row"
+    ).sort("mission", "players", "kind", "detail", "trick")
     games_of = {m.id: m.game for m in config.missions}
     summary = _with_setup_shares(summarise(cell_counts, fail, config.bot.name, games_of),
                                  cell_counts)  # fmt: skip

@@ -122,3 +122,33 @@ def test_the_ceiling_does_not_depend_on_the_worker_count(tmp_path: Path) -> None
         got.append([(r["mission"], r["players"], *(r[k] for k in keys)) for r in rows])
     assert got[0] == got[1]
     assert len(got[0]) == 4 and all(row[2] == 40 for row in got[0])
+
+
+class _NoSolving:
+    """A backend that refuses work: every cell must come from the folder."""
+
+    def imap(self, fn: object, calls: list[object], names: object = None) -> list[object]:
+        assert not calls, f"{len(calls)} cell(s) solved again"
+        return []
+
+    imap_unordered = imap
+
+
+def test_an_interrupted_ceiling_keeps_the_cells_it_solved(tmp_path: Path) -> None:
+    """Each cell is saved as it lands: a resumed ceiling solves only what is missing, and only
+    with the same deals and conflicts (other settings solve again)."""
+    from crewsim.ceiling import CEILING_DIR, ceiling_rows, earlier_ceiling
+    from crewsim.missions import resolve_missions
+    from crewsim.montecarlo import RunConfig
+
+    cfg = RunConfig(missions=tuple(resolve_missions("pn-5,ds-5")), players=(3, 4), games=300,
+                    bot=get_bot("heuristic"), seed=3, jobs=1)  # fmt: skip
+    first = ceiling_rows(cfg, 30, folder=tmp_path)
+    assert len(list((tmp_path / CEILING_DIR).glob("*.json"))) == 4
+    assert ceiling_rows(cfg, 30, backend=_NoSolving(), folder=tmp_path) == first  # type: ignore[arg-type]
+    (tmp_path / CEILING_DIR / "pn-5-3p.json").unlink()  # as if stopped before that cell
+    assert ceiling_rows(cfg, 30, folder=tmp_path) == first
+    assert earlier_ceiling(tmp_path) is not None and len(earlier_ceiling(tmp_path) or []) == 4
+    with pytest.raises(AssertionError, match="4 cell"):
+        ceiling_rows(cfg, 20, backend=_NoSolving(), folder=tmp_path)  # type: ignore[arg-type]
+

@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
@@ -78,6 +79,25 @@ def test_top_up_recomputes_only_the_partial_last_chunk(tmp_path: Path) -> None:
         run(_config(games=1000), tmp_path / "grown")
 
 
+def test_a_top_up_drops_the_old_summary_until_it_is_done(tmp_path: Path) -> None:
+    """An interrupted top-up must not leave the smaller run's summary beside a manifest that
+    asks for more games: a reader of summary.csv would take the old numbers for the new."""
+    run(_config(games=1000), tmp_path)
+    prepare(_config(games=1000), tmp_path)  # a resume of the same size keeps it
+    assert (tmp_path / "summary.csv").exists()
+    prepare(_config(games=2000), tmp_path)  # the top-up starts, and is stopped here
+    assert not (tmp_path / "summary.csv").exists()
+    assert not (tmp_path / "summary.parquet").exists()
+
+
+def test_a_folder_that_is_no_run_is_never_written_into(tmp_path: Path) -> None:
+    (tmp_path / "summary.csv").write_text("precious\n")
+    with pytest.raises(CrewsimError, match="holds files but no manifest.json"):
+        prepare(_config(games=500), tmp_path)
+    assert (tmp_path / "summary.csv").read_text() == "precious\n"
+    assert not (tmp_path / "chunks").exists()
+
+
 @pytest.mark.parametrize(
     "damage",
     ["flip", "truncate", "garbage", "no_checksum", "wrong_checksum"],
@@ -140,13 +160,14 @@ def _simulate_cmd(out: Path, games: int) -> list[str]:
 
 
 def _start_and_stop(
-    out: Path, games: int, sig: int, cmd: list[str] | None = None
-) -> subprocess.CompletedProcess[str]:
+    out: Path, games: int, sig: int, cmd: list[str] | None = None,
+    preexec: Callable[[], object] | None = None,
+) -> subprocess.CompletedProcess[str]:  # fmt: skip
     """Start a CLI run in a child (``simulate`` unless ``cmd``), send ``sig`` once its first
     chunk is stored."""
     proc = subprocess.Popen(
         cmd or _simulate_cmd(out, games), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True,
+        text=True, preexec_fn=preexec,
     )  # fmt: skip
     deadline = time.monotonic() + 120  # a cold numba cache compiles for a while
     while not list((out / "chunks").glob("*.sha256")) and time.monotonic() < deadline:
@@ -203,6 +224,60 @@ def test_ctrl_c_in_rank_also_says_how_to_resume(tmp_path: Path) -> None:
     assert stopped.returncode == 130, stopped.stderr
     assert f"resume with: crewsim simulate --resume {out}" in stopped.stderr
     assert "Traceback" not in stopped.stderr
+
+
+def test_sigterm_stops_a_background_job_that_ignores_ctrl_c(tmp_path: Path) -> None:
+    """A script's `crewsim ... &` starts with SIGINT ignored; SIGTERM (kill, timeout, a batch
+    system) must still stop it cleanly (it used to run on until kill -9)."""
+    out = tmp_path / "run"
+    run(_config(games=500), tmp_path / "warm")  # numba cache warm for the child
+    ignore_ctrl_c = lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)  # noqa: E731
+    cmd = [*_simulate_cmd(out, 400_000), "--jobs", "2"]  # the driver waits on workers
+    stopped = _start_and_stop(out, 0, signal.SIGTERM, cmd, preexec=ignore_ctrl_c)
+    assert stopped.returncode == 130, stopped.stderr
+    assert f"resume with: crewsim simulate --resume {out}" in stopped.stderr
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_workers_exit_when_the_run_is_killed_hard(tmp_path: Path) -> None:
+    """kill -9 (the OOM killer, a batch limit) gives the run no time to stop its workers:
+    they must notice and exit, not wait on their queue for ever with the kernel loaded."""
+    out = tmp_path / "run"
+    run(_config(games=500), tmp_path / "warm")
+    cmd = [sys.executable, "-m", "crewsim", "simulate", "pn-2,pn-6", "-p", "3,5", "-n",
+           "2000000", "--seed", "4", "--jobs", "2", "--out", str(out)]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while not list((out / "chunks").glob("*.sha256")) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    workers = _children(proc.pid)
+    assert workers, "no worker processes seen"
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 30
+    while any(_running(p) for p in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [p for p in workers if _running(p)]
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has exited; only its parent has yet to collect it
 
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX signals")

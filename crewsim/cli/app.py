@@ -68,7 +68,10 @@ def _root(
 def _stop_on_term(signum: int, frame: object) -> None:
     """SIGTERM (``timeout``, a batch system, ``kill``) stops a command as Ctrl-C does, through
     whatever SIGINT handler is in place (one that lets a running call finish first): a
-    simulation then says how far it got and how to resume."""
+    simulation then says how far it got and how to resume.  A script's background job starts
+    with SIGINT ignored, which would ignore this too: then it is Ctrl-C's own exception."""
+    if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL, None):
+        raise KeyboardInterrupt
     signal.raise_signal(signal.SIGINT)
 
 
@@ -84,8 +87,8 @@ def main() -> None:
         sys.exit(exc.exit_code)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
-    except typer.Abort:
-        err_console.print("aborted")
+    except typer.Abort:  # click's word for Ctrl-C (or end of input at a prompt)
+        err_console.print("interrupted")
         sys.exit(130)
     except KeyboardInterrupt:
         err_console.print("interrupted")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -87,30 +88,71 @@ class GamesPerSecond(ProgressColumn):
         return Text("-- games/s" if speed is None else f"{speed:,.0f} games/s", style="cyan")
 
 
+LOG_EVERY = 60.0  # seconds between progress lines when stderr is a file, not a terminal
+
+
 @contextmanager
 def progress_bar(total: int, console: Console) -> Iterator[Callable[[ChunkCounts], None]]:
     """A games bar with rate and ETA; yields the per-chunk callback that advances it."""
-    with Progress(
-        TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(), GamesPerSecond(),
-        TextColumn("ETA"), TimeRemainingColumn(), TimeElapsedColumn(), console=console,
-    ) as bar:  # fmt: skip
-        task = bar.add_task("games", total=total)
-
-        def advance(done: ChunkCounts) -> None:
-            bar.advance(task, done.task.games)
-
-        yield advance
+    with _progress("simulating", "games", total, console) as advance:
+        yield lambda done: advance(done.task.games)
 
 
 @contextmanager
 def deals_bar(total: int, console: Console) -> Iterator[Callable[[int], None]]:
     """The solver commands' bar (deals done, ETA); yields the callback taking deals done."""
-    with Progress(
-        TextColumn("[bold]solving"), BarColumn(), MofNCompleteColumn(), TextColumn("deals ETA"),
-        TimeRemainingColumn(), TimeElapsedColumn(), console=console,
-    ) as bar:  # fmt: skip
-        task = bar.add_task("deals", total=total)
+    with _progress("solving", "deals", total, console) as advance:
+        yield advance
+
+
+@contextmanager
+def _progress(
+    verb: str, unit: str, total: int, console: Console
+) -> Iterator[Callable[[int], None]]:
+    """A live bar on a terminal.  Written to a file (a batch job's log) a live bar shows
+    nothing until the end, so there a plain line every tenth of the way or ``LOG_EVERY``."""
+    if not console.is_terminal:
+        with _progress_lines(verb, unit, total, console) as advance:
+            yield advance
+        return
+    columns = [TextColumn(f"[bold]{verb}"), BarColumn(), MofNCompleteColumn()]
+    columns += ([GamesPerSecond(), TextColumn("ETA")] if unit == "games"
+                else [TextColumn(f"{unit} ETA")])  # fmt: skip
+    with Progress(*columns, TimeRemainingColumn(), TimeElapsedColumn(), console=console) as bar:
+        task = bar.add_task(unit, total=total)
         yield lambda n: bar.advance(task, n)
+
+
+@contextmanager
+def _progress_lines(
+    verb: str, unit: str, total: int, console: Console
+) -> Iterator[Callable[[int], None]]:
+    start = last = time.monotonic()
+    done = 0
+    tenth = 0
+
+    def advance(n: int) -> None:
+        nonlocal done, last, tenth
+        done += n
+        now = time.monotonic()
+        reached = 10 * done // max(total, 1)
+        if reached <= tenth and now - last < LOG_EVERY:
+            return
+        tenth, last = reached, now
+        rate = done / (now - start) if now > start else float("nan")
+        eta = (total - done) / rate if rate > 0 else float("nan")
+        console.print(f"{verb}: {done:,} of {total:,} {unit} ({100 * done / max(total, 1):.0f} "
+                      f"%), {rate:,.0f} {unit}/s, ETA {_clock(eta)}", highlight=False,
+                      soft_wrap=True)  # fmt: skip
+
+    yield advance
+
+
+def _clock(seconds: float) -> str:
+    if not math.isfinite(seconds):
+        return "-"
+    whole = int(seconds)
+    return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
 
 
 def stacked(cell: str) -> str:

@@ -79,15 +79,19 @@ def play(
             # SystemExit, not typer.Exit: app.main runs click with standalone_mode=False,
             # which turns typer.Exit into a return value that main() does not pass on
             sys.exit(stop.exit_code)
+        except KeyboardInterrupt:  # while the kernel loads, before the first chunk
+            warn(f"interrupted before the first chunk; the run folder is {state.out}\n"
+                 f"resume with: {again(state.out)}")  # fmt: skip
+            sys.exit(130)
         rate = state.todo_games / result.seconds if result.seconds > 0 else float("nan")
         say(f"{state.todo_games:,} games simulated in {result.seconds:.1f} s ({rate:,.0f} "
             f"games/s), {result.games:,} in all; summary in {state.out / 'summary.csv'}")
         try:
-            rows = (ceiling_rows(config, ceiling[0], say, engine, ceiling[1]) if ceiling
-                    else earlier)  # fmt: skip
+            rows = (ceiling_rows(config, ceiling[0], say, engine, ceiling[1], state.out)
+                    if ceiling else earlier)  # fmt: skip
         except KeyboardInterrupt:
-            warn(f"interrupted while solving the ceiling; the games are all in {state.out}\n"
-                 f"resume with: {again(state.out)}")  # fmt: skip
+            warn(f"interrupted while solving the ceiling; the games and the cells solved so "
+                 f"far are in {state.out}\nresume with: {again(state.out)}")  # fmt: skip
             sys.exit(130)
     summary = result.summary
     if rows:
