@@ -474,6 +474,20 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _difference(key: str, there: Any, here: Any) -> str:
+    """How a manifest field differs, in a line: for lists, what only one side has (a cut
+    ``[ds-1, ds-2, ...`` would hide it in a long campaign)."""
+    if isinstance(there, list) and isinstance(here, list):
+        gone = [x for x in there if x not in here]
+        new = [x for x in here if x not in there]
+        if not gone and not new:
+            return f"{key} in another order: {_short(there)} there, {_short(here)} here"
+        parts = [f"{_short(gone)} only there" if gone else "", f"{_short(new)} only here" if new
+                 else ""]  # fmt: skip
+        return f"{key} {', '.join(p for p in parts if p)}"
+    return f"{key} {_short(there)} there, {_short(here)} here"
+
+
 def read_manifest(
     out: Path, required: Sequence[str] = (*IDENTITY_KEYS, "games_per_cell")
 ) -> dict[str, Any]:
@@ -522,7 +536,7 @@ def check_same_configuration(out: Path, old: dict[str, Any], new: dict[str, Any]
                     "with the crewsim that made it, or start a new run with another --out"
                 )
             else:
-                what = f"{key} {_short(a[key])} there, {_short(b[key])} here"
+                what = _difference(key, a[key], b[key])
             raise CrewsimError(
                 f"{out} was made by another configuration ({what}); start a new run with "
                 "another --out"

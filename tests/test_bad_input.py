@@ -134,7 +134,7 @@ CASES: list[tuple[list[str], str]] = [
     ),  # fmt: skip
     (
         ["simulate", "pn-1", *SMALL[:-2], "-p", "3", "--out", "{run}"],
-        "was made by another configuration (players [4] there, [3] here)",
+        "was made by another configuration (players [4] only there, [3] only here)",
     ),  # fmt: skip
     (
         ["simulate", "pn-1", "-p", "4", "-n", "50", "--chunk-size", "100", "--out", "{run}"],

@@ -139,6 +139,10 @@ def test_folder_of_another_configuration_is_refused(tmp_path: Path) -> None:
         cfg = RunConfig(**{**cfg.__dict__, **change})  # type: ignore[arg-type]
         with pytest.raises(CrewsimError, match=f"another configuration.*{field}"):
             prepare(cfg, tmp_path)
+    five = tuple(resolve_missions("pn-2,pn-3,pn-4,pn-5,pn-6"))
+    longer = RunConfig(**{**_config(games=500).__dict__, "missions": five})
+    with pytest.raises(CrewsimError, match=r'missions \["pn-3", "pn-4", "pn-5"\] only here\)'):
+        prepare(longer, tmp_path)  # a long list names what differs, not its cut start
     manifest = tmp_path / "manifest.json"
     doc = json.loads(manifest.read_text())
     manifest.write_text(json.dumps(doc | {"kernel_sha256": "0" * 64}))  # a changed kernel
