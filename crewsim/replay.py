@@ -46,6 +46,7 @@ def set_up(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int
         names = {v: k for k, v in L.COMM_CODES.items()}
         rules = replace(rules, communication=names[comm], comm_until_trick=max(until, 0))
     state = GameState(deal, tasks, rules, Game(mission.game), deep)
+    state.verify_deep_allocation(repaired=int(rec["repairs"][i]) > 0)
     for k in range(n):
         t = int(rec["rec_pick"][i][k])
         state.assign_task(t, int(rec["rec_tasks"][i][t][1]))

@@ -183,7 +183,7 @@ def check(cards: Sequence[TaskCard], owners: Sequence[int] | None, players: int)
     seats = seats_of(players)
     if owners is not None:  # the captain's forbidden cards are among the contradictions
         given = contradictions(cards, owners, players, CAPTAIN)
-        return StaticResult(given, [], None, draft_problems(len(cards), owners, players, CAPTAIN))
+        return StaticResult(given, [], None, draft_problems(cards, owners, players, CAPTAIN))
     n = len(cards)
     one = _reading("one owner", cards, seats, players, Shape.ONE, lambda: [1] * n, "")
     distinct = _reading(

@@ -86,25 +86,89 @@ def selection_problems(
         for c, o in zip(cards, owners, strict=True)
         if o == captain and not captain_may_take(c)
     ]
-    return forbidden + draft_problems(len(cards), owners, players, captain)
+    return forbidden + draft_problems(cards, owners, players, captain)
 
 
-def draft_problems(n: int, owners: Sequence[int], players: int, captain: int = 0) -> list[str]:
-    """Why ``n`` tasks held by ``owners`` are not the counts a normal draft deals out (the
-    cards themselves aside)."""
+def draft_problems(
+    cards: Sequence[TaskCard], owners: Sequence[int], players: int, captain: int = 0,
+    first: int | None = None, skip_captain: bool = False,
+) -> list[str]:  # fmt: skip
+    """Why these owners could not come out of a draft (empty: they could): turns clockwise
+    from ``first`` (the captain unless given; ``skip_captain``: the captain takes none), one
+    task a turn.  With fewer tasks than takers anyone may pass (rule 16), so any split can
+    come out; otherwise a member skips only when it may take none of the tasks left, which
+    happens to the captain when only "... than the captain" cards remain."""
     seats = _seats(players)
-    held = [list(owners).count(s) for s in range(seats)]
-    if may_pass(n, players):
-        return [
-            f"seat {s} holds {k} tasks in a single circuit" for s, k in enumerate(held) if k > 1
-        ]
-    problems = []
-    for s in range(seats):
-        k = (s - captain) % seats
-        want = -(-(n - k) // seats)
-        if held[s] != want:
-            problems.append(f"seat {s} holds {held[s]} tasks, the draft gives it {want}")
+    start = captain if first is None else first
+    order = [(start + j) % seats for j in range(seats)]
+    if skip_captain:  # a task the captain holds anyway is ``allocation_problems``' to name
+        order.remove(captain)
+    if len(cards) < len(order):  # anyone may pass, and the turns go round until all are
+        return []  # taken: any split
+    held = {s: [c for c, o in zip(cards, owners, strict=True) if o == s] for s in order}
+    for s in order:  # the others take what the captain could take first: its skips stay legal
+        held[s].sort(key=lambda c: s != captain and not captain_may_take(c))
+    left = sum(len(h) for h in held.values())
+    while left:
+        for s in order:
+            if held[s]:
+                held[s].pop(0)
+                left -= 1
+            elif any(s != captain or captain_may_take(c) for h in held.values() for c in h):
+                n = sum(1 for o in owners if o == s)
+                return [f"seat {s} holds {n} task(s) but had a turn while tasks it could take "
+                        "were left"]  # fmt: skip
+            if not left:
+                break
+    return []
+
+
+def allocation_problems(
+    allocation: str, cards: Sequence[TaskCard], owners: Sequence[int], players: int,
+    captain: int = 0, repaired: bool = False,
+) -> list[str]:  # fmt: skip
+    """Why these owners could not come out of the mission's selection rule (empty: they
+    could): the referee's check of every owner the kernel hands out.  Free selection allows
+    any split; every rule keeps "... than the captain" cards from the captain.  A repair
+    (rule 16) swaps a card after the selection, so a ``repaired`` draw's order of turns is
+    not checked: the card a turn was skipped for may be gone."""
+    _check_owners(cards, owners, _seats(players))
+    problems = [
+        f"the captain (seat {captain}) may not take {c.ref_id!r}"
+        for c, o in zip(cards, owners, strict=True)
+        if o == captain and not captain_may_take(c)
+    ]
+    n, holders = len(cards), set(owners)
+    if allocation == "captain_skips" and captain in holders:
+        problems.append(f"the captain (seat {captain}) holds a task; it takes none here")
+    if allocation in ("draft", "captain_skips") and not repaired:
+        problems += draft_problems(cards, owners, players, captain,
+                                   skip_captain=allocation == "captain_skips")  # fmt: skip
+    if allocation == "captain_hardest_first" and not repaired:
+        problems += _hardest_first_problems(cards, owners, players, captain)
+    if allocation in ("one_member", "captain_all_or_pass", "volunteer_1") and len(holders) > 1:
+        problems.append(f"{len(holders)} members hold tasks; this mission gives all to one")
+    if allocation == "volunteer_2" and len(holders) != min(2, n):
+        problems.append(f"{len(holders)} members hold tasks; this mission gives all to two")
     return problems
+
+
+def _hardest_first_problems(
+    cards: Sequence[TaskCard], owners: Sequence[int], players: int, captain: int
+) -> list[str]:
+    """Deep Sea 19: the captain first takes a task of the highest value it may take, then
+    the rest are drafted as usual from the captain's left."""
+    values = [c.difficulty_for(players) for c in cards if captain_may_take(c)]
+    if not values:  # nothing the captain may take: a plain draft
+        return draft_problems(cards, owners, players, captain)
+    top = max(values)
+    hardest = next((k for k, (c, o) in enumerate(zip(cards, owners, strict=True))
+                    if o == captain and c.difficulty_for(players) == top), None)  # fmt: skip
+    if hardest is None:
+        return [f"the captain holds no task of the highest value ({top})"]
+    rest = [k for k in range(len(cards)) if k != hardest]
+    return draft_problems([cards[k] for k in rest], [owners[k] for k in rest], players,
+                          captain, first=captain + 1)  # fmt: skip
 
 
 # ---------------------------------------------------------------- redeal (deal_exception)

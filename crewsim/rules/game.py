@@ -24,6 +24,7 @@ from crewsim.cards import (
 )
 from crewsim.rules.conditions import HeldTask, judge_tasks
 from crewsim.rules.deal import Deal
+from crewsim.rules.deep_sea_setup import allocation_problems
 from crewsim.rules.objectives import DESIGNATED, JUDGES, HandSoFar, Verdict
 from crewsim.rules.order import OMEGA, predecessors
 from crewsim.rules.play import legal_plays, n_tricks, trick_winner
@@ -199,6 +200,10 @@ class GameState:
                 self._even_share_allows(owner),
                 f"{self._who(owner)} has enough tasks: the commander distributes evenly",
             )
+        elif self.rules.allocation == "one_member":  # Planet Nine 20/27/37
+            self._require(owner != self.commander, "the commander gives the tasks to another")
+            taken = {t.owner for t in self.tasks if t.owner is not None}
+            self._require(taken <= {owner}, "every task goes to the same crew member")
 
     def _even_share_allows(self, owner: int) -> bool:
         """Whether ``owner`` may get one more task when every seat must end with ``n // seats``
@@ -219,6 +224,26 @@ class GameState:
         self.tasks[index] = TaskSpec(t.card, t.token, owner)
         tok = f" [{t.token}]" if t.token else ""
         self.history.append(f"task {self._name(t.card)}{tok} -> {self._who(owner)}")
+
+    def verify_deep_allocation(self, repaired: bool = False) -> None:
+        """Deep Sea's task cards come with the deal, not as moves: their owners are checked
+        once, before play, against the mission's selection rule (and Deep Sea 10/13's
+        communication, which ends before trick 1 once the captain passed the tasks on).
+        ``repaired``: a card was swapped after the selection (rule 16)."""
+        if not self.deep_tasks:
+            return
+        problems = allocation_problems(
+            self.rules.allocation, [t.card for t in self.deep_tasks],
+            [t.owner for t in self.deep_tasks], self.deal.players, self.commander, repaired,
+        )  # fmt: skip
+        self._require(not problems, "; ".join(problems))
+        if self.rules.allocation == "captain_all_or_pass":
+            passed = any(t.owner != self.commander for t in self.deep_tasks)
+            self._require(
+                self.rules.comm_until_trick == (1 if passed else 0),
+                "communication must end before trick 1 exactly when the captain passed the "
+                "tasks on",
+            )
 
     def verify_designate(self, seats: Sequence[int]) -> None:
         need = self.rules.n_designated

@@ -1,6 +1,7 @@
-"""How the kernel hands out tasks in the missions that do not draft them: the rules the
-referee cannot see, because it takes the owners as given (Planet Nine 24/32/36/43, Deep Sea
-volunteers, repairs)."""
+"""How the kernel hands out tasks in the missions that do not draft them, beyond what the
+referee checks on every replayed game (``GameState.verify_deep_allocation``: whose turn, one or
+two volunteers, the captain's cards): that the bots' choices are sensible and balanced
+(Planet Nine 24/32/36/43, Deep Sea volunteers, repairs)."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from crewsim.cards import Game, mask_of, parse_card
 from crewsim.missions import get_task_card
 from crewsim.rules.conditions import HeldTask
 from crewsim.rules.deal import Deal
-from crewsim.rules.game import GameState, IllegalMove
+from crewsim.rules.game import GameState, IllegalMove, Rules
 
 
 def _deal() -> Deal:
@@ -52,3 +52,27 @@ def test_prediction_must_be_made_before_the_first_trick() -> None:
     state = GameState(_deal(), game=Game.DEEP_SEA,
                       deep_tasks=[HeldTask(card, owner=1, predicted=1)])  # fmt: skip
     state.play(0, parse_card("pink1"))
+
+
+@pytest.mark.parametrize(("owner", "until", "ok"),
+                         [(0, 0, True), (2, 1, True), (2, 0, False), (0, 1, False)])  # fmt: skip
+def test_passed_tasks_end_communication_before_trick_1(owner: int, until: int, ok: bool) -> None:
+    """Deep Sea 10/13: a captain who passes the tasks on leaves the crew only the time before
+    the first trick to communicate; one who keeps them, the whole hand."""
+    rules = Rules(allocation="captain_all_or_pass", comm_until_trick=until)
+    tasks = [HeldTask(get_task_card(r), owner=owner) for r in ("red3", "blue4")]
+    state = GameState(_deal(), rules=rules, game=Game.DEEP_SEA, deep_tasks=tasks)
+    if ok:
+        state.verify_deep_allocation()
+    else:
+        with pytest.raises(IllegalMove, match="communication must end"):
+            state.verify_deep_allocation()
+
+
+def test_the_referee_refuses_owners_the_selection_cannot_give() -> None:
+    tasks = [HeldTask(get_task_card(r), owner=o) for r, o in (("red3", 1), ("blue4", 2))]
+    state = GameState(_deal(), rules=Rules(allocation="volunteer_1"), game=Game.DEEP_SEA,
+                      deep_tasks=tasks)  # fmt: skip
+    with pytest.raises(IllegalMove, match="gives all to one"):
+        state.verify_deep_allocation()
+

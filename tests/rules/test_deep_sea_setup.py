@@ -8,6 +8,7 @@ import pytest
 from crewsim.cards import mask_of, parse_card
 from crewsim.missions import get_task_card, load_campaign, load_task_cards
 from crewsim.rules.deep_sea_setup import (
+    allocation_problems,
     contradictions,
     draw_tasks,
     find_contradictions,
@@ -80,8 +81,48 @@ def test_selection_limits() -> None:
     assert selection_problems(four, [1, 2, 3, 0, 1], 4, captain=1) == []
     assert selection_problems(four, [1, 1, 1, 0, 2], 4, captain=1)
     assert selection_problems(cards("red3", "blue4"), [3, 0], 4, captain=1) == []
-    assert selection_problems(cards("red3", "blue4"), [3, 3], 4, captain=1)
+    # fewer tasks than players: anyone may pass and the turns go round, so one may take both
+    assert selection_problems(cards("red3", "blue4"), [3, 3], 4, captain=1) == []
     assert "may not take" in selection_problems(cards("moreTricksThanCaptain"), [1], 4, 1)[0]
+
+
+def test_a_draft_skips_the_captain_only_when_it_may_take_nothing_left() -> None:
+    """Captain 0, four players, five tasks: the captain's second turn comes after four picks.
+    It may pass it only if every task left is a "... than the captain" card."""
+    plain = cards("red3", "blue4", "green6", "yellow1", "black3")
+    assert allocation_problems("draft", plain, [0, 1, 2, 3, 0], 4) == []
+    assert allocation_problems("draft", plain, [0, 1, 2, 3, 1], 4)  # the captain's turn taken
+    last = cards("red3", "blue4", "green6", "yellow1", "moreTricksThanCaptain")
+    assert allocation_problems("draft", last, [0, 1, 2, 3, 1], 4) == []  # only that one left
+    # ... and a crew member's own turn with a task left it could take is never skipped
+    assert allocation_problems("draft", plain, [0, 0, 2, 3, 0], 4)
+    assert allocation_problems("draft", plain, [0, 0, 2, 3, 0], 4, repaired=True) == []
+
+
+@pytest.mark.parametrize(
+    ("allocation", "owners", "ok"),
+    [("one_member", [2, 2, 2], True), ("one_member", [2, 2, 1], False),
+     ("captain_all_or_pass", [0, 0, 0], True), ("volunteer_1", [1, 3, 1], False),
+     ("volunteer_2", [1, 3, 1], True), ("volunteer_2", [1, 1, 1], False),
+     ("volunteer_2", [1, 2, 3], False), ("free_selection", [3, 3, 3], True),
+     ("captain_skips", [1, 2, 3], True), ("captain_skips", [0, 1, 2], False),
+     ("captain_skips", [1, 1, 3], False)],
+)  # fmt: skip
+def test_each_selection_rule(allocation: str, owners: list[int], ok: bool) -> None:
+    three = cards("red3", "blue4", "green6")
+    assert (allocation_problems(allocation, three, owners, 4) == []) is ok
+
+
+def test_the_captain_first_takes_the_hardest_task_it_may_take() -> None:
+    """Deep Sea 19: the hardest the captain may take goes to it, then a draft from its left."""
+    tasks = [get_task_card(r) for r in ("red3", "3black", "blue4", "green6", "yellow1")]
+    hardest = max(range(5), key=lambda k: tasks[k].difficulty_for(4))
+    owners = [1, 2, 3, 0, 1]
+    owners[hardest], owners[0] = 0, owners[hardest]
+    assert allocation_problems("captain_hardest_first", tasks, owners, 4) == []
+    wrong = [0 if k == 0 else o for k, o in enumerate(owners)]
+    wrong[hardest] = owners[0]
+    assert "highest value" in allocation_problems("captain_hardest_first", tasks, wrong, 4)[0]
 
 
 BAD = [

@@ -412,6 +412,20 @@ def test_commander_distributes_evenly() -> None:
     assert sorted(t.owner for t in state.tasks) == [ANA, BETO, BETO, CARLA, DIEGO]
 
 
+def test_one_member_takes_every_task_and_is_not_the_commander() -> None:
+    """Planet Nine 20/27/37: the commander gives all the tasks to one other crew member."""
+    state = GameState(worked_deal(), tasks=five_tasks(), rules=Rules(allocation="one_member"))
+    with pytest.raises(IllegalMove, match="to another"):
+        state.verify_assign_task(0, state.commander)
+    other = (state.commander + 1) % state.seats
+    state.assign_task(0, other)
+    with pytest.raises(IllegalMove, match="same crew member"):
+        state.verify_assign_task(1, (other + 1) % state.seats)
+    for k in range(1, 5):
+        state.assign_task(k, other)
+    assert {t.owner for t in state.tasks} == {other}
+
+
 # ---- 5-player task hand-over (rule nuance 14) --------------------------------------------------
 
 
