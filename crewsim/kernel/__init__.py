@@ -15,13 +15,23 @@ from pathlib import Path
 import numba
 
 
+def _cache_base() -> Path:
+    """``NUMBA_CACHE_DIR``, else a source checkout's ``.numba-cache`` (where ``make`` keeps it,
+    so ``make demo`` and the command line share one compiled kernel), else the user's cache."""
+    if env := os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(env)
+    checkout = Path(__file__).resolve().parents[2]
+    if (checkout / "pyproject.toml").is_file() and (checkout / "Makefile").is_file():
+        return checkout / ".numba-cache"
+    return Path.home() / ".cache" / "crewsim-numba"
+
+
 def _versioned_cache_dir() -> str:
     here = Path(__file__).resolve().parent
     digest = hashlib.sha256()
     for src in sorted([*here.glob("*.py"), here.parent / "cards.py"]):
         digest.update(src.read_bytes())
-    base = os.environ.get("NUMBA_CACHE_DIR") or str(Path.home() / ".cache" / "crewsim-numba")
-    return str(Path(base) / digest.hexdigest()[:16])
+    return str(_cache_base() / digest.hexdigest()[:16])
 
 
 numba.config.CACHE_DIR = _versioned_cache_dir()  # type: ignore[attr-defined]

@@ -1,0 +1,28 @@
+"""Where the compiled kernel is kept: one place for `make` and the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from crewsim import kernel
+
+
+def test_a_checkout_keeps_its_compiled_code_where_make_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`make demo` exports NUMBA_CACHE_DIR=<checkout>/.numba-cache; run by hand afterwards,
+    the command line must find the same folder, not compile again into the user's cache."""
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    checkout = Path(kernel.__file__).resolve().parents[2]
+    assert kernel._cache_base() == checkout / ".numba-cache"
+    makefile = (checkout / "Makefile").read_text()
+    assert "NUMBA_CACHE_DIR ?= $(CURDIR)/.numba-cache" in makefile
+
+
+def test_the_environment_chooses_another_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert kernel._cache_base() == tmp_path
