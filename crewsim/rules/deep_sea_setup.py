@@ -70,25 +70,6 @@ def may_pass(n_tasks: int, players: int) -> bool:
     return n_tasks < seats
 
 
-def selection_problems(
-    cards: Sequence[TaskCard], owners: Sequence[int], players: int, captain: int = 0
-) -> list[str]:
-    """Why an assignment could not come out of a normal draft (empty list = it could).
-
-    Draft: captain first, then clockwise, one task per turn.  With at least as many tasks as
-    seats nobody passes, so the seat ``k`` places after the captain holds exactly
-    ceil((n - k) / seats) tasks; with fewer tasks everyone may pass but all are taken within one
-    circuit, so nobody holds two.  The captain never holds a captain-comparison card.
-    """
-    _check_owners(cards, owners, _seats(players))
-    forbidden = [
-        f"the captain (seat {captain}) may not take {c.ref_id!r}"
-        for c, o in zip(cards, owners, strict=True)
-        if o == captain and not captain_may_take(c)
-    ]
-    return forbidden + draft_problems(cards, owners, players, captain)
-
-
 def draft_problems(
     cards: Sequence[TaskCard], owners: Sequence[int], players: int, captain: int = 0,
     first: int | None = None, skip_captain: bool = False,

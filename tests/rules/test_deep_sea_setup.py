@@ -15,7 +15,6 @@ from crewsim.rules.deep_sea_setup import (
     may_pass,
     needs_redeal,
     redeal_reasons,
-    selection_problems,
     trick_bounds,
 )
 
@@ -78,12 +77,14 @@ def test_redeal_when_one_hand_holds_a_listed_set() -> None:
 def test_selection_limits() -> None:
     assert may_pass(2, 4) and not may_pass(4, 4) and may_pass(2, 2) and not may_pass(3, 2)
     four = cards("red3", "blue4", "green6", "yellow1", "black3")
-    assert selection_problems(four, [1, 2, 3, 0, 1], 4, captain=1) == []
-    assert selection_problems(four, [1, 1, 1, 0, 2], 4, captain=1)
-    assert selection_problems(cards("red3", "blue4"), [3, 0], 4, captain=1) == []
+    assert allocation_problems("draft", four, [1, 2, 3, 0, 1], 4, captain=1) == []
+    assert allocation_problems("draft", four, [1, 1, 1, 0, 2], 4, captain=1)
+    two = cards("red3", "blue4")
+    assert allocation_problems("draft", two, [3, 0], 4, captain=1) == []
     # fewer tasks than players: anyone may pass and the turns go round, so one may take both
-    assert selection_problems(cards("red3", "blue4"), [3, 3], 4, captain=1) == []
-    assert "may not take" in selection_problems(cards("moreTricksThanCaptain"), [1], 4, 1)[0]
+    assert allocation_problems("draft", two, [3, 3], 4, captain=1) == []
+    assert "may not take" in allocation_problems("draft", cards("moreTricksThanCaptain"), [1], 4,
+                                                 1)[0]  # fmt: skip
 
 
 def test_a_draft_skips_the_captain_only_when_it_may_take_nothing_left() -> None:
