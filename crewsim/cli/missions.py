@@ -87,7 +87,7 @@ def wide_console() -> Console:
 def _cell(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
-    return str(value)
+    return "" if value is None else str(value)  # a missing value is an empty field
 
 
 # ---------------------------------------------------------------- summaries
@@ -140,7 +140,7 @@ def summary_row(m: Mission, *, table: bool) -> dict[str, object]:
     else:
         row.update(
             tasks=m.tasks,
-            difficulty=m.difficulty,
+            difficulty=m.difficulty if m.uses_task_draw else None,  # none to draw up to
             fixed_tasks=" ".join(str(n) for n in m.fixed_tasks),
         )
     row.update(

@@ -42,6 +42,11 @@ def test_list_csv_per_game(game: str, count: int) -> None:
     assert {r["game"] for r in rows} == {game}
     assert list(rows[0]) == ["id", "game", "tasks", "difficulty", "fixed_tasks", "tokens",
                              "communication", "allocation", "objectives", "description"]
+    by_id = {r["id"]: r for r in rows}
+    if game == "planet-nine":  # no task-card draw: no difficulty (it read 0)
+        assert {r["difficulty"] for r in rows} == {""}
+    else:
+        assert by_id["ds-20"]["difficulty"] == "10" and by_id["ds-8"]["difficulty"] == ""
 
 
 def test_list_rejects_unknown_game() -> None:
