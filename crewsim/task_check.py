@@ -234,6 +234,17 @@ def _play(
     return int(res["success"].sum()), Counter(kinds)
 
 
+def warm_up() -> None:
+    """Compile (or load) the game kernel here, so a progress bar counts games only and the
+    workers find it in the cache."""
+    from crewsim.bots import get_bot
+    from crewsim.kernel.run import run_chunk
+    from crewsim.kernel.spec import KernelMission
+
+    mp = KernelMission(get_mission(CARRIER), 4, distress="never").vector()
+    run_chunk(mp, get_bot("heuristic").vector(), 1, 0)
+
+
 def estimate(
     cards: Sequence[TaskCard],
     owners: Sequence[int] | None,
@@ -242,13 +253,14 @@ def estimate(
     seed: int,
     bot: str,
     jobs: int,
+    on_games: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     """Share of random deals the bot crew completes, with its Wilson 95 % interval.
 
     The tasks ride on the carrier mission (``CARRIER``); its difficulty is ignored, the kernel
     never repairs given tasks, and the distress signal is never used.  Chunk seeds come from
     the root seed as ``crewsim simulate`` derives them (``montecarlo.plan_chunks``), so the
-    numbers do not depend on ``jobs``.
+    numbers do not depend on ``jobs``.  ``on_games`` hears the games of each chunk done.
     """
     from crewsim.backends import LokyBackend
     from crewsim.bots import get_bot
@@ -265,7 +277,12 @@ def estimate(
     ).vector()
     chunks = plan_chunks([f"check-tasks-{players}p"], games, seed, CHUNK)
     workers = LokyBackend(jobs)  # one chunk runs in this process (LokyBackend caps workers)
-    parts = list(workers.imap(_play, [(mp, bp, t.games, t.seed) for t in chunks]))
+    parts = []
+    for t, part in zip(chunks, workers.imap(_play, [(mp, bp, t.games, t.seed) for t in chunks]),
+                       strict=True):  # fmt: skip
+        parts.append(part)
+        if on_games is not None:
+            on_games(t.games)
     successes = sum(s for s, _ in parts)
     failures: Counter[tuple[int, int]] = Counter()
     for _, f in parts:

@@ -14,15 +14,16 @@ from enum import StrEnum
 from typing import Annotated, Any
 
 import typer
+from rich.console import Console
 
 from crewsim.cards import seats_of
 from crewsim.cli.options import Jobs, Seed, count_option
-from crewsim.cli.output import KERNEL_FIRST_RUN, busy
+from crewsim.cli.output import games_bar, loading_kernel
 from crewsim.errors import CrewsimError
 from crewsim.kernel.layout import MAX_FIXED
 from crewsim.missions import TaskCard, get_task_card
 from crewsim.report.format import pct_ci
-from crewsim.task_check import StaticResult, check, estimate, owners_text
+from crewsim.task_check import StaticResult, check, estimate, owners_text, warm_up
 
 
 class CheckFormat(StrEnum):
@@ -139,9 +140,11 @@ def check_tasks(
     check_games(games)
     result = check(cards, given, players)
     mc = None
-    if games > 0:  # a fresh install first compiles the kernel: a minute of silence otherwise
-        with busy(f"playing {games:,} deals with the {bot} crew ({KERNEL_FIRST_RUN})"):
-            mc = estimate(cards, given, players, games, seed, bot, jobs)
+    if games > 0:  # a fresh install first compiles the kernel: the spinner says so
+        with loading_kernel():
+            warm_up()
+        with games_bar(f"playing ({bot} crew)", games, Console(stderr=True)) as advance:
+            mc = estimate(cards, given, players, games, seed, bot, jobs, on_games=advance)
     if fmt is CheckFormat.JSON:
         typer.echo(json.dumps(_json(cards, given, players, seats, result, mc), indent=2))
     else:

@@ -99,6 +99,13 @@ def progress_bar(total: int, console: Console) -> Iterator[Callable[[ChunkCounts
 
 
 @contextmanager
+def games_bar(verb: str, total: int, console: Console) -> Iterator[Callable[[int], None]]:
+    """The same bar for games counted some other way; yields the callback taking games."""
+    with _progress(verb, "games", total, console) as advance:
+        yield advance
+
+
+@contextmanager
 def deals_bar(total: int, console: Console) -> Iterator[Callable[[int], None]]:
     """The solver commands' bar (deals done, ETA); yields the callback taking deals done."""
     with _progress("solving", "deals", total, console) as advance:

@@ -22,8 +22,9 @@ def _run(*args: str) -> tuple[int, str]:
 
 
 def _json(*args: str) -> tuple[int, dict[str, Any]]:
-    code, out = _run(*args, "--format", "json")
-    return code, json.loads(out)
+    result = runner.invoke(app, ["check-tasks", *args, "--format", "json"])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, json.loads(result.stdout)  # progress goes to stderr
 
 
 # ---------------------------------------------------------------- proven contradictions
@@ -221,3 +222,13 @@ def test_json_without_monte_carlo() -> None:
     assert code == 0 and doc["monte_carlo"] is None and doc["seats"] == 3
     assert doc["owners"] is None and doc["tasks"][0]["owner"] is None
     assert set(doc["readings"]) == {"one owner", "all different owners"}
+
+
+def test_monte_carlo_progress_goes_to_stderr() -> None:
+    """-n takes up to 10^10 games: a bar with rate and ETA on stderr (a line per tenth when
+    stderr is a file), never mixed into the JSON on stdout."""
+    result = runner.invoke(app, ["check-tasks", "71", "-p", "4", "-n", "40000", "--format",
+                                 "json"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["monte_carlo"]["games"] == 40000
+    assert "playing (heuristic crew): 40,000 of 40,000 games (100 %)" in result.stderr
