@@ -95,7 +95,8 @@ def with_ceiling(summary: pl.DataFrame, rows: list[dict[str, Any]]) -> pl.DataFr
 def earlier_ceiling(folder: Path | None) -> list[dict[str, Any]] | None:
     """The ceiling rows a run folder already holds (None: none), so resuming or topping up a
     run without ``--ceiling`` keeps them: they depend on each cell's first chunk only, which
-    neither changes.  Folders made before ``ceiling/`` existed carry them in the summary."""
+    neither changes.  Folders made before ``ceiling/`` existed carry them in the summary; they
+    are saved as cells on the way (their conflicts unknown: ``--ceiling`` solves them again)."""
     if folder is None:
         return None
     saved = sorted((folder / CEILING_DIR).glob("*.json"))
@@ -111,7 +112,11 @@ def earlier_ceiling(folder: Path | None) -> list[dict[str, Any]] | None:
         return None
     ceiling = (*CEILING_COLUMNS, "won_but_infeasible")
     keep = ["mission", "players", *(c for c in ceiling if c in summary.columns)]
-    return summary.select(keep).to_dicts()
+    rows = summary.select(keep).to_dicts()
+    for row in rows:  # saved as cells, so a top-up that drops the summary keeps them
+        _save(folder / CEILING_DIR / f"{row['mission']}-{row['players']}p.json",
+              {"deals": row.get("ceiling_games"), "conflicts": None, "row": row})  # fmt: skip
+    return rows
 
 
 def _read_saved(path: Path) -> dict[str, Any]:

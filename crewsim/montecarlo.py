@@ -573,6 +573,20 @@ class RunState:
         return sum(t.games for t in self.todo)
 
 
+def _holds_files(folder: Path) -> bool:
+    """Whether a folder without a manifest holds anything but dotfiles (``.DS_Store``) and an
+    empty ``chunks/`` (left when a session stopped before writing its manifest)."""
+    if not folder.is_dir():
+        return False
+    for entry in folder.iterdir():
+        if entry.name.startswith("."):
+            continue
+        if entry.name == "chunks" and entry.is_dir() and not any(entry.iterdir()):
+            continue
+        return True
+    return False
+
+
 def prepare(config: RunConfig, out: Path | None = None) -> RunState:
     """Check the run folder, write the manifest, sort the plan into done and to-do chunks.
 
@@ -600,7 +614,7 @@ def prepare(config: RunConfig, out: Path | None = None) -> RunState:
             )
         doc["created"] = old.get("created", doc["created"])
         doc["updated"] = datetime.now(UTC).isoformat(timespec="seconds")
-    elif out.is_dir() and any(out.iterdir()):  # another program's folder: never overwrite it
+    elif _holds_files(out):  # another program's folder: never overwrite it
         raise CrewsimError(f"--out {out}: a folder that holds files but no {MANIFEST} (not a "
                            "run folder); use a new or empty folder")  # fmt: skip
     if previous is not None and config.games > previous:  # a top-up: the summary is stale

@@ -337,3 +337,11 @@ def test_a_run_keeps_its_own_missions(tmp_path: Path, monkeypatch: pytest.Monkey
     result = CliRunner().invoke(app, ["rank", "pn-51", "--run", str(out), "--format", "csv"])
     assert result.exit_code == 0, result.output
     assert pl.read_csv(result.stdout.encode())["mission"].to_list() == ["pn-51"]
+
+
+def test_dotfiles_and_an_empty_chunks_folder_are_no_foreign_files(tmp_path: Path) -> None:
+    """A folder holding only `.DS_Store`, or the empty `chunks/` a session stopped before its
+    manifest leaves, is still a place for a run."""
+    (tmp_path / ".DS_Store").write_text("")
+    (tmp_path / "chunks").mkdir()
+    assert prepare(_config(games=500), tmp_path).todo

@@ -72,20 +72,21 @@ def may_pass(n_tasks: int, players: int) -> bool:
 
 def draft_problems(
     cards: Sequence[TaskCard], owners: Sequence[int], players: int, captain: int = 0,
-    first: int | None = None, skip_captain: bool = False,
+    first: int | None = None, skip_captain: bool = False, passing: bool | None = None,
 ) -> list[str]:  # fmt: skip
     """Why these owners could not come out of a draft (empty: they could): turns clockwise
     from ``first`` (the captain unless given; ``skip_captain``: the captain takes none), one
-    task a turn.  With fewer tasks than takers anyone may pass (rule 16), so any split can
-    come out; otherwise a member skips only when it may take none of the tasks left, which
-    happens to the captain when only "... than the captain" cards remain."""
+    task a turn.  With fewer tasks than takers (``passing``: decided by the caller) anyone may
+    pass (rule 16), so any split can come out; otherwise a member skips only when it may take
+    none of the tasks left, which happens to the captain when only "... than the captain" cards
+    remain."""
     seats = _seats(players)
     start = captain if first is None else first
     order = [(start + j) % seats for j in range(seats)]
     if skip_captain:  # a task the captain holds anyway is ``allocation_problems``' to name
         order.remove(captain)
-    if len(cards) < len(order):  # anyone may pass, and the turns go round until all are
-        return []  # taken: any split
+    if len(cards) < len(order) if passing is None else passing:  # anyone may pass, and the
+        return []  # turns go round until all are taken: any split
     held = {s: [c for c, o in zip(cards, owners, strict=True) if o == s] for s in order}
     for s in order:  # the others take what the captain could take first: its skips stay legal
         held[s].sort(key=lambda c: s != captain and not captain_may_take(c))
@@ -149,7 +150,8 @@ def _hardest_first_problems(
         return [f"the captain holds no task of the highest value ({top})"]
     rest = [k for k in range(len(cards)) if k != hardest]
     return draft_problems([cards[k] for k in rest], [owners[k] for k in rest], players,
-                          captain, first=captain + 1)  # fmt: skip
+                          captain, first=captain + 1,
+                          passing=may_pass(len(cards), players))  # fmt: skip
 
 
 # ---------------------------------------------------------------- redeal (deal_exception)

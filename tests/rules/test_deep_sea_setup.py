@@ -223,3 +223,13 @@ def test_trick_bounds_of_one_card() -> None:
     assert trick_bounds(last_only, 4) == (1, 1, 1 << 9, (1 << 9) - 1)
     assert trick_bounds(none_yet, 4) == (0, 0, 0, 0)
     assert trick_bounds(first_last, 3)[2] == 1 | 1 << 12  # 13 tricks at 3 players
+
+
+def test_hardest_first_lets_nobody_pass_with_as_many_tasks_as_players() -> None:
+    """Deep Sea 19 at four players with four tasks: no one may pass (rule 16 counts all the
+    tasks), so after the captain's hardest the other three take one each."""
+    tasks = cards("3black", "red3", "blue4", "green6")
+    hardest = max(range(4), key=lambda k: tasks[k].difficulty_for(4))
+    assert hardest == 0
+    assert allocation_problems("captain_hardest_first", tasks, [0, 1, 2, 3], 4) == []
+    assert allocation_problems("captain_hardest_first", tasks, [0, 1, 1, 1], 4)
