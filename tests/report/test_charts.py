@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+from matplotlib.text import Text
 
 from crewsim.report import charts, tables
 from crewsim.report.run import load_run
@@ -35,3 +36,25 @@ def test_the_same_chart_gives_the_same_svg_bytes(small_run: Path, tmp_path: Path
     rank = tables.ranking(run)
     paths = [charts.save(charts.attempts_ranking(run, rank, 4), tmp_path / k, "c") for k in "ab"]
     assert paths[0][1].read_bytes() == paths[1][1].read_bytes()
+
+
+def test_labels_of_crowded_points_overlap_neither_each_other_nor_a_point() -> None:
+    """Twelve names on a tight cluster (the balance chart's flagged cards, the ceiling chart's
+    missions near 100 %): each goes to a free slot inside the axes, a moved one with a line."""
+    fig = charts._figure(6.0, 4.0)
+    ax = fig.add_subplot()
+    ax.set_xlim(0, 10)
+    ax.set_ylim(0, 10)
+    points = [(5 + 0.05 * k, 5 + 0.03 * k) for k in range(12)]
+    ax.scatter(*zip(*points, strict=True))
+    labels = [(f"card {k} someLongName", x, y, "black") for k, (x, y) in enumerate(points)]
+    charts.annotate_apart(ax, labels, points)
+    fig.draw_without_rendering()
+    boxes = [Text.get_window_extent(t) for t in ax.texts]  # the words, not the leader line
+    assert len(boxes) == 12
+    for i, a in enumerate(boxes):
+        assert ax.bbox.contains(a.x0, a.y0) and ax.bbox.contains(a.x1, a.y1)
+        assert not any(a.overlaps(b) for b in boxes[:i])
+        for px, py in ax.transData.transform(points):
+            assert not (a.x0 < px < a.x1 and a.y0 < py < a.y1)
+    assert sum(t.arrow_patch is not None for t in ax.texts) >= 10  # most had to move
