@@ -9,7 +9,6 @@ the share that could be won at all, the bots' success rate and their efficiency.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import partial
@@ -186,7 +185,7 @@ def ceiling_rows(
 
 def _save(path: Path, doc: dict[str, Any]) -> None:
     """Write a cell's row whole or not at all (a killed session leaves no half file)."""
+    from crewsim.montecarlo import atomic_write
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(doc, indent=1) + "\n")
-    os.replace(tmp, path)
+    atomic_write(path, (json.dumps(doc, indent=1) + "\n").encode())

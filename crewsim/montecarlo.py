@@ -263,7 +263,7 @@ def resume_command(out: Path) -> str:
 _warm = False
 
 
-def _warm_up(mp: np.ndarray, bp: np.ndarray) -> None:
+def warm_kernel(mp: np.ndarray, bp: np.ndarray) -> None:
     """Compile (or load from cache) once per process, so chunk timings are game time only."""
     global _warm
     if not _warm:
@@ -321,7 +321,7 @@ def play_chunk(task: ChunkTask, mp: np.ndarray, bp: np.ndarray) -> tuple[ChunkCo
     """
     from crewsim.kernel.run import run_chunk
 
-    _warm_up(mp, bp)
+    warm_kernel(mp, bp)
     start = time.perf_counter()
     res = run_chunk(mp, bp, task.games, task.seed)
     df = games_frame(res)
@@ -335,7 +335,7 @@ def play_chunk(task: ChunkTask, mp: np.ndarray, bp: np.ndarray) -> tuple[ChunkCo
 # ---------------------------------------------------------------- run folder
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes) -> None:
     """Write, flush to disk, then rename: a file exists under its name only when complete."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
@@ -360,8 +360,8 @@ def store_chunk(chunks: Path, done: ChunkCounts, data: bytes) -> None:
     The checksum file reads like ``sha256sum`` output, so ``sha256sum -c *.sha256`` works.
     """
     path = chunks / done.task.file_name
-    _atomic_write(path, data)
-    _atomic_write(_checksum_path(path), f"{done.sha256}  {path.name}\n".encode())
+    atomic_write(path, data)
+    atomic_write(_checksum_path(path), f"{done.sha256}  {path.name}\n".encode())
 
 
 def verify_chunk(chunks: Path, task: ChunkTask) -> tuple[ChunkCounts | None, str | None]:
@@ -626,7 +626,7 @@ def prepare(config: RunConfig, out: Path | None = None) -> RunState:
         chunks.mkdir(parents=True, exist_ok=True)
         for stale in chunks.glob(".*.tmp"):  # left by a killed session: never complete
             stale.unlink()
-        _atomic_write(out / MANIFEST, (json.dumps(doc, indent=2) + "\n").encode())
+        atomic_write(out / MANIFEST, (json.dumps(doc, indent=2) + "\n").encode())
     except OSError as exc:
         raise CrewsimError(f"cannot write run folder {out}: {exc.strerror or exc}") from None
 
@@ -669,7 +669,7 @@ def warm_up(state: RunState) -> None:
     """
     config = state.config
     if state.todo and (config.backend == "loky" or config.scheduler is None):
-        _warm_up(config.mission_vector(config.cells()[0]), config.bot.vector())
+        warm_kernel(config.mission_vector(config.cells()[0]), config.bot.vector())
 
 
 def execute(

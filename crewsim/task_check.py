@@ -238,11 +238,11 @@ def warm_up() -> None:
     """Compile (or load) the game kernel here, so a progress bar counts games only and the
     workers find it in the cache."""
     from crewsim.bots import get_bot
-    from crewsim.kernel.run import run_chunk
     from crewsim.kernel.spec import KernelMission
+    from crewsim.montecarlo import warm_kernel
 
-    mp = KernelMission(get_mission(CARRIER), 4, distress="never").vector()
-    run_chunk(mp, get_bot("heuristic").vector(), 1, 0)
+    warm_kernel(KernelMission(get_mission(CARRIER), 4, distress="never").vector(),
+                get_bot("heuristic").vector())  # fmt: skip
 
 
 def estimate(
