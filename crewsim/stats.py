@@ -149,28 +149,54 @@ def describe_failure(kind: int, detail: int, trick: int | None, game: Game) -> s
     return f"{FAIL_NAMES.get(kind, f'failure kind {kind}')} (detail {detail})" + where
 
 
+ANY_FAILURE = {  # a kind's words when its games failed on several cards or objectives
+    FAIL_WRONG_WINNER: "any task won by the wrong player",
+    FAIL_ORDER: "any task's order broken",
+    FAIL_NOT_DONE: "any task not completed",
+    FAIL_OBJECTIVE: "any objective failed",
+    FAIL_CONDITION: "any task card failed",
+}
+
+
 def top_failures(
     failures: pl.DataFrame, games: int, game: Game, k: int = TOP_FAILURES
 ) -> list[str]:
-    """The ``k`` most frequent (kind, detail) of one cell with their share of the games, and
+    """The ``k`` most frequent failure reasons of one cell with their share of the games, and
     the trick where each struck most often (``most often trick 6`` unless it was always there).
+
+    A reason is a (kind, detail) pair, or a whole kind when it failed on several details: the
+    task cards of most missions are drawn at random, so "task pink1 won by the wrong player
+    (0.6%)" alone would hide that a task went to the wrong player in 10 % of the games.
 
     ``failures`` has columns kind, detail, trick, count for one mission and player count.
     """
     if failures.is_empty() or games <= 0:
         return []
-    by_reason = (
-        failures.group_by("kind", "detail")
-        .agg(pl.col("count").sum().alias("total"))
-        .sort(["total", "kind", "detail"], descending=[True, False, False])
+    by_detail = failures.group_by("kind", "detail").agg(pl.col("count").sum().alias("total"))
+    by_kind = (
+        by_detail.group_by("kind")
+        .agg(pl.col("total").sum(), pl.len().alias("details"))
+        .filter(pl.col("details") > 1)
+        .select("kind", pl.lit(None, pl.Int64).alias("detail"), "total")
+    )
+    reasons = (
+        pl.concat([by_kind, by_detail.cast({"detail": pl.Int64, "total": pl.Int64})])
+        .cast({"kind": pl.Int64, "total": pl.Int64})
+        .sort(["total", "kind", "detail"], descending=[True, False, False], nulls_last=False)
         .head(k)
     )
     out = []
-    for kind, detail, total in by_reason.iter_rows():
-        tricks = failures.filter((pl.col("kind") == kind) & (pl.col("detail") == detail))
-        trick = tricks.sort(["count", "trick"], descending=[True, False]).row(0, named=True)
+    for kind, detail, total in reasons.iter_rows():
+        mine = failures.filter(pl.col("kind") == kind)
+        if detail is not None:
+            mine = mine.filter(pl.col("detail") == detail)
+        per_trick = mine.group_by("trick").agg(pl.col("count").sum())
+        trick = per_trick.sort(["count", "trick"], descending=[True, False]).row(0, named=True)
         where = "trick" if trick["count"] == total else "most often trick"
-        text = describe_failure(kind, detail, None, game)
+        if detail is None:
+            text = ANY_FAILURE.get(kind, f"failure kind {kind}")
+        else:
+            text = describe_failure(kind, detail, None, game)
         out.append(f"{text} ({100 * total / games:.1f}%, {where} {int(trick['trick']) + 1})")
     return out
 

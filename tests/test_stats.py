@@ -138,6 +138,28 @@ def test_top_failures_picks_reason_then_its_most_frequent_trick() -> None:
     ]
 
 
+def test_top_failures_counts_a_kind_over_all_its_cards() -> None:
+    # random task cards split the wrong winners over many cards: the kind's share comes first
+    fails = pl.DataFrame(
+        {
+            "kind": [1, 1, 1, 1, 4],
+            "detail": [2, 2, 7, 30, 1],
+            "trick": [9, 8, 9, 9, 2],
+            "count": [6, 2, 5, 4, 12],
+        }  # fmt: skip
+    )
+    top = top_failures(fails, 100, Game.PLANET_NINE)
+    assert top == [
+        "any task won by the wrong player (17.0%, most often trick 10)",
+        "objective 'player wins no tricks' failed (12.0%, trick 3)",
+        "task pink3 won by the wrong player (8.0%, most often trick 10)",
+    ]
+    assert top_failures(fails, 100, Game.PLANET_NINE, k=5)[3:] == [
+        "task pink8 won by the wrong player (5.0%, trick 10)",
+        "task yellow4 won by the wrong player (4.0%, trick 10)",
+    ]
+
+
 def test_summarise_sums_chunks_per_cell_in_order() -> None:
     cells = pl.DataFrame(
         {
