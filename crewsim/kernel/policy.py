@@ -335,6 +335,8 @@ def _want(S, g, mp, me, won, desig, ct, want, hand, possible):
         m &= m - 1
         for s in range(seats):
             want[s] += BIG if s == ct[c] else -BIG
+    if mp[MP_GAME] == 0:
+        _cash_want(g, me, ct, S.tpred, _omega_early(S, g, mp), want, hand, possible)
     if mp[MP_NOBJ] == 0:
         return
     mn, mx = won[0], won[0]
@@ -408,6 +410,33 @@ def _want(S, g, mp, me, won, desig, ct, want, hand, possible):
                     want[s] += BIG if s == target else -BIG
                 elif s == desig[0] or s == desig[1]:
                     want[s] -= BIG
+
+
+CASH_WANT = 30.0  # the lead for an owner whose own task card has become the top of its colour
+
+
+@njit(cache=True, forceinline=True)
+def _cash_want(g, me, ct, tpred, omega, want, hand, possible):
+    """An owner known to hold its own open task card, which no other hand can top in its
+    colour, wins it by leading it: the crew wants that owner to get the lead."""
+    m = g[G_TASKMASK] & ~g[G_PLAYED] & ~g[G_TRICKMASK]
+    while m:
+        tc = lowest(m)
+        m &= m - 1
+        o = ct[tc]
+        if tc == omega or tpred[ct[40 + tc]] & ~g[G_DONE]:
+            continue
+        if _holder(hand, possible, me, g[G_SEATS], tc) != o:
+            continue
+        above = SUIT[suit_of(tc)] & BEATS[tc] & ~g[G_PLAYED]
+        if o != me and hand & above:
+            continue
+        top = True
+        for q in range(g[G_SEATS]):
+            if q != o and q != me and possible[q] & above:
+                top = False
+        if top:
+            want[o] += CASH_WANT
 
 
 @njit(cache=True, forceinline=True)
@@ -1223,8 +1252,13 @@ def _card_score(
     sc = want[winner]
     done = g[G_DONE]
     if g[G_TASKMASK] >> c & 1:
-        if ct[c] == winner:
-            sc += BIG * (1.0 - risk) - 2 * BIG * risk
+        if ct[c] == winner:  # a risk weighs less as the chances to place the card run out
+            late = 1.0  # (measured: helps with 2, 4 and 5 players, costs a little with 3,
+            if (  # and a very little in Deep Sea)
+                ct[c] != me and mp[MP_GAME] == 0 and (g[G_SEATS] >= 4 or g[G_DUMMY] >= 0)
+            ):
+                late -= 0.75 * g[G_T] / g[G_NT]
+            sc += BIG * (1.0 - risk) - 2 * BIG * risk * late
             if tpred[ct[40 + c]] & ~done:  # would break the order
                 sc -= 2 * BIG
         else:
@@ -1251,6 +1285,13 @@ def choose_play(
         return rand_card(st, legal)
     if legal & (legal - 1) == 0:  # a forced card needs no thought
         return lowest(legal)
+    spare = legal & g[G_TASKMASK] & ~g[G_PLAYED]
+    if spare and g[G_T] == g[G_NT] - 1:  # the last trick, with a card to keep back (the
+        return lowest(spare)  # 14th card, the dummy's): a task card kept is never done
+    if me == g[G_DUMMY]:
+        legal = _uncover_in_time(S, g, hand, viewer_hand, legal, known)
+        if legal & (legal - 1) == 0:
+            return lowest(legal)
     seats = g[G_SEATS]
     nin = g[G_NIN]
     mine = hand | viewer_hand
@@ -1328,6 +1369,9 @@ def choose_play(
                 sc -= 2 * BIG if c == omega else 30.0  # follow, perhaps with it
             if c == keep_last:
                 sc -= 40.0
+            if mine_open and mp[MP_GAME] == 0:
+                sc += _entry_bonus(g, me, c, ct, tpred, omega, mine_open, possible, known,
+                                   others_poss, unseen)
             if must_win and c != keeper:
                 sc += want[me] * (1.0 - _lead_risk(g, c, mine, possible, known, me))
             if shed_high:  # while someone else can still take them
@@ -1441,6 +1485,78 @@ def choose_play(
         if sc > best:
             best, best_c = sc, c
     return best_c
+
+
+@njit(cache=True, forceinline=True)
+def _uncover_in_time(S, g, hand, commander_hand, legal, known):
+    """The two-player dummy keeps one card back: a face-down card still covered in the last
+    trick is never played, and an open task card nobody has seen may lie there.  So once the
+    covered stacks need every trick left but the last, the dummy plays a covering card."""
+    covers = np.int64(0)
+    m = hand
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if S.under[c] >= 0:  # (whether a card covers another is public; which one is not)
+            covers |= np.int64(1) << c
+    if legal & covers == 0 or popcount(covers) < g[G_NT] - g[G_T] - 1:
+        return legal
+    hidden = g[G_TASKMASK] & ~g[G_PLAYED] & ~hand & ~commander_hand
+    for q in range(g[G_SEATS]):
+        hidden &= ~known[q]
+    return legal & covers if hidden else legal
+
+
+ENTRY_GAIN = 40.0  # leading a sure winner when the holder of my task card may be void in it
+
+
+@njit(cache=True, forceinline=True)
+def _entry_bonus(g, me, c, ct, tpred, omega, mine_open, possible, known, others_poss, unseen):
+    """Leading ``c``, a sure winner of another colour than my open task cards held by others:
+    a holder void in it can discard my task card onto the trick.  Worth the chance that the
+    holder is void (known void: certain), more as the tricks run out."""
+    s = suit_of(c)
+    if others_poss & SUIT[s] & BEATS[c]:
+        return 0.0
+    if c < 36 and others_poss & TRUMPS:
+        ruff = 0.5
+    else:
+        ruff = 1.0
+    seats = g[G_SEATS]
+    left = g[G_NT] - g[G_T]
+    u_all = max(popcount(unseen), 1)
+    u_suit = popcount(unseen & SUIT[s])
+    best = 0.0
+    m = mine_open
+    while m:
+        tc = lowest(m)
+        m &= m - 1
+        if suit_of(tc) == s or tc == omega or tpred[ct[40 + tc]] & ~g[G_DONE]:
+            continue  # (not yet: its order token waits for another task, or omega)
+        k = 0
+        for q in range(seats):
+            if q != me and possible[q] >> tc & 1:
+                k += 1
+        d = g[G_DUMMY]  # two players: every hidden card may also lie face down in the dummy,
+        if d >= 0 and k == 1 and not possible[d] >> tc & 1:  # which ``possible`` does not list
+            k = 2
+            for q in range(seats):
+                if known[q] >> tc & 1:
+                    k = 1
+        if k == 0:
+            continue
+        p = 0.0
+        for q in range(seats):
+            if q != me and possible[q] >> tc & 1:
+                if possible[q] & unseen & SUIT[s] == 0:
+                    pv = 1.0
+                else:
+                    pv = (1.0 - min(left / u_all, 1.0)) ** u_suit
+                p += pv / k
+        if g[G_DUMMY] >= 0 and k > 1:  # two players: it may lie face down under a dummy card
+            p = 0.0  # instead, where no discard can reach it: only a holder that showed it counts
+        best = max(best, p)
+    return ENTRY_GAIN * ruff * best * (1.0 + g[G_T] / g[G_NT])
 
 
 @njit(cache=True, forceinline=True)
