@@ -87,7 +87,9 @@ from crewsim.kernel.layout import (
 BIG = 100.0
 # Deep Sea scores a decision computes (``_deep_sea_scores``)
 DS_SHED, DS_KEEP, DS_WITH, DS_FIT, DS_COLLECT, DS_SUB, DS_EQUAL, DS_BAD = (1 << k for k in range(8))
+OWN_BAD = 40.0  # the owner's own card it may not win, taking a trick a later seat may top
 BAD_AHEAD = 20.0  # a card its owner may not win, into a trick that owner is still to play to
+BAD_LEAD = 20.0  # leading the colour of a 9 another seat may not win and may hold
 NAMED_RISK = 20.0  # leading the colour of a card named for the last trick that another holds
 WITH_CLEAR = 10.0  # discarding a card above the one another seat must win a trick with
 FIT_KEEP = 8.0  # playing a card a trick of fitting cards will be short of into another trick
@@ -335,8 +337,7 @@ def _want(S, g, mp, me, won, desig, ct, want, hand, possible):
         m &= m - 1
         for s in range(seats):
             want[s] += BIG if s == ct[c] else -BIG
-    if mp[MP_GAME] == 0:
-        _cash_want(g, me, ct, S.tpred, _omega_early(S, g, mp), want, hand, possible)
+    _cash_want(g, me, ct, S.tpred, _omega_early(S, g, mp), want, hand, possible)
     if mp[MP_NOBJ] == 0:
         return
     mn, mx = won[0], won[0]
@@ -618,6 +619,47 @@ def _deep_sea_shed(S, g, me, c, wseat, won):
             off = 0 <= target <= won[me]
         if off:
             sc += high
+    return sc
+
+
+@njit(cache=True)
+def _deep_sea_own_bad(S, g, me, c, first, possible, mine):
+    """A card its owner may not win ("no 5s") played by that owner to take the trick: lost
+    for sure when no seat after position ``first`` may top it; following, else a gamble on a
+    rescue by the seats that may (``first`` 1: a lead, only the sure loss counts)."""
+    for k in range(g[G_NDS]):
+        if S.ds_done[k] or S.ds_owner[k] != me:
+            continue
+        if not S.ds_tab[S.ds_task[k] * N_COLS + C_BAD] >> c & 1:
+            continue
+        hi = BEATS[c] & ~mine & ~g[G_PLAYED]
+        later = np.int64(0)
+        for j in range(first, g[G_SEATS]):
+            later |= possible[seat_after(g[G_LEADER], j, g[G_SEATS])]
+        top = popcount(hi & later)
+        if top == 0:
+            return -BIG
+        return -OWN_BAD / top if first > 1 else 0.0  # (a lead: only a sure winner)
+    return 0.0
+
+
+@njit(cache=True)
+def _deep_sea_bad_lead(S, g, me, c):
+    """Leading the colour of the one card of it another seat may not win, when that card tops
+    the colour ("no 9s", a 9): the seat may hold it, and holding nothing else of the colour
+    it has to win it.  (Not a whole colour, "no green": its owner sheds it by leading it.)"""
+    sc = 0.0
+    s = SUIT[suit_of(c)]
+    played = g[G_PLAYED]
+    for k in range(g[G_NDS]):
+        o = S.ds_owner[k]
+        if S.ds_done[k] or o == me:
+            continue
+        bad = s & S.ds_tab[S.ds_task[k] * N_COLS + C_BAD]
+        if bad == 0 or bad & (bad - 1) or s & BEATS[lowest(bad)]:  # (not a colour, nor a 5)
+            continue
+        if S.possible[o] & ~played & bad:
+            sc -= BAD_LEAD
     return sc
 
 
@@ -1369,7 +1411,7 @@ def choose_play(
                 sc -= 2 * BIG if c == omega else 30.0  # follow, perhaps with it
             if c == keep_last:
                 sc -= 40.0
-            if mine_open and mp[MP_GAME] == 0:
+            if mine_open:
                 sc += _entry_bonus(g, me, c, ct, tpred, omega, mine_open, possible, known,
                                    others_poss, unseen)
             if must_win and c != keeper:
@@ -1391,7 +1433,9 @@ def choose_play(
             if ds & DS_EQUAL:
                 sc += _deep_sea_equal(S, g, me, c, me)
             if ds & DS_BAD:
-                sc += _deep_sea_bad(S, g, me, c, me, c)
+                sc += _deep_sea_bad(S, g, me, c, me, c) + _deep_sea_bad_lead(S, g, me, c)
+            if ds & DS_SHED:
+                sc += _deep_sea_own_bad(S, g, me, c, 1, possible, mine)
             if subs:
                 sc += _deep_sea_sub(S, g, me, c, me, c)
             if counts:
@@ -1460,6 +1504,8 @@ def choose_play(
             sc += _rank_follow(S, g, mp, rk, me, c, wseat, risk)
         if ds & DS_SHED:
             sc += _deep_sea_shed(S, g, me, c, wseat, won)
+            if wseat == me:
+                sc += _deep_sea_own_bad(S, g, me, c, nin + 1, possible, mine)
         if ds & DS_KEEP:
             sc += _deep_sea_keep(S, g, me, c, keeper)
         if c == 39 and mp[MP_GAME] == 1:

@@ -138,6 +138,17 @@ CASES += [
     (64, 4, 0.65),  # no pink and no blue
 ]
 
+# An owner's own card it may not win ("no 5s"): it no longer takes a trick with it that no
+# later seat may top; nobody leads the colour of a 9 a "no 9s" owner may hold; and "win the
+# yellow 1" gets the lead and the entries Planet Nine's task cards have.  The same deals,
+# 3 / 4 players, before -> after: 57 70.3 / 78.9 -> 75.8 / 84.9 %, 59 85.1 / 87.0 -> 88.5 /
+# 90.6 %, 90 90.5 / 83.8 -> 92.3 / 86.1 %
+CASES += [
+    (57, 3, 0.73), (57, 4, 0.82),  # no 5s
+    (59, 3, 0.868), (59, 4, 0.887),  # no 9s
+    (90, 3, 0.914), (90, 4, 0.85),  # the yellow 1
+]  # fmt: skip
+
 
 @pytest.mark.parametrize(("number", "players", "floor"), CASES)
 def test_the_crew_plays_for_the_card(number: int, players: int, floor: float) -> None:
