@@ -326,7 +326,7 @@ def _comm_score(me, hand, same, c, is_hi, is_lo, tasks, ct):
 
 
 @njit(cache=True, forceinline=True)
-def _want(S, g, mp, me, won, desig, ct, want, hand, possible):
+def _want(S, g, mp, me, won, desig, ct, want, hand, possible, omega):
     """Fill ``want[s]``: how much the crew wants seat ``s`` to win the current trick."""
     seats, t, nt = g[G_SEATS], g[G_T], g[G_NT]
     for s in range(seats):
@@ -337,7 +337,7 @@ def _want(S, g, mp, me, won, desig, ct, want, hand, possible):
         m &= m - 1
         for s in range(seats):
             want[s] += BIG if s == ct[c] else -BIG
-    _cash_want(g, me, ct, S.tpred, _omega_early(S, g, mp), want, hand, possible)
+    _cash_want(g, me, ct, S.tpred, omega, want, hand, possible)
     if mp[MP_NOBJ] == 0:
         return
     mn, mx = won[0], won[0]
@@ -1327,9 +1327,10 @@ def choose_play(
         return rand_card(st, legal)
     if legal & (legal - 1) == 0:  # a forced card needs no thought
         return lowest(legal)
-    spare = legal & g[G_TASKMASK] & ~g[G_PLAYED]
-    if spare and g[G_T] == g[G_NT] - 1:  # the last trick, with a card to keep back (the
-        return lowest(spare)  # 14th card, the dummy's): a task card kept is never done
+    # the last trick with a card to keep back (the 14th, the dummy's): a task card kept is
+    # never done
+    if g[G_T] == g[G_NT] - 1 and legal & g[G_TASKMASK]:
+        return lowest(legal & g[G_TASKMASK])
     if me == g[G_DUMMY]:
         legal = _uncover_in_time(S, g, hand, viewer_hand, legal, known)
         if legal & (legal - 1) == 0:
@@ -1341,7 +1342,8 @@ def choose_play(
     unseen = FULL & ~mine & ~played
     unheld = FULL & ~hand & ~played  # as ``unseen``, the commander's cards kept for the dummy
     bans = _lead_bans(S, g, mp, me, me)
-    _want(S, g, mp, me, won, desig, ct, want, hand, possible)
+    omega = _omega_early(S, g, mp)
+    _want(S, g, mp, me, won, desig, ct, want, hand, possible, omega)
     ds = 0
     drawn = np.int64(0)
     if mp[MP_GAME] == 1:
@@ -1363,7 +1365,6 @@ def choose_play(
             my_tasks |= np.int64(1) << c
     others_open = open_cards & ~mine & ~my_tasks
     mine_open = my_tasks & ~mine
-    omega = _omega_early(S, g, mp)
     keep_last = _omega_keeper(ct, me, hand, omega)
     shed_trumps = _sheds_trumps(g, mp, me, desig, ct, omega)
     shed_high = _sheds_high(mp, me, desig, won)
@@ -1589,8 +1590,8 @@ def _entry_bonus(g, me, c, ct, tpred, omega, mine_open, possible, known, others_
             for q in range(seats):
                 if known[q] >> tc & 1:
                     k = 1
-        if k == 0:
-            continue
+        if k == 0 or d >= 0 and k > 1:  # two players: it may lie face down under a dummy card
+            continue  # instead, where no discard can reach it: only a holder that showed it counts
         p = 0.0
         for q in range(seats):
             if q != me and possible[q] >> tc & 1:
@@ -1599,8 +1600,6 @@ def _entry_bonus(g, me, c, ct, tpred, omega, mine_open, possible, known, others_
                 else:
                     pv = (1.0 - min(left / u_all, 1.0)) ** u_suit
                 p += pv / k
-        if g[G_DUMMY] >= 0 and k > 1:  # two players: it may lie face down under a dummy card
-            p = 0.0  # instead, where no discard can reach it: only a holder that showed it counts
         best = max(best, p)
     return ENTRY_GAIN * ruff * best * (1.0 + g[G_T] / g[G_NT])
 
