@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -21,6 +21,7 @@ import polars as pl
 from crewsim.backends import Backend, open_workers
 from crewsim.errors import CrewsimError
 from crewsim.missions.schema import Mission
+from crewsim.montecarlo import RunConfig, atomic_write, cell_key, plan_chunks
 from crewsim.replay import set_up
 from crewsim.solver.api import (
     DEFAULT_CONFLICTS,
@@ -31,9 +32,6 @@ from crewsim.solver.api import (
     unsupported_reason,
 )
 from crewsim.stats import CEILING_COLUMNS, ceiling_columns
-
-if TYPE_CHECKING:
-    from crewsim.montecarlo import RunConfig
 
 CEILING_DIR = "ceiling"  # in a run folder: one file per solved cell
 DEFAULT_CEILING_N = 200  # deals per cell: about a minute for a 10-mission, 3-count campaign
@@ -113,7 +111,7 @@ def earlier_ceiling(folder: Path | None) -> list[dict[str, Any]] | None:
     keep = ["mission", "players", *(c for c in ceiling if c in summary.columns)]
     rows = summary.select(keep).to_dicts()
     for row in rows:  # saved as cells, so a top-up that drops the summary keeps them
-        _save(folder / CEILING_DIR / f"{row['mission']}-{row['players']}p.json",
+        _save(_cell_file(folder, cell_key(row["mission"], row["players"])),
               {"deals": row.get("ceiling_games"), "conflicts": None, "row": row})  # fmt: skip
     return rows
 
@@ -142,8 +140,6 @@ def ceiling_rows(
     frees up: solve times are heavy-tailed.  Each cell's row depends on its seed only.  With
     ``folder`` (the run's), each row is saved as it lands and a cell saved with the same deals
     and conflicts is not solved again: an interrupted ceiling resumes."""
-    from crewsim.montecarlo import plan_chunks
-
     cells = config.cells()
     if backend is None:
         workers = min(config.workers(), len(cells))
@@ -155,7 +151,7 @@ def ceiling_rows(
     size = min(n, config.games, config.chunk_size)
     saved: dict[int, dict[str, Any]] = {}
     for c, cell in enumerate(cells):
-        path = None if folder is None else folder / CEILING_DIR / f"{cell.key}.json"
+        path = None if folder is None else _cell_file(folder, cell.key)
         if path is not None and path.exists():
             doc = _read_saved(path)
             if (doc.get("deals"), doc.get("conflicts")) == (size, conflicts):
@@ -172,7 +168,7 @@ def ceiling_rows(
     for c, row in zip(todo, backend.imap(ceiling_cell, calls, names), strict=True):
         rows[c] = row
         if folder is not None:
-            _save(folder / CEILING_DIR / f"{cells[c].key}.json",
+            _save(_cell_file(folder, cells[c].key),
                   {"deals": size, "conflicts": conflicts, "row": row})  # fmt: skip
         if progress:
             cell = cells[c]
@@ -183,9 +179,12 @@ def ceiling_rows(
     return [rows[c] for c in range(len(cells))]
 
 
+def _cell_file(folder: Path, key: str) -> Path:
+    """Where a run folder keeps one cell's ceiling row."""
+    return folder / CEILING_DIR / f"{key}.json"
+
+
 def _save(path: Path, doc: dict[str, Any]) -> None:
     """Write a cell's row whole or not at all (a killed session leaves no half file)."""
-    from crewsim.montecarlo import atomic_write
-
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, (json.dumps(doc, indent=1) + "\n").encode())

@@ -79,7 +79,12 @@ class Cell:
     @property
     def key(self) -> str:
         """File-name-safe id: ``pn-7-4p``."""
-        return f"{self.mission.id}-{self.players}p"
+        return cell_key(self.mission.id, self.players)
+
+
+def cell_key(mission_id: str, players: int) -> str:
+    """A cell's id from its mission id and crew size (run files are named by it)."""
+    return f"{mission_id}-{players}p"
 
 
 @dataclass(frozen=True)

@@ -103,8 +103,13 @@ def test_simulate_with_ceiling_writes_the_columns(tmp_path: Path) -> None:
     before = pl.read_parquet(out / "summary.parquet")
     again = CliRunner().invoke(app, ["simulate", "--resume", str(out), "--format", "json"])
     assert again.exit_code == 0, again.output
-    assert "kept the perfect-information ceiling" in again.stderr
+    assert "kept the perfect-information ceiling this folder already had\n" in again.stderr
     assert pl.read_parquet(out / "summary.parquet").equals(before)  # not silently dropped
+    (out / "ceiling" / "pn-12-4p.json").unlink()  # as if interrupted before pn-12 was saved
+    part = CliRunner().invoke(app, ["simulate", "--resume", str(out), "--format", "json"])
+    assert part.exit_code == 0, part.output
+    assert " for 1 of 2 cells; to solve the others: " in part.stderr
+    assert " --ceiling --ceiling-n 50" in part.stderr
 
 
 def test_the_ceiling_does_not_depend_on_the_worker_count(tmp_path: Path) -> None:

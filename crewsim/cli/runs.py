@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable
 from contextlib import nullcontext
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 from rich.console import Console
@@ -14,7 +15,7 @@ from rich.markup import escape
 
 from crewsim.backends import backend_named, describe
 from crewsim.bots import get_bot
-from crewsim.ceiling import ceiling_rows, earlier_ceiling, with_ceiling
+from crewsim.ceiling import DEFAULT_CEILING_N, ceiling_rows, earlier_ceiling, with_ceiling
 from crewsim.cli.options import parse_players
 from crewsim.cli.output import loading_kernel, progress_bar
 from crewsim.csv_out import write_csv
@@ -96,11 +97,26 @@ def play(
     summary = result.summary
     if rows:
         if not ceiling:
-            say("kept the perfect-information ceiling this folder already had")
+            _say_kept(config, rows, say, again(state.out))
         summary = with_ceiling(summary, rows)
         summary.write_parquet(state.out / "summary.parquet")
         write_csv(summary, state.out / "summary.csv")
     return state.out, summary
+
+
+def _say_kept(config: RunConfig, rows: list[dict[str, Any]], say: Callable[[str], None],
+              command: str) -> None:
+    """A ceiling kept from an earlier session may cover only some cells (it was interrupted):
+    say which share, and how to solve the rest."""
+    cells = {(c.mission.id, c.players) for c in config.cells()}
+    kept = len(cells & {(r["mission"], r["players"]) for r in rows})
+    if kept == len(cells):
+        say("kept the perfect-information ceiling this folder already had")
+    else:
+        deals = max((r.get("ceiling_games") or 0 for r in rows), default=0)
+        more = f" --ceiling-n {deals}" if deals and deals != DEFAULT_CEILING_N else ""
+        say(f"kept the perfect-information ceiling this folder already had for {kept} of "
+            f"{len(cells)} cells; to solve the others: {command} --ceiling{more}")
 
 
 def _report_state(state: RunState, warn: Callable[[str], None]) -> None:
