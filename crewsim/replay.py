@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
 import numpy as np
@@ -63,10 +63,11 @@ def set_up(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int
     return state
 
 
-def replay(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int) -> GameState:
-    """Apply game ``i`` of a recorded chunk move by move; raises IllegalMove on any bad move."""
-    state = set_up(mission, players, rec, i)
-    seats = state.seats
+def moves(
+    state: GameState, mission: Mission, rec: Mapping[str, np.ndarray], i: int
+) -> Iterator[tuple[int, int]]:
+    """Play game ``i`` of a recorded chunk on ``state`` (from ``set_up``) card by card: yield
+    the seat to play and its card before each, which is played once the caller resumes."""
     comms = [tuple(int(x) for x in c) for c in rec["rec_comms"][i] if c[0] >= 0]
     plays = [int(c) for c in rec["rec_plays"][i] if c >= 0]
     for trick in range(state.n_tricks):
@@ -76,7 +77,16 @@ def replay(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int
             if before == trick:
                 state.communicate(seat, card, _CLAIMS[claim])
         if mission.card_draw_after_trick and trick == mission.card_draw_after_trick:
-            state.draw_cards([int(c) for c in rec["rec_draws"][i][:seats]])
-        for card in plays[trick * seats : (trick + 1) * seats]:
-            state.play(state.to_play, card)
+            state.draw_cards([int(c) for c in rec["rec_draws"][i][: state.seats]])
+        for card in plays[trick * state.seats : (trick + 1) * state.seats]:
+            seat = state.to_play
+            yield seat, card
+            state.play(seat, card)
+
+
+def replay(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int) -> GameState:
+    """Apply game ``i`` of a recorded chunk move by move; raises IllegalMove on any bad move."""
+    state = set_up(mission, players, rec, i)
+    for _ in moves(state, mission, rec, i):
+        pass
     return state

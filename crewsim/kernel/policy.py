@@ -1461,6 +1461,10 @@ def choose_play(
         m &= m - 1
         for k in range(nin + 1, seats):
             q = seat_after(g[G_LEADER], k, seats)
+            if _shown_only(known[q], possible[q], SUIT[led], unseen, tc):  # it must come
+                for s in range(seats):
+                    want[s] += BIG if s == ct[tc] else -BIG
+                break
             if possible[q] >> tc & 1:
                 want[ct[tc]] += 25.0
                 break
@@ -1800,6 +1804,8 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
             sc -= 30.0  # I would have to keep it; leading its colour risks losing it
         else:
             sc -= 12.0 if c < tc else 4.0
+    if _sure_loss(g, me, c, ct, possible, known, mine):
+        sc -= 2 * BIG
     out = popcount(SUIT[s] & ~mine & ~played) if mp[MP_NOBJ] else 0  # in the other hands
     short = out < 2 * (g[G_SEATS] - 1)  # under 2 a seat: a lone 1 or 9 of it may be forced out
     for k in range(mp[MP_NOBJ]):
@@ -1841,6 +1847,35 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
         sc += 2.0 if guard else -3.0
     sc -= 0.15 * value_of(c)
     return sc
+
+
+@njit(cache=True, forceinline=True)
+def _sure_loss(g, me, c, ct, possible, known, mine):
+    """Leading ``c`` surely fails a task: a seat that has shown a task card as its only card
+    of the colour must follow with it, and that card's owner cannot take the trick (it must
+    follow too, with nothing above ``c``; or another owner's task card is in the trick)."""
+    suit = SUIT[suit_of(c)]
+    unseen = FULL & ~mine & ~g[G_PLAYED]
+    owners = np.int64(1) << ct[c] if g[G_TASKMASK] >> c & 1 else np.int64(0)
+    m = g[G_TASKMASK] & suit & unseen
+    while m:
+        tc = lowest(m)
+        m &= m - 1
+        for q in range(g[G_SEATS]):
+            if q != me and _shown_only(known[q], possible[q], suit, unseen, tc):
+                o = ct[tc]
+                owners |= np.int64(1) << o
+                above = possible[o] & suit & BEATS[c] & unseen
+                if o != me and known[o] & suit & unseen and not above:
+                    return True
+    return owners & (owners - 1) != 0
+
+
+@njit(cache=True, forceinline=True)
+def _shown_only(kn, poss, suit, unseen, tc):
+    """Whether a seat has shown task card ``tc`` as its only card of ``suit`` (communicated,
+    or the rest of the colour gone): it must follow with it."""
+    return kn >> tc & 1 == 1 and poss & suit & unseen == np.int64(1) << tc
 
 
 @njit(cache=True, forceinline=True)
