@@ -1852,8 +1852,9 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
 @njit(cache=True, forceinline=True)
 def _sure_loss(g, me, c, ct, possible, known, mine):
     """Leading ``c`` surely fails a task: a seat that has shown a task card as its only card
-    of the colour must follow with it, and that card's owner cannot take the trick (it must
-    follow too, with nothing above ``c``; or another owner's task card is in the trick)."""
+    of the colour must follow with it, and that card's owner cannot take the trick (another
+    owner's task card is in it; or the owner is me and the card tops ``c``; or the owner must
+    follow with nothing above ``c``, or is void in the colour without a submarine)."""
     suit = SUIT[suit_of(c)]
     unseen = FULL & ~mine & ~g[G_PLAYED]
     owners = np.int64(1) << ct[c] if g[G_TASKMASK] >> c & 1 else np.int64(0)
@@ -1865,9 +1866,15 @@ def _sure_loss(g, me, c, ct, possible, known, mine):
             if q != me and _shown_only(known[q], possible[q], suit, unseen, tc):
                 o = ct[tc]
                 owners |= np.int64(1) << o
-                above = possible[o] & suit & BEATS[c] & unseen
-                if o != me and known[o] & suit & unseen and not above:
-                    return True
+                if o == me:
+                    if tc > c:  # it tops my lead
+                        return True
+                    continue
+                held = possible[o] & suit & unseen
+                if known[o] & suit & unseen and not held & BEATS[c]:
+                    return True  # it must follow, with nothing above the lead
+                if held == 0 and possible[o] & TRUMPS & unseen == 0:
+                    return True  # void in the colour, without a submarine to ruff with
     return owners & (owners - 1) != 0
 
 
