@@ -1480,10 +1480,17 @@ def choose_play(
         beats = _beats(c, cur_card)
         if beats:
             wseat, wcard = me, c
+        sure = False
+        if want[wseat] < 0 and suit_of(wcard) == led:  # a seat still to play takes it?
+            q, kc = _sure_taker(g, wcard, led, want, possible, known, unseen, nin + 1)
+            if q >= 0:
+                wseat, wcard, sure = q, kc, True
         # the overtake risk only counts when the crew wants this winner or c is its task card
         # (or the pink the target must take, or a card of the rank to keep balanced)
-        if nin + 1 < seats and (want[wseat] > 0 or (ct[c] == wseat and g[G_TASKMASK] >> c & 1)
-                                or c < 9 and wseat == pink_to or rank_cards >> c & 1):
+        if not sure and nin + 1 < seats and (
+            want[wseat] > 0 or (ct[c] == wseat and g[G_TASKMASK] >> c & 1)
+            or c < 9 and wseat == pink_to or rank_cards >> c & 1
+        ):
             if beats:
                 risk = _overtake_risk(g, wcard, led, mine, possible, known, nin + 1)
             else:
@@ -1536,6 +1543,29 @@ def choose_play(
         if sc > best:
             best, best_c = sc, c
     return best_c
+
+
+@njit(cache=True, forceinline=True)
+def _sure_taker(g, wcard, led, want, possible, known, unseen, first):
+    """A seat still to play (from position ``first``) that the crew wants to take the trick
+    and that has shown a card of the colour led above ``wcard`` no other seat still to play
+    may top (nor ruff, being void): it takes the trick.  The seat and that card, or -1s."""
+    seats = g[G_SEATS]
+    for k in range(first, seats):
+        q = seat_after(g[G_LEADER], k, seats)
+        top = known[q] & SUIT[led] & BEATS[wcard]
+        if want[q] < 0.5 * BIG or top == 0:
+            continue
+        kc = highest(top)
+        safe = True
+        for j in range(first, seats):
+            r = seat_after(g[G_LEADER], j, seats)
+            poss = possible[r] & unseen
+            if r != q and (poss & SUIT[led] & BEATS[kc] or poss & SUIT[led] == 0 and poss & TRUMPS):
+                safe = False
+        if safe:
+            return q, kc
+    return -1, np.int64(-1)
 
 
 @njit(cache=True, forceinline=True)
