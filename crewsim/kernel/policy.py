@@ -1371,6 +1371,10 @@ def choose_play(
     rk = _rank_rule(mp)
     rank_cards = ONES << (mp[MP_OBJ + 3 * rk + 1] - 1) if rk >= 0 else np.int64(0)
     best, best_c = -1e18, np.int64(-1)
+    shown = np.int64(0)  # cards the others have shown and still hold (rare: checks gated on it)
+    for q in range(seats):
+        if q != me:
+            shown |= known[q]
     if nin == 0:
         others_poss = np.int64(0)
         tot, hot = 0.0, False
@@ -1408,6 +1412,9 @@ def choose_play(
                              avg_other, hot, guard, desig[0], subs)  # fmt: skip
             if bans:
                 sc += _banned_lead(S, g, mp, me, c, hand, bans, possible, unheld)
+            if shown & g[G_TASKMASK] & SUIT[suit_of(c)] and _sure_loss(g, me, c, ct, possible,
+                                                                      known, mine):  # fmt: skip
+                sc -= 2 * BIG
             if omega >= 0 and suit_of(c) == suit_of(omega):  # its holder would have to
                 sc -= 2 * BIG if c == omega else 30.0  # follow, perhaps with it
             if c == keep_last:
@@ -1480,8 +1487,8 @@ def choose_play(
         beats = _beats(c, cur_card)
         if beats:
             wseat, wcard = me, c
-        sure = False
-        if want[wseat] < 0 and suit_of(wcard) == led:  # a seat still to play takes it?
+        sure = False  # a seat still to play surely takes the trick from an unwanted winner
+        if shown & SUIT[led] and want[wseat] < 0 and suit_of(wcard) == led:
             q, kc = _sure_taker(g, wcard, led, want, possible, known, unseen, nin + 1)
             if q >= 0:
                 wseat, wcard, sure = q, kc, True
@@ -1834,8 +1841,6 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
             sc -= 30.0  # I would have to keep it; leading its colour risks losing it
         else:
             sc -= 12.0 if c < tc else 4.0
-    if _sure_loss(g, me, c, ct, possible, known, mine):
-        sc -= 2 * BIG
     out = popcount(SUIT[s] & ~mine & ~played) if mp[MP_NOBJ] else 0  # in the other hands
     short = out < 2 * (g[G_SEATS] - 1)  # under 2 a seat: a lone 1 or 9 of it may be forced out
     for k in range(mp[MP_NOBJ]):
