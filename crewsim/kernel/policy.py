@@ -1479,6 +1479,7 @@ def choose_play(
     cur_risk = -1.0  # computed when first needed
     cur_bans = _lead_bans(S, g, mp, cur_seat, me)
     pink_to = _pink_target(g, mp)
+    takers = _safe_tops(g, led, want, possible, known, unseen) if shown & SUIT[led] else 0
     m = legal
     while m:
         c = lowest(m)
@@ -1488,8 +1489,8 @@ def choose_play(
         if beats:
             wseat, wcard = me, c
         sure = False  # a seat still to play surely takes the trick from an unwanted winner
-        if shown & SUIT[led] and want[wseat] < 0 and suit_of(wcard) == led:
-            q, kc = _sure_taker(g, wcard, led, want, possible, known, unseen, nin + 1)
+        if takers and want[wseat] < 0 and suit_of(wcard) == led:
+            q, kc = _sure_taker(g, wcard, led, known, takers)
             if q >= 0:
                 wseat, wcard, sure = q, kc, True
         # the overtake risk only counts when the crew wants this winner or c is its task card
@@ -1553,25 +1554,38 @@ def choose_play(
 
 
 @njit(cache=True, forceinline=True)
-def _sure_taker(g, wcard, led, want, possible, known, unseen, first):
-    """A seat still to play (from position ``first``) that the crew wants to take the trick
-    and that has shown a card of the colour led above ``wcard`` no other seat still to play
-    may top (nor ruff, being void): it takes the trick.  The seat and that card, or -1s."""
-    seats = g[G_SEATS]
-    for k in range(first, seats):
+def _safe_tops(g, led, want, possible, known, unseen):
+    """The shown cards a seat still to play takes the trick with: the highest card of the
+    colour led shown by a seat the crew wants to take it, when no other seat still to play
+    may top it (nor ruff it, being void in the colour)."""
+    seats, tops = g[G_SEATS], np.int64(0)
+    for k in range(g[G_NIN] + 1, seats):
         q = seat_after(g[G_LEADER], k, seats)
-        top = known[q] & SUIT[led] & BEATS[wcard]
-        if want[q] < 0.5 * BIG or top == 0:
+        if want[q] < 0.5 * BIG or known[q] & SUIT[led] == 0:
             continue
-        kc = highest(top)
+        kc = highest(known[q] & SUIT[led])
         safe = True
-        for j in range(first, seats):
+        for j in range(g[G_NIN] + 1, seats):
             r = seat_after(g[G_LEADER], j, seats)
             poss = possible[r] & unseen
             if r != q and (poss & SUIT[led] & BEATS[kc] or poss & SUIT[led] == 0 and poss & TRUMPS):
                 safe = False
         if safe:
-            return q, kc
+            tops |= np.int64(1) << kc
+    return tops
+
+
+@njit(cache=True, forceinline=True)
+def _sure_taker(g, wcard, led, known, tops):
+    """The first seat still to play holding one of ``tops`` (``_safe_tops``) above ``wcard``:
+    it takes the trick.  The seat and that card, or -1s."""
+    seats = g[G_SEATS]
+    for k in range(g[G_NIN] + 1, seats):
+        q = seat_after(g[G_LEADER], k, seats)
+        if known[q] & SUIT[led]:
+            kc = highest(known[q] & SUIT[led])
+            if tops >> kc & 1 and BEATS[wcard] >> kc & 1:
+                return q, kc
     return -1, np.int64(-1)
 
 
