@@ -93,6 +93,9 @@ BAD_LEAD = 20.0  # leading the colour of a 9 another seat may not win and may ho
 NAMED_RISK = 20.0  # leading the colour of a card named for the last trick that another holds
 WITH_CLEAR = 10.0  # discarding a card above the one another seat must win a trick with
 FIT_KEEP = 8.0  # playing a card a trick of fitting cards will be short of into another trick
+CASH_SUB = 30.0  # leading a submarine nobody tops, for the pair of 'as many as the captain'
+FORCED = 50.0  # per seat that must not win the trick and may be forced to top my card
+URGENT = 100.0  # a seat that must still win a trick, times the urgency (``_fewer_want``)
 
 
 @njit(cache=True, forceinline=True)
@@ -503,6 +506,8 @@ def _deep_sea_want(S, g, me, won, want, trick, drawn):
             gap = _colour_gap(S.ds_code, at, inside)
             if gap <= g[G_SEATS] - g[G_NIN]:
                 want[o] += 40.0 if gap == 0 else 10.0
+        elif tab[row + C_CMP] == CMP_FEWER_EACH:
+            _fewer_want(o, g[G_CMD], g[G_SEATS], won, want, nt - t, _sub4_left(g))
         elif tab[row + C_CMP]:
             _compare_want(tab[row + C_CMP], o, g[G_CMD], g[G_SEATS], won, want,
                           _capt_lead(g, won, o))  # fmt: skip
@@ -536,6 +541,32 @@ def _deep_sea_want(S, g, me, won, want, trick, drawn):
 
 
 @njit(cache=True, forceinline=True)
+def _fewer_want(o, capt, seats, won, want, left, sub4):
+    """Fewer tricks than each other seat: the owner loses its tricks and the seats at most one
+    ahead of it lean towards taking them; those not yet ahead (submarine 4 counted as the
+    captain's trick) the more, the fewer tricks are left to hand them: the urgency is the
+    square of the tricks they still need over the tricks left (measured: linear cost 2.5 pp
+    at three players), and when it rises the seats already ahead give up their winners."""
+    mine = won[o] + (sub4 if o == capt else 0)
+    need = 0
+    for q in range(seats):
+        if q != o:
+            need += max(mine + 1 - won[q] - (sub4 if q == capt else 0), 0)
+    u = min(need / max(left - sub4, 1), 1.0)
+    u = u * u
+    want[o] -= 25.0 + 25.0 * u
+    for q in range(seats):
+        if q != o:
+            have = won[q] + (sub4 if q == capt else 0)
+            if have <= mine:
+                want[q] += 15.0 + 5.0 * (mine - have) + URGENT * u
+            elif have == mine + 1:
+                want[q] += 10.0
+            else:
+                want[q] -= 25.0 * u
+
+
+@njit(cache=True, forceinline=True)
 def _compare_want(cmp, o, capt, seats, won, want, lead):
     """A trick count compared with the others': the owner and the seats it is measured
     against lean towards the tricks that keep the comparison reachable.  ``lead``: the
@@ -545,11 +576,6 @@ def _compare_want(cmp, o, capt, seats, won, want, lead):
         for q in range(seats):
             if q != o and won[q] + 1 >= won[o]:
                 want[q] -= 15.0
-    elif cmp == CMP_FEWER_EACH:
-        want[o] -= 25.0
-        for q in range(seats):
-            if q != o and won[q] <= won[o] + 1:
-                want[q] += 10.0 + 5.0 * (won[o] + 1 - won[q])
     elif cmp == CMP_MORE_ALL:
         want[o] += 40.0
     elif cmp == CMP_MORE_CAPT:
@@ -620,6 +646,58 @@ def _deep_sea_shed(S, g, me, c, wseat, won):
         if off:
             sc += high
     return sc
+
+
+@njit(cache=True)
+def _needs_trick(S, g, me, won):
+    """Whether I own a card that must win exactly n tricks, or only named ones, and still
+    need this trick: I take it with a high card or a submarine, one card fewer
+    that could force me to win a trick too many later."""
+    tab, t, nt = S.ds_tab, g[G_T], g[G_NT]
+    for k in range(g[G_NDS]):
+        row = S.ds_task[k] * N_COLS
+        if S.ds_done[k] or S.ds_owner[k] != me or tab[row + C_FAMILY] != FAM_COUNT:
+            continue
+        if tab[row + C_CMP] or tab[row + C_PREDICT] or tab[row + C_NEED]:
+            continue
+        if tab[row + C_TRICKS] | tab[row + C_LAST]:
+            ok = tab[row + C_TRICKS] >> t & 1 or (tab[row + C_LAST] and t == nt - 1)
+        else:
+            ok = 0 <= won[me] < tab[row + C_TARGET]
+        if ok:
+            return True
+    return False
+
+
+@njit(cache=True, forceinline=True)
+def _forces(g, w, me, avoid, possible, known, unseen, first):
+    """How likely the seats in ``avoid`` (that must not win the trick) are forced above ``w``
+    and take it, summed over them (``_forced``): those playing after position ``first`` of
+    the trick, or with ``first`` 0 (my lead) every other seat."""
+    su = SUIT[suit_of(w)] & unseen
+    hi = su & BEATS[w]
+    if hi == 0:
+        return 0.0
+    r = popcount(hi) / popcount(su)
+    tot = 0.0
+    for k in range(first, g[G_SEATS]):
+        q = seat_after(g[G_LEADER], k, g[G_SEATS]) if first else k
+        if q != me and avoid >> q & 1:
+            tot += _forced(possible[q], known[q], su, hi, r)
+    return tot
+
+
+@njit(cache=True)
+def _equal_pair(S, g, me):
+    """Whether I am the captain or the owner of an open 'as many tricks as the captain':
+    a submarine of mine that nobody tops (but the 4, which everyone counts as the captain's
+    trick already) is a trick the other cannot see coming."""
+    for k in range(g[G_NDS]):
+        if S.ds_done[k] or S.ds_tab[S.ds_task[k] * N_COLS + C_CMP] != CMP_EQUAL_CAPT:
+            continue
+        if me == g[G_CMD] or me == S.ds_owner[k]:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -1352,6 +1430,8 @@ def choose_play(
             drawn = _drawn(g, suit_of(trick[0]), possible, unseen)
         _deep_sea_want(S, g, me, won, want, trick, drawn)
     keeper = _best_card(hand) if ds & DS_KEEP else np.int64(-1)
+    cash = ds & DS_SHED != 0 and _equal_pair(S, g, me)
+    spend = ds & DS_SHED != 0 and _needs_trick(S, g, me, won)
     counts, collectors = _collect_scope(S, g) if ds & DS_COLLECT else (np.int64(0), 0)
     subs = _sub_cards(S, g) if ds & DS_SUB else np.int64(0)
     drawn_suit = -1
@@ -1375,6 +1455,11 @@ def choose_play(
     for q in range(seats):
         if q != me:
             shown |= known[q]
+    avoid = 0  # Deep Sea: the seats that must not win this trick
+    if mp[MP_GAME] == 1:
+        for q in range(seats):
+            if q != me and want[q] <= -0.5 * BIG:
+                avoid |= 1 << q
     if nin == 0:
         others_poss = np.int64(0)
         tot, hot = 0.0, False
@@ -1426,6 +1511,12 @@ def choose_play(
                 sc += want[me] * (1.0 - _lead_risk(g, c, mine, possible, known, me))
             if shed_high:  # while someone else can still take them
                 sc += 0.6 * value_of(c)
+            if spend and others_poss & SUIT[suit_of(c)] & BEATS[c] == 0:  # a sure winner
+                sc += 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)
+            if cash and c >= 36 and c != 39 and others_poss & TRUMPS & BEATS[c] == 0:
+                sc += CASH_SUB  # a trick it takes anyway: taken now, the other can catch up
+            if avoid:
+                sc -= _forces(g, c, me, avoid, possible, known, unseen, 0) * FORCED
             if ds & DS_KEEP:
                 sc += _deep_sea_keep(S, g, me, c, keeper)
             if c == 39 and mp[MP_GAME] == 1:
@@ -1477,6 +1568,7 @@ def choose_play(
                 break
     cur_seat, cur_card = _current_winner(g, trick)
     cur_risk = -1.0  # computed when first needed
+    cur_forced = -1.0  # (as is ``_forces`` for the current winning card)
     cur_bans = _lead_bans(S, g, mp, cur_seat, me)
     pink_to = _pink_target(g, mp)
     takers = _safe_tops(g, led, want, possible, known, unseen) if shown & SUIT[led] else 0
@@ -1515,6 +1607,14 @@ def choose_play(
             sc -= 40.0
         elif shed_trumps and c >= 36:
             sc += 8.0
+        if avoid and suit_of(wcard) == led:
+            if beats:
+                forced = _forces(g, wcard, me, avoid, possible, known, unseen, nin + 1)
+            else:  # the same for every card that does not take the lead
+                if cur_forced < 0:
+                    cur_forced = _forces(g, cur_card, me, avoid, possible, known, unseen, nin + 1)
+                forced = cur_forced
+            sc -= forced * FORCED
         if shed_high:
             sc += 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)
         if bans or cur_bans:
@@ -1522,6 +1622,8 @@ def choose_play(
             sc += _banned_follow(g, me, c, hand, wseat, bans, wbans, possible, unheld)
         if rk >= 0:
             sc += _rank_follow(S, g, mp, rk, me, c, wseat, risk)
+        if spend and wseat == me:
+            sc += 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)
         if ds & DS_SHED:
             sc += _deep_sea_shed(S, g, me, c, wseat, won)
             if wseat == me:
