@@ -614,7 +614,7 @@ def _deep_sea_shed(S, g, me, c, wseat, won):
     if wseat == me:
         return sc
     tab, t, nt = S.ds_tab, g[G_T], g[G_NT]
-    high = 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)
+    high = _spent(c)
     for k in range(g[G_NDS]):
         row = S.ds_task[k] * N_COLS
         if S.ds_done[k]:
@@ -1256,7 +1256,7 @@ def _objective_score(g, mp, me, c, winner, wcard, desig, risk, hand):
             elif c < 36 and g[G_ONES_WINS] < a:
                 sc += _ones_length(g, hand, c)
         elif kind == 1 and me == desig[0]:
-            sc += 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)  # shed what could win later
+            sc += _spent(c)  # shed what could win later
         elif kind == 3 and c >= 36:
             if wcard != c or a and value_of(c) != g[G_TRUMP_WINS] + 1:
                 sc -= 2 * BIG
@@ -1512,7 +1512,7 @@ def choose_play(
             if shed_high:  # while someone else can still take them
                 sc += 0.6 * value_of(c)
             if spend and others_poss & SUIT[suit_of(c)] & BEATS[c] == 0:  # a sure winner
-                sc += 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)
+                sc += _spent(c)
             if cash and c >= 36 and c != 39 and others_poss & TRUMPS & BEATS[c] == 0:
                 sc += CASH_SUB  # a trick it takes anyway: taken now, the other can catch up
             if avoid:
@@ -1616,14 +1616,14 @@ def choose_play(
                 forced = cur_forced
             sc -= forced * FORCED
         if shed_high:
-            sc += 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)
+            sc += _spent(c)
         if bans or cur_bans:
             wbans = bans if wseat == me else cur_bans
             sc += _banned_follow(g, me, c, hand, wseat, bans, wbans, possible, unheld)
         if rk >= 0:
             sc += _rank_follow(S, g, mp, rk, me, c, wseat, risk)
         if spend and wseat == me:
-            sc += 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)
+            sc += _spent(c)
         if ds & DS_SHED:
             sc += _deep_sea_shed(S, g, me, c, wseat, won)
             if wseat == me:
@@ -1759,6 +1759,13 @@ def _entry_bonus(g, me, c, ct, tpred, omega, mine_open, possible, known, others_
                 p += pv / k
         best = max(best, p)
     return ENTRY_GAIN * ruff * best * (1.0 + g[G_T] / g[G_NT])
+
+
+@njit(cache=True, forceinline=True)
+def _spent(c):
+    """What playing high card ``c`` now is worth to a hand that sheds its winners (a submarine
+    a little more)."""
+    return 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)
 
 
 @njit(cache=True, forceinline=True)
