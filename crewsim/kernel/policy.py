@@ -1498,7 +1498,7 @@ def choose_play(
             if bans:
                 sc += _banned_lead(S, g, mp, me, c, hand, bans, possible, unheld)
             if shown & g[G_TASKMASK] & SUIT[suit_of(c)] and _sure_loss(g, me, c, ct, possible,
-                                                                      known, mine):  # fmt: skip
+                                                                      known, unseen):  # fmt: skip
                 sc -= 2 * BIG
             if omega >= 0 and suit_of(c) == suit_of(omega):  # its holder would have to
                 sc -= 2 * BIG if c == omega else 30.0  # follow, perhaps with it
@@ -1653,6 +1653,41 @@ def choose_play(
         if sc > best:
             best, best_c = sc, c
     return best_c
+
+
+@njit(cache=True, forceinline=True)
+def _sure_loss(g, me, c, ct, possible, known, unseen):
+    """Leading ``c`` surely fails a task: a seat that has shown a task card as its only card
+    of the colour must follow with it, and that card's owner cannot take the trick (another
+    owner's task card is in it; or the owner is me and the card tops ``c``; or the owner must
+    follow with nothing above ``c``, or is void in the colour without a submarine)."""
+    suit = SUIT[suit_of(c)]
+    owners = np.int64(1) << ct[c] if g[G_TASKMASK] >> c & 1 else np.int64(0)
+    m = g[G_TASKMASK] & suit & unseen
+    while m:
+        tc = lowest(m)
+        m &= m - 1
+        for q in range(g[G_SEATS]):
+            if q != me and _shown_only(known[q], possible[q], suit, unseen, tc):
+                o = ct[tc]
+                owners |= np.int64(1) << o
+                if o == me:
+                    if tc > c:  # it tops my lead
+                        return True
+                    continue
+                held = possible[o] & suit & unseen
+                if known[o] & suit & unseen and not held & BEATS[c]:
+                    return True  # it must follow, with nothing above the lead
+                if held == 0 and possible[o] & TRUMPS & unseen == 0:
+                    return True  # void in the colour, without a submarine to ruff with
+    return owners & (owners - 1) != 0
+
+
+@njit(cache=True, forceinline=True)
+def _shown_only(kn, poss, suit, unseen, tc):
+    """Whether a seat has shown task card ``tc`` as its only card of ``suit`` (communicated,
+    or the rest of the colour gone): it must follow with it."""
+    return kn >> tc & 1 == 1 and poss & suit & unseen == np.int64(1) << tc
 
 
 @njit(cache=True, forceinline=True)
@@ -2005,42 +2040,6 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
         sc += 2.0 if guard else -3.0
     sc -= 0.15 * value_of(c)
     return sc
-
-
-@njit(cache=True, forceinline=True)
-def _sure_loss(g, me, c, ct, possible, known, mine):
-    """Leading ``c`` surely fails a task: a seat that has shown a task card as its only card
-    of the colour must follow with it, and that card's owner cannot take the trick (another
-    owner's task card is in it; or the owner is me and the card tops ``c``; or the owner must
-    follow with nothing above ``c``, or is void in the colour without a submarine)."""
-    suit = SUIT[suit_of(c)]
-    unseen = FULL & ~mine & ~g[G_PLAYED]
-    owners = np.int64(1) << ct[c] if g[G_TASKMASK] >> c & 1 else np.int64(0)
-    m = g[G_TASKMASK] & suit & unseen
-    while m:
-        tc = lowest(m)
-        m &= m - 1
-        for q in range(g[G_SEATS]):
-            if q != me and _shown_only(known[q], possible[q], suit, unseen, tc):
-                o = ct[tc]
-                owners |= np.int64(1) << o
-                if o == me:
-                    if tc > c:  # it tops my lead
-                        return True
-                    continue
-                held = possible[o] & suit & unseen
-                if known[o] & suit & unseen and not held & BEATS[c]:
-                    return True  # it must follow, with nothing above the lead
-                if held == 0 and possible[o] & TRUMPS & unseen == 0:
-                    return True  # void in the colour, without a submarine to ruff with
-    return owners & (owners - 1) != 0
-
-
-@njit(cache=True, forceinline=True)
-def _shown_only(kn, poss, suit, unseen, tc):
-    """Whether a seat has shown task card ``tc`` as its only card of ``suit`` (communicated,
-    or the rest of the colour gone): it must follow with it."""
-    return kn >> tc & 1 == 1 and poss & suit & unseen == np.int64(1) << tc
 
 
 @njit(cache=True, forceinline=True)
