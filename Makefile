@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba-cache
 
-.PHONY: venv demo test lint bench reports clean
+.PHONY: venv demo test lint bench profile reports clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -68,6 +68,9 @@ test: lint
 bench: $(STAMP)
 	$(BIN)/python -m crewsim.bench
 	$(BIN)/python -m crewsim.solver.bench
+
+profile: $(STAMP)  # where the kernel's time goes, per function and line (needs Linux perf)
+	$(BIN)/python -m crewsim.kernel_profile
 
 clean:
 	rm -rf $(VENV) .numba-cache .pytest_cache .mypy_cache
