@@ -1503,8 +1503,9 @@ def choose_play(
                              avg_other, hot, guard, desig[0], subs)  # fmt: skip
             if bans:
                 sc += _banned_lead(S, g, mp, me, c, hand, bans, possible, unheld)
-            if shown & g[G_TASKMASK] & SUIT[suit_of(c)] and _sure_loss(g, me, c, ct, possible,
-                                                                      known, unseen):  # fmt: skip
+            if shown & g[G_TASKMASK] & SUIT[suit_of(c)] and _sure_loss(
+                g, me, c, ct, possible, known, unseen, shown
+            ):
                 sc -= 2 * BIG
             if omega >= 0 and suit_of(c) == suit_of(omega):  # its holder would have to
                 sc -= 2 * BIG if c == omega else 30.0  # follow, perhaps with it
@@ -1662,14 +1663,14 @@ def choose_play(
 
 
 @njit(cache=True, forceinline=True)
-def _sure_loss(g, me, c, ct, possible, known, unseen):
+def _sure_loss(g, me, c, ct, possible, known, unseen, shown):
     """Leading ``c`` surely fails a task: a seat that has shown a task card as its only card
     of the colour must follow with it, and that card's owner cannot take the trick (another
     owner's task card is in it; or the owner is me and the card tops ``c``; or the owner must
     follow with nothing above ``c``, or is void in the colour without a submarine)."""
     suit = SUIT[suit_of(c)]
     owners = np.int64(1) << ct[c] if g[G_TASKMASK] >> c & 1 else np.int64(0)
-    m = g[G_TASKMASK] & suit & unseen
+    m = g[G_TASKMASK] & suit & unseen & shown  # only a shown card can be shown as the only one
     while m:
         tc = lowest(m)
         m &= m - 1
