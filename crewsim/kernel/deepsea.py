@@ -5,18 +5,33 @@ and predictions (rules 10, 15, 16).  Reads the per-crew-size card table in ``S.d
 import numpy as np
 from numba import njit
 
-from crewsim.kernel.bits import COLOURS, count_seat, popcount, rand_below, rand_card, seat_count
+from crewsim.kernel.bits import (
+    BEATS,
+    COLOURS,
+    ONES,
+    SUIT,
+    TRUMPS,
+    count_seat,
+    lowest,
+    popcount,
+    rand_below,
+    rand_card,
+    seat_count,
+    suit_of,
+)
 from crewsim.kernel.deep_sea_tables import (
     C_CAPTAIN_OK,
     C_CMP,
     C_DIFF0,
     C_FAMILY,
+    C_FIT,
     C_HOLD_ANY,
     C_HOLD_NONE,
     C_NEED,
     C_PREDICT,
     C_REDEAL0,
     C_SAME0,
+    C_SUM_HI,
     C_TARGET,
     C_THI,
     C_TLO,
@@ -30,6 +45,7 @@ from crewsim.kernel.deep_sea_tables import (
     CMP_MORE_CAPT,
     CMP_MORE_EACH,
     FAM_AVOID,
+    FAM_COUNT,
     FAM_WIN,
     N_COLS,
 )
@@ -52,6 +68,9 @@ from crewsim.kernel.layout import (
 from crewsim.kernel.policy import strength
 
 PASS_MARGIN = 1.5  # an average hand's task score above minus the card's value
+LOW = np.int64(0x1F) * ONES  # the colours' 1 to 5
+HIGH = np.int64(0x7 << 6) * ONES  # the colours' 7 to 9
+TOP_GAIN = 1.0  # per high card (of the colour, or a submarine) over the average hand
 NO_WAY = 100.0  # a task score's penalty for a task this hand can never complete
 ONLY_ME = 10.0  # its bonus for a task that no other hand can complete (no pass then)
 
@@ -146,13 +165,46 @@ def task_score(tab, row, hand):
     if hold != 0 and held == popcount(hold):
         sc += ONLY_ME  # nor can any other hand
     power = strength(hand)
-    if fam == FAM_WIN:
-        sc += 0.6 * power + 0.8 * popcount(hand & (tab[row + C_NEED] | tab[row + C_WITH]) & COLOURS)
+    fit = tab[row + C_FIT]
+    if fit and not fit & TRUMPS and (tab[row + C_SUM_HI] == 99 or not fit & LOW):
+        power = strength(hand & COLOURS)  # a trick of high colour cards: submarines spoil it
+    need = tab[row + C_NEED]
+    if fam == FAM_WIN and popcount(need) == 9 and not fit and not tab[row + C_WITH]:
+        # at least n cards of one colour: taken with its high cards and submarines, so a hand
+        # with more of those than the average hand takes it
+        top = popcount(hand & need & HIGH) + popcount(hand & TRUMPS)
+        sc += PASS_MARGIN + TOP_GAIN * (top - 7.0 * popcount(hand) / 40.0)
+    elif fam == FAM_WIN:
+        sc += 0.6 * power + 0.8 * popcount(hand & (need | tab[row + C_WITH]) & COLOURS)
+        sc += WITH_COVER * _with_cover(hand, tab[row + C_WITH])
     elif fam == FAM_AVOID:
         sc += 0.6 * (4.0 - power)
     elif hold != 0:  # a count that only these cards can make (exactly n submarines): best
         sc += 2.0 - abs(held - tab[row + C_TARGET])  # about as many in hand
+    elif fam == FAM_COUNT and popcount(need) >= 9 and tab[row + C_TARGET] >= 2:
+        # exactly n (two or more) cards of some colours: each one in hand must be shed into
+        # another seat's trick, so a hand with fewer of them than the average hand takes it
+        # (measured: "exactly 1 pink" does not gain)
+        sc += PASS_MARGIN + 0.5 * (popcount(need) * popcount(hand) / 40.0 - popcount(hand & need))
     return sc
+
+
+WITH_COVER = 4.0  # per card of its own above the card a hand must win with, over the average
+
+
+@njit(cache=True)
+def _with_cover(hand, with_):
+    """For a card won with a given rank: the most cards of its own colour a hand holds above
+    one of its cards to win with, over what an average hand holds (the fewer other hands hold
+    above it, the sooner it wins); 0 without such a card."""
+    best = -99.0
+    m = hand & with_
+    while m:
+        w = lowest(m)
+        m &= m - 1
+        above = SUIT[suit_of(w)] & BEATS[w] & COLOURS
+        best = max(best, popcount(hand & above) - popcount(above) * popcount(hand) / 40.0)
+    return best if best > -99.0 else 0.0
 
 
 @njit(cache=True)

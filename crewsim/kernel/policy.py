@@ -640,6 +640,14 @@ def _deep_sea_shed(S, g, me, c, wseat, won):
             continue
         if tab[row + C_BAD] >> c & 1:
             sc += 30.0
+        at = S.ds_task[k] * CODE_SIZE
+        if tab[row + C_FAMILY] == FAM_COUNT and is_collect(S.ds_code[at]):
+            # exactly n cards, all of them won: any trick it takes now may bring one too many
+            _, short = collect_value(S.ds_code, at, S.won_cards[me], FULL & ~g[G_PLAYED],
+                                     S.hands[me])  # fmt: skip
+            if short == 0:
+                sc += high
+            continue
         run = tab[row + C_RUN] == RUN_EXACTLY
         if (tab[row + C_FAMILY] != FAM_COUNT and not run) or tab[row + C_NEED]:
             continue
