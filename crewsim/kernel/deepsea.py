@@ -71,6 +71,7 @@ PASS_MARGIN = 1.5  # an average hand's task score above minus the card's value
 LOW = np.int64(0x1F) * ONES  # the colours' 1 to 5
 HIGH = np.int64(0x7 << 6) * ONES  # the colours' 7 to 9
 TOP_GAIN = 1.0  # per high card (of the colour, or a submarine) over the average hand
+WITH_COVER = 4.0  # per card of its own above the card a hand must win with, over the average
 NO_WAY = 100.0  # a task score's penalty for a task this hand can never complete
 ONLY_ME = 10.0  # its bonus for a task that no other hand can complete (no pass then)
 
@@ -187,9 +188,6 @@ def task_score(tab, row, hand):
         # (measured: "exactly 1 pink" does not gain)
         sc += PASS_MARGIN + 0.5 * (popcount(need) * popcount(hand) / 40.0 - popcount(hand & need))
     return sc
-
-
-WITH_COVER = 4.0  # per card of its own above the card a hand must win with, over the average
 
 
 @njit(cache=True)
