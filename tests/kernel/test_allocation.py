@@ -283,8 +283,12 @@ def test_a_card_goes_to_a_hand_that_can_complete_it(number: int, players: int) -
     for i in range(500):
         _, owners = _in_play(rec, i)
         bad += _rules_out(number, int(rec["rec_hands"][i][owners[0]]))
-    # every pass spent, the last member must take it: the pink / green 9 at most (0.4 %)
-    assert bad <= (5 if number == 93 else 0), bad
+    # every pass spent, the last member must take it: the pink / green 9 at most (0.4 %); a
+    # trick won with a 2 / a 6 at most 2 %, since a hand holding one but few cards above it
+    # passes (measured 3-10 of 500 at 4-5 players, 0 at 3; the card is won 3-5 points more
+    # often for it: 36.9 -> 41.1 % for the 2 at 4 players)
+    limit = {93: 5, 12: 10, 15: 10}.get(number, 0)
+    assert bad <= limit, bad
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
