@@ -5,7 +5,8 @@ anonymous blob.  This tool plays games under ``perf record`` (a software clock: 
 hardware counters), gives perf a map of numba's code, and reads the inline chains of each
 sampled instruction from the compiled object's debug information with ``objdump``.  The kernel
 is compiled for it with ``NUMBA_DEBUGINFO=1`` into its own cache (the first run compiles for a
-few minutes); the code LLVM emits is the same optimised code, with line tables added.
+few minutes); LLVM still optimises it fully, with line tables added (pn-10 ran at 95,000
+games/s with them, within this machine's noise of the plain build).
 
 Shares of samples, unlike games/s, barely move when the machine is busy: compare two versions
 of the policy by the share (or samples per game) of one function, not by wall time.
