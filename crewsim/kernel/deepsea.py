@@ -173,8 +173,7 @@ def task_score(tab, row, hand):
     if fam == FAM_WIN and popcount(need) == 9 and not fit and not tab[row + C_WITH]:
         # at least n cards of one colour: taken with its high cards and submarines, so a hand
         # with more of those than the average hand takes it
-        top = popcount(hand & need & HIGH) + popcount(hand & TRUMPS)
-        sc += PASS_MARGIN + TOP_GAIN * (top - 7.0 * popcount(hand) / 40.0)
+        sc += PASS_MARGIN + TOP_GAIN * _over_average(hand, need & HIGH | TRUMPS)
     elif fam == FAM_WIN:
         sc += 0.6 * power + 0.8 * popcount(hand & (need | tab[row + C_WITH]) & COLOURS)
         sc += WITH_COVER * _with_cover(hand, tab[row + C_WITH])
@@ -186,7 +185,7 @@ def task_score(tab, row, hand):
         # exactly n (two or more) cards of some colours: each one in hand must be shed into
         # another seat's trick, so a hand with fewer of them than the average hand takes it
         # (measured: "exactly 1 pink" does not gain)
-        sc += PASS_MARGIN + 0.5 * (popcount(need) * popcount(hand) / 40.0 - popcount(hand & need))
+        sc += PASS_MARGIN - 0.5 * _over_average(hand, need)
     return sc
 
 
@@ -201,8 +200,15 @@ def _with_cover(hand, with_):
         w = lowest(m)
         m &= m - 1
         above = SUIT[suit_of(w)] & BEATS[w] & COLOURS
-        best = max(best, popcount(hand & above) - popcount(above) * popcount(hand) / 40.0)
+        best = max(best, _over_average(hand, above))
     return best if best > -99.0 else 0.0
+
+
+@njit(cache=True)
+def _over_average(hand, cards):
+    """How many of ``cards`` this hand holds beyond an average hand of its size: the draft's
+    measure of how much better a card suits this hand than the others."""
+    return popcount(hand & cards) - popcount(cards) * popcount(hand) / 40.0
 
 
 @njit(cache=True)
