@@ -55,9 +55,11 @@ def ceiling_cell(
     n: int,
     conflicts: int = DEFAULT_CONFLICTS,
     solver: Callable[[Problem], Any] | None = None,
+    problem: Callable[[Mission, int, Mapping[str, np.ndarray], int], Problem] = problem_of,
 ) -> dict[str, Any]:
     """Solve the first ``n`` deals of a chunk seeded ``seed``, each with up to ``conflicts``
-    SAT conflicts (or by ``solver``); one summary row."""
+    SAT conflicts (or by ``solver``), each rebuilt from the record by ``problem``; one summary
+    row."""
     from crewsim.kernel.run import run_chunk
 
     solve_one = solver or partial(solve, conflicts=conflicts)
@@ -69,7 +71,7 @@ def ceiling_cell(
     verdicts = []
     for i in range(n):
         try:
-            verdicts.append(solve_one(problem_of(mission, players, rec, i)).verdict)
+            verdicts.append(solve_one(problem(mission, players, rec, i)).verdict)
         except Unsupported:
             return row
     v = np.array(verdicts)

@@ -12,24 +12,31 @@ renaming them.  Two readings are shown as well: "one owner" (a crew member other
 captain takes everything) and "all different owners" (nobody takes two).
 
 The Monte Carlo answer (``estimate``) plays random deals with a bot crew in the kernel, the
-tasks riding on a plain carrier mission.
+tasks riding on a plain carrier mission; ``ceiling`` solves the first of those deals as the bots
+drafted them, so a low rate can be told apart from a hard combination.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from crewsim.cards import Game, seats_of
 from crewsim.kernel.layout import FAIL_CONDITION
 from crewsim.missions import TaskCard, get_mission
+from crewsim.missions.schema import Mission
+from crewsim.rules.deal import Deal
 from crewsim.rules.deep_sea_setup import captain_may_take, contradictions, draft_problems
 from crewsim.stats import describe_failure, wilson
+
+if TYPE_CHECKING:
+    from crewsim.montecarlo import ChunkTask
+    from crewsim.solver.api import Problem, Result
 
 CARRIER = "ds-1"  # a plain Deep Sea mission: normal communication, draft selection
 CHUNK = 10_000  # games per kernel call; the plan is prefix-stable (montecarlo.plan_chunks)
@@ -245,6 +252,30 @@ def warm_up() -> None:
                 get_bot("heuristic").vector())  # fmt: skip
 
 
+def _vectors(
+    cards: Sequence[TaskCard], owners: Sequence[int] | None, players: int, bot: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's mission and bot parameters: the tasks on the carrier, no distress signal."""
+    from crewsim.bots import get_bot
+    from crewsim.kernel.spec import KernelMission
+
+    mp = KernelMission(
+        get_mission(CARRIER),
+        players,
+        distress="never",
+        tasks=tuple(c.number for c in cards),
+        owners=tuple(owners) if owners is not None else (),
+    ).vector()
+    return mp, get_bot(bot).vector()
+
+
+def _chunks(players: int, games: int, seed: int) -> list[ChunkTask]:
+    """The Monte Carlo's chunks, seeded as ``crewsim simulate`` seeds a cell's."""
+    from crewsim.montecarlo import plan_chunks
+
+    return plan_chunks([f"check-tasks-{players}p"], games, seed, CHUNK)
+
+
 def estimate(
     cards: Sequence[TaskCard],
     owners: Sequence[int] | None,
@@ -263,19 +294,9 @@ def estimate(
     numbers do not depend on ``jobs``.  ``on_games`` hears the games of each chunk done.
     """
     from crewsim.backends import LokyBackend
-    from crewsim.bots import get_bot
-    from crewsim.kernel.spec import KernelMission
-    from crewsim.montecarlo import plan_chunks
 
-    bp = get_bot(bot).vector()
-    mp = KernelMission(
-        get_mission(CARRIER),
-        players,
-        distress="never",
-        tasks=tuple(c.number for c in cards),
-        owners=tuple(owners) if owners is not None else (),
-    ).vector()
-    chunks = plan_chunks([f"check-tasks-{players}p"], games, seed, CHUNK)
+    mp, bp = _vectors(cards, owners, players, bot)
+    chunks = _chunks(players, games, seed)
     workers = LokyBackend(jobs)  # one chunk runs in this process (LokyBackend caps workers)
     parts = []
     for t, part in zip(chunks, workers.imap(_play, [(mp, bp, t.games, t.seed) for t in chunks]),
@@ -322,6 +343,50 @@ def estimate(
             for (kind, detail), count in top
         ],
     }
+
+
+def ceiling(
+    cards: Sequence[TaskCard],
+    owners: Sequence[int] | None,
+    players: int,
+    games: int,
+    seed: int,
+    bot: str,
+    deals: int,
+    conflicts: int,
+    on_deal: Callable[[], None] | None = None,
+) -> dict[str, Any]:
+    """The perfect-information ceiling beside the bots' rate: the first ``deals`` deals of the
+    Monte Carlo's first chunk, exactly as the bots drafted and played them, solved
+    (``crewsim.solver``, up to ``conflicts`` SAT conflicts each).  ``on_deal`` hears each one."""
+    from crewsim.ceiling import ceiling_cell
+    from crewsim.solver.api import solve
+
+    mp, bp = _vectors(cards, owners, players, bot)
+    n = min(deals, games, CHUNK)
+
+    def solve_one(problem: Problem) -> Result:
+        result = solve(problem, conflicts=conflicts)
+        if on_deal is not None:
+            on_deal()
+        return result
+
+    row = ceiling_cell(get_mission(CARRIER), players, mp, bp, _chunks(players, games, seed)[0].seed,
+                       n, conflicts, solver=solve_one, problem=_problem)  # fmt: skip
+    del row["mission"], row["players"]
+    return {"conflicts": conflicts, **row}
+
+
+def _problem(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int) -> Problem:
+    """Game ``i`` of a recorded chunk as a solver problem: its deal and task cards as drafted.
+    Not through the referee's set-up, which would refuse owners a plain draft cannot give
+    (``--owners`` may give them; the kernel plays them anyway)."""
+    from crewsim.replay import recorded_deep_tasks
+    from crewsim.solver.api import problem_from_mission
+
+    under = tuple((int(a), int(b)) for a, b in rec["rec_under"][i] if a >= 0)
+    deal = Deal(players, tuple(int(h) for h in rec["rec_hands"][i][: seats_of(players)]), under)
+    return problem_from_mission(deal, (), mission, deep=recorded_deep_tasks(rec, i))
 
 
 def _failure_text(kind: int, detail: int, by_number: dict[int, TaskCard]) -> str:

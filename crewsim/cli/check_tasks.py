@@ -4,7 +4,8 @@ Two answers of different strength (``crewsim.task_check``).  The static one come
 rules alone: it decides the exit status, so scripts can sort combinations without simulating.
 The optional Monte Carlo one (``-n``) plays random deals with the bot crew in the kernel and
 says how often the combination is actually completed; it never changes the exit status,
-because a low rate is a fact about the bots, not a proof.
+because a low rate is a fact about the bots, not a proof.  ``--ceiling`` puts the share of
+those deals that could be won at all (the solver, every hand known) beside it.
 """
 from __future__ import annotations
 
@@ -17,13 +18,23 @@ import typer
 from rich.console import Console
 
 from crewsim.cards import seats_of
-from crewsim.cli.options import Jobs, Seed, count_option
-from crewsim.cli.output import games_bar, loading_kernel
+from crewsim.ceiling import DEFAULT_CEILING_N
+from crewsim.cli.options import Jobs, Seed, count_option, refuse_ceiling_options_without_it
+from crewsim.cli.output import deals_bar, games_bar, loading_kernel
 from crewsim.errors import CrewsimError
 from crewsim.kernel.layout import MAX_FIXED
 from crewsim.missions import TaskCard, get_task_card
-from crewsim.report.format import pct_ci
-from crewsim.task_check import StaticResult, check, estimate, owners_text, warm_up
+from crewsim.report.format import pct, pct_ci
+from crewsim.solver.api import DEFAULT_CONFLICTS
+from crewsim.task_check import (
+    CHUNK,
+    StaticResult,
+    ceiling,
+    check,
+    estimate,
+    owners_text,
+    warm_up,
+)
 
 
 class CheckFormat(StrEnum):
@@ -82,6 +93,7 @@ def parse_owners(spec: str, n_tasks: int, seats: int) -> list[int]:
 
 
 def check_tasks(
+    ctx: typer.Context,
     tasks: Annotated[
         list[str],
         typer.Argument(
@@ -111,6 +123,25 @@ def check_tasks(
     fmt: Annotated[
         CheckFormat, typer.Option("--format", "-f", help="table for reading, json for scripts.")
     ] = CheckFormat.TABLE,
+    with_ceiling: Annotated[
+        bool,
+        typer.Option(
+            "--ceiling",
+            help="Also solve the first of those deals as the bots drafted and played them "
+            "(perfect information): the share that could be won at all, and the bots' "
+            "success on them.  Needs -n.",
+        ),
+    ] = False,
+    ceiling_n: Annotated[
+        int, count_option("--ceiling-n", help="Deals solved (at most -n and 10,000).")
+    ] = DEFAULT_CEILING_N,
+    ceiling_conflicts: Annotated[
+        int,
+        count_option(
+            "--ceiling-conflicts",
+            help="SAT engine conflicts per deal the search leaves open (0: search only).",
+        ),
+    ] = DEFAULT_CONFLICTS,
 ) -> None:
     """Name every contradiction the rules prove for these Deep Sea tasks.
 
@@ -126,7 +157,9 @@ def check_tasks(
     mission ds-1 (plain draft, normal communication; its own difficulty is
     ignored, no distress signal; without --owners the bots' draft assigns
     the tasks): the share completed, its Wilson 95 % interval and the card
-    that fails most often.
+    that fails most often.  With --ceiling the first of those deals are
+    also solved with every hand known: how many could be won at all, and
+    the bots' success on exactly those deals (their efficiency).
 
     Exit status: 0 no contradiction, 1 contradiction, 2 bad input.
     """
@@ -138,13 +171,27 @@ def check_tasks(
     if games < 0:
         raise CrewsimError(f"-n: expected 0 or more games, got {games}")
     check_games(games)
+    refuse_ceiling_options_without_it(ctx, with_ceiling)
+    if with_ceiling and games == 0:
+        raise CrewsimError("--ceiling solves deals the bots played: give -n too")
+    for flag, value, low in (("--ceiling-n", ceiling_n, 1), ("--ceiling-conflicts",
+                                                               ceiling_conflicts, 0)):
+        if value < low:
+            raise CrewsimError(f"{flag}: expected {low} or more, got {value}")
     result = check(cards, given, players)
     mc = None
     if games > 0:  # a fresh install first compiles the kernel: the spinner says so
         with loading_kernel():
             warm_up()
-        with games_bar(f"playing ({bot} crew)", games, Console(stderr=True)) as advance:
+        stderr = Console(stderr=True)
+        with games_bar(f"playing ({bot} crew)", games, stderr) as advance:
             mc = estimate(cards, given, players, games, seed, bot, jobs, on_games=advance)
+        mc["ceiling"] = None
+        if with_ceiling:
+            deals = min(ceiling_n, games, CHUNK)
+            with deals_bar(deals, stderr) as solved:
+                mc["ceiling"] = ceiling(cards, given, players, games, seed, bot, deals,
+                                        ceiling_conflicts, lambda: solved(1))  # fmt: skip
     if fmt is CheckFormat.JSON:
         typer.echo(json.dumps(_json(cards, given, players, seats, result, mc), indent=2))
     else:
@@ -230,3 +277,19 @@ def _lines(
                 f"most frequent failing card: {top['number']} {top['ref_id']} "
                 f"({100 * top['share']:.1f} % of deals)"
             )
+        if mc["ceiling"] is not None:
+            yield from _ceiling_lines(mc["ceiling"])
+
+
+def _ceiling_lines(c: dict[str, Any]) -> Iterator[str]:
+    """The ceiling in words: what could be won, and what the bots won of the same deals."""
+    feasible = pct_ci(c["feasible_share"], c["feasible_low"], c["feasible_high"], 1)
+    yield (
+        f"perfect-information ceiling (the first {c['ceiling_games']:,} of those deals, as the "
+        f"bots drafted them): {feasible} could be won, {pct(c['unknown_share'], 1)} undecided"
+    )
+    yield (
+        f"the bots won {pct(c['ceiling_success_rate'], 1)} of those deals: efficiency "
+        f"{pct_ci(c['bot_efficiency'], c['efficiency_low'], c['efficiency_high'], 1)} "
+        "of the winnable ones"
+    )

@@ -163,6 +163,10 @@ def test_monte_carlo_numbers_do_not_depend_on_jobs() -> None:
         ([str(k) for k in range(1, 10)], "at most 8 tasks"),
         (["71", "-n", "-1"], "-n"),
         (["71", "--bot", "nobody", "-n", "10"], "unknown bot"),
+        (["71", "--ceiling"], "--ceiling solves deals the bots played: give -n too"),
+        (["71", "-n", "10", "--ceiling-n", "5"], "--ceiling-n tunes --ceiling"),
+        (["71", "-n", "10", "--ceiling", "--ceiling-n", "0"], "--ceiling-n: expected 1 or more"),
+        (["71", "-n", "10", "--ceiling-conflicts", "9"], "--ceiling-conflicts tunes --ceiling"),
     ],
 )
 def test_bad_input_exits_2(
@@ -210,8 +214,9 @@ def test_json_shape_with_owners() -> None:
     mc = doc["monte_carlo"]
     assert set(mc) == {
         "games", "successes", "success_rate", "ci_low", "ci_high", "seed", "bot", "carrier",
-        "top_failing_card", "failures",
+        "top_failing_card", "failures", "ceiling",
     }  # fmt: skip
+    assert mc["ceiling"] is None  # asked for with --ceiling
     assert mc["successes"] == 0 and mc["top_failing_card"]["number"] in (4, 71)
     assert set(mc["top_failing_card"]) == {"number", "ref_id", "games", "share"}
     assert sum(f["games"] for f in mc["failures"]) == 500
@@ -232,3 +237,51 @@ def test_monte_carlo_progress_goes_to_stderr() -> None:
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["monte_carlo"]["games"] == 40000
     assert "playing (heuristic crew): 40,000 of 40,000 games (100 %)" in result.stderr
+
+
+# ---------------------------------------------------------------- the ceiling beside the bots
+
+
+def test_ceiling_solves_the_deals_the_bots_played() -> None:
+    """The bots' wins in the ceiling are their wins in the first games of the Monte Carlo:
+    the same deals, drafted as the bots drafted them; none of those wins is infeasible."""
+    from crewsim.kernel.run import run_chunk
+    from crewsim.missions import get_task_card
+    from crewsim.task_check import _chunks, _vectors
+
+    code, doc = _json("3black", "-p", "4", "-n", "3000", "--seed", "5", "--ceiling",
+                      "--ceiling-n", "80")  # fmt: skip
+    assert code == 0
+    c = doc["monte_carlo"]["ceiling"]
+    assert c["ceiling_games"] == 80 and c["conflicts"] == 30_000 and c["won_but_infeasible"] == 0
+    mp, bp = _vectors([get_task_card("46")], None, 4, "heuristic")
+    first = run_chunk(mp, bp, 3000, _chunks(4, 3000, 5)[0].seed)
+    assert c["ceiling_wins"] == int(first["success"][:80].sum())
+    assert c["ceiling_wins"] <= c["feasible_games"] <= c["decided_games"] <= 80
+    assert 0 < c["feasible_share"] < 1  # three submarines of four: some hands cannot
+    assert c["feasible_low"] <= c["feasible_share"] <= c["feasible_high"]
+    assert c["bot_efficiency"] == pytest.approx(c["ceiling_wins"] / c["feasible_games"])
+
+
+def test_ceiling_agrees_with_the_rules() -> None:
+    """The captain leads trick 1 with submarine 4: always winnable, and the bots always win
+    it.  One owner cannot win the first trick and no trick: never winnable."""
+    _, sure = _json("firstTrick", "-p", "4", "--owners", "0", "-n", "500", "--ceiling",
+                    "--ceiling-n", "40")  # fmt: skip
+    c = sure["monte_carlo"]["ceiling"]
+    assert c["feasible_share"] == 1.0 and c["bot_efficiency"] == 1.0
+    code, never = _json("firstTrick", "0tricks", "-p", "3", "--owners", "1,1", "-n", "500",
+                        "--ceiling", "--ceiling-n", "40")  # fmt: skip
+    assert code == 1
+    c = never["monte_carlo"]["ceiling"]
+    assert c["feasible_games"] == 0 and c["decided_games"] == 40 and c["ceiling_wins"] == 0
+
+
+def test_ceiling_takes_owners_no_draft_could_give() -> None:
+    """``--owners`` may give the captain a second card before every other seat has one (a
+    note, not an error): the kernel plays it and the ceiling solves it all the same."""
+    code, out = _run("71", "72", "73", "74", "75", "-p", "4", "--owners", "0,1,1,2,3",
+                     "-n", "300", "--ceiling", "--ceiling-n", "20")  # fmt: skip
+    assert code in (0, 1), out
+    assert "perfect-information ceiling (the first 20 of those deals, as the bots drafted " in out
+    assert "the bots won " in out and " of the winnable ones" in out
