@@ -311,3 +311,35 @@ def test_the_kernels_trick_count_check_never_refutes_a_possible_set(players: int
             refuted += 1
             assert find_contradictions([CARDS[c] for c in task], list(owner), players, 0), task
     assert refuted > 50  # the check meets sets it refutes
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_a_submarine_count_outside_the_draft_range_cannot_be_won(players: int) -> None:
+    """``deepsea._sub_wins`` tells the draft how many submarines a hand can end up with: for
+    "exactly 1 / 2 / 3 submarines" outside that range the solver (every hand known) never
+    finds a way, and inside it almost always does.  (At three players the hand of 14 keeps
+    one card back, maybe a submarine, which the draft does not plan for; a hand of all four
+    is dealt again.)"""
+    from crewsim.kernel.deepsea import _sub_wins
+    from crewsim.rules.conditions import HeldTask
+    from crewsim.rules.deal import deal_cards
+    from crewsim.solver.api import problem_from_mission, solve
+
+    rng = np.random.default_rng(players)
+    inside = won_inside = 0
+    for _ in range(25):
+        deal = deal_cards(players, rng)
+        if any(deal.full_hand(s) >> 36 == 15 for s in range(deal.seats)):
+            continue
+        for seat in range(deal.seats):
+            fewest, most = _sub_wins(np.int64(deal.full_hand(seat)))
+            fewest -= deal.full_hand(seat).bit_count() == 14
+            for number, n in ((44, 1), (45, 2), (46, 3)):
+                task = HeldTask(CARDS[number - 1], seat)
+                verdict = solve(problem_from_mission(deal, (), None, deep=[task])).verdict
+                if fewest <= n <= most:
+                    inside += 1
+                    won_inside += verdict == "feasible"
+                else:
+                    assert verdict == "infeasible", (number, seat, deal.full_hand(seat) >> 36)
+    assert inside > 0 and won_inside >= 0.9 * inside
