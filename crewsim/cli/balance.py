@@ -11,18 +11,33 @@ import json
 import math
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
 from rich.table import Table
 
-from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, count_option, refuse_new_run_options
-from crewsim.cli.output import busy, stdout_console
+from crewsim.cli.options import (
+    Backend,
+    Jobs,
+    Scheduler,
+    Seed,
+    count_option,
+    refuse_ceiling_options_without_it,
+    refuse_new_run_options,
+)
+from crewsim.cli.output import busy, deals_bar, stdout_console
 from crewsim.csv_out import csv_text
 from crewsim.errors import CrewsimError, writable_folder
+from crewsim.task_check import CHUNK
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from crewsim.report.balance import Balance
 
 DEFAULT_GAMES = 25_000  # per mission and crew size: the fit reads this many (FIT_GAMES)
+DEFAULT_CEILING_DEALS = 300  # per card and crew size: 96 cards x 3 sizes in ~1 min on 2 cores
 
 
 class BalanceFormat(str, Enum):
@@ -77,6 +92,17 @@ def balance(
     fmt: Annotated[
         BalanceFormat, typer.Option("--format", help="table, csv (all cards) or json (stdout).")
     ] = BalanceFormat.table,
+    with_ceiling: Annotated[
+        bool,
+        typer.Option(
+            "--ceiling",
+            help="Also play each card alone and solve those deals (perfect information): "
+            "the bots' wins beside the deals that could be won, per card and crew size.",
+        ),
+    ] = False,
+    ceiling_n: Annotated[
+        int, count_option("--ceiling-n", help="Deals per card and crew size (at most 10,000).")
+    ] = DEFAULT_CEILING_DEALS,
 ) -> None:
     """Deep Sea balance: each task card's estimated difficulty against its printed value."""
     from crewsim.cli.options import parse_players
@@ -91,6 +117,9 @@ def balance(
         refuse_new_run_options(ctx, ("run_out", "--run-out"))
     if fit_games < 0:
         raise CrewsimError(f"--fit-games: expected 0 or more, got {fit_games}")
+    refuse_ceiling_options_without_it(ctx, with_ceiling)
+    if not 1 <= ceiling_n <= CHUNK:
+        raise CrewsimError(f"--ceiling-n: expected 1 to {CHUNK:,}, got {ceiling_n}")
     run = None
     if run_dir is not None:
         with busy("reading the run"):
@@ -108,6 +137,8 @@ def balance(
         )  # fmt: skip
     with busy("fitting the balance model"):
         bal = bal_mod.analyse(run or run_dir, wanted, fit_games or None)
+    if with_ceiling:
+        bal.ceiling = _card_ceilings(bal, ceiling_n, jobs, backend, scheduler)
     if out is not None:
         with busy("writing the report: tables, charts, report.md, index.html"):
             balance_report.build(bal, out)
@@ -127,7 +158,7 @@ def balance(
             f"{bal_mod.FLAG_MARGIN:g}, 95 % interval excludes printed), most mis-rated first",
             caption=caption, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True,
         )  # fmt: skip
-        for c in balance_report.CARD_HEADER:
+        for c in balance_report.card_header(bal):
             t.add_column(c, justify="left" if c == "name" else "right", no_wrap=c != "name")
         for row in balance_report.card_rows(bal, p, only_flagged=True):
             t.add_row(*row)
@@ -146,3 +177,21 @@ def balance(
     if out is not None:
         console.print(f"report written to {Path(out) / 'index.html'}", highlight=False)
     console.print(f"run folder: {run.path}", highlight=False)
+
+
+def _card_ceilings(
+    bal: Balance, deals: int, jobs: int, backend: str | None, scheduler: str | None
+) -> pl.DataFrame:
+    """Every card alone, per crew size of the analysis, solved on the run's seed and bot."""
+    from rich.console import Console
+
+    from crewsim.backends import open_workers
+    from crewsim.report.balance import card_ceilings
+    from crewsim.solver.api import DEFAULT_CONFLICTS
+
+    players = bal.players
+    with open_workers(backend or "loky", jobs, scheduler) as workers, deals_bar(
+        96 * len(players) * deals, Console(stderr=True)
+    ) as solved:
+        return card_ceilings(players, deals, bal.run.seed, bal.run.bot, DEFAULT_CONFLICTS,
+                             workers, on_card=lambda: solved(deals))  # fmt: skip

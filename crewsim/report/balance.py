@@ -30,9 +30,10 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import polars as pl
@@ -42,6 +43,9 @@ from crewsim.report import tables
 from crewsim.report.document import Image
 from crewsim.report.run import Run, load_run
 from crewsim.stats import Z95, wilson
+
+if TYPE_CHECKING:
+    from crewsim.backends import Backend
 
 FLAG_MARGIN = 1.0  # printed points: a card off by less is within the scale's own rounding
 MIN_CARD_GAMES = 200  # a card seen in fewer games (at one player count) is not estimated
@@ -61,6 +65,12 @@ MISSION_SCHEMA = {
     "ci_high": pl.Float64, "expected_attempts": pl.Float64, "mission_effect": pl.Float64,
     "mission_effect_se": pl.Float64,
 }  # fmt: skip
+CEILING_SCHEMA = {
+    "players": pl.Int64, "card": pl.Int64, "name": pl.String, "deals": pl.Int64,
+    "bot_wins": pl.Int64, "feasible": pl.Int64, "decided": pl.Int64,
+    "feasible_share": pl.Float64, "feasible_low": pl.Float64, "feasible_high": pl.Float64,
+    "bot_efficiency": pl.Float64, "efficiency_low": pl.Float64, "efficiency_high": pl.Float64,
+}  # fmt: skip
 FIT_SCHEMA = {
     "players": pl.Int64, "games": pl.Int64, "groups": pl.Int64, "missions": pl.Int64,
     "cards": pl.Int64, "intercept": pl.Float64, "slope": pl.Float64, "slope_se": pl.Float64,
@@ -78,6 +88,7 @@ class Balance:
     missions: pl.DataFrame  # MISSION_SCHEMA, one row per Deep Sea mission and player count
     fits: pl.DataFrame  # FIT_SCHEMA, one row per player count
     images: dict[str, Image] = field(default_factory=dict)
+    ceiling: pl.DataFrame | None = None  # CEILING_SCHEMA (``card_ceilings``), when asked for
 
     @property
     def players(self) -> list[int]:
@@ -329,6 +340,36 @@ def analyse(
     return Balance(run, cards, mtab, pl.DataFrame(summaries, schema=FIT_SCHEMA))
 
 
+def card_ceilings(
+    players: list[int], deals: int, seed: int, bot: str, conflicts: int,
+    backend: Backend, on_card: Callable[[], None] | None = None,
+) -> pl.DataFrame:  # fmt: skip
+    """Each card alone on ``crewsim check-tasks``' carrier, per crew size: the bots' wins on
+    ``deals`` deals and how many of those deals could be won at all (the solver, every hand
+    known).  The fit says what a card does to the bot crew; this says how much of that is the
+    bots': a card they win on a third of its winnable deals looks harder than it is.  Every
+    card gets the same deals (the carrier's seed), the same as ``check-tasks CARD --ceiling``."""
+    from crewsim.missions import load_task_cards
+    from crewsim.task_check import ceiling
+
+    cards = load_task_cards()
+    calls = [([c], None, p, deals, seed, bot, deals, conflicts) for p in players for c in cards]
+    names = [f"ceiling-card-{c.number}-{p}p" for p in players for c in cards]
+    rows = []
+    for (one, _, p, *_rest), r in zip(calls, backend.imap(ceiling, calls, names), strict=True):
+        rows.append({
+            "players": p, "card": one[0].number, "name": one[0].ref_id, "deals": deals,
+            "bot_wins": r["ceiling_wins"], "feasible": r["feasible_games"],
+            "decided": r["decided_games"], "feasible_share": r["feasible_share"],
+            "feasible_low": r["feasible_low"], "feasible_high": r["feasible_high"],
+            "bot_efficiency": r["bot_efficiency"], "efficiency_low": r["efficiency_low"],
+            "efficiency_high": r["efficiency_high"],
+        })  # fmt: skip
+        if on_card is not None:
+            on_card()
+    return pl.DataFrame(rows, schema=CEILING_SCHEMA)
+
+
 def unidentified_reason(fit: dict[str, Any]) -> str:
     """Why a crew size got no card on the printed scale, in a line a reader can act on."""
     why = (
@@ -356,4 +397,5 @@ def to_json(bal: Balance) -> dict[str, Any]:
         "games_per_cell": run.games_per_cell, "flag_rule": {
             "margin_points": FLAG_MARGIN, "interval": "95 %", "min_card_games": MIN_CARD_GAMES},
         "fits": clean(bal.fits), "cards": clean(bal.cards), "missions": clean(bal.missions),
+        "card_ceiling": None if bal.ceiling is None else clean(bal.ceiling),
     }  # fmt: skip

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -21,7 +22,7 @@ from crewsim.report.balance import (
     unidentified_reason,
 )
 from crewsim.report.document import Block, Bullets, Heading, Image, Para, Table
-from crewsim.report.format import num, pct_ci, rho_ci
+from crewsim.report.format import num, pct, pct_ci, rho_ci
 from crewsim.stats import Z95
 
 LABEL_TOP = 12  # flagged cards named in the chart, per player count (most mis-rated first)
@@ -124,7 +125,10 @@ def build(bal: Balance, out: Path | str) -> Path:
     """Write index.html, report.md, charts/ and tables/ for a balance analysis; return ``out``."""
     out = Path(out)
     (out / "tables").mkdir(parents=True, exist_ok=True)
-    for name, df in (("cards", bal.cards), ("missions", bal.missions), ("fits", bal.fits)):
+    named = [("cards", bal.cards), ("missions", bal.missions), ("fits", bal.fits)]
+    if bal.ceiling is not None:
+        named.append(("card-ceiling", bal.ceiling))
+    for name, df in named:
         write_csv(df, out / "tables" / f"{name}.csv")
         df.write_parquet(out / "tables" / f"{name}.parquet")
     for name, fig, alt in (
@@ -148,26 +152,51 @@ def _points(x: float) -> str:
 
 
 def card_rows(bal: Balance, players: int, only_flagged: bool) -> list[tuple[str, ...]]:
-    """Card table rows (most mis-rated first) shared by the report and the CLI."""
+    """Card table rows (most mis-rated first) shared by the report and the CLI; with the
+    cards' ceilings, what the bots won of each card alone beside what could be won."""
     part = bal.cards.filter(pl.col("players") == players)
     if only_flagged:
         part = part.filter(pl.col("flagged"))
+    if bal.ceiling is not None:
+        part = part.join(bal.ceiling.select("players", "card", "deals", "bot_wins", "feasible"),
+                         on=["players", "card"], how="left")  # fmt: skip
     part = part.sort(pl.col("off_by").abs().fill_nan(-1), descending=True)
     rows: list[tuple[str, ...]] = []
     for r in part.iter_rows(named=True):
         est = ("not estimated" if math.isnan(r["estimated"])
                else f"{r['estimated']:.2f} [{r['est_low']:.2f}, {r['est_high']:.2f}]")  # fmt: skip
-        rows.append((
+        row: tuple[str, ...] = (
             str(r["card"]), r["name"], str(r["printed"]), est,
             "-" if math.isnan(r["off_by"]) else f"{r['off_by']:+.2f}",
             f"{r['proposed']} ({r['proposed_low']}-{r['proposed_high']})" if r["flagged"] else "",
             f"{r['games']:,}",
-        ))  # fmt: skip
+        )  # fmt: skip
+        if bal.ceiling is not None:
+            row += (_alone(r),)
+        rows.append(row)
     return rows
+
+
+def _alone(r: dict[str, Any]) -> str:
+    """``35 % of 96 %``: the card alone, won by the bots of the deals that could be won."""
+    deals = r["deals"]
+    if not deals:
+        return "-"
+    return f"{pct(r['bot_wins'] / deals, 0)} of {pct(r['feasible'] / deals, 0)}"
 
 
 CARD_HEADER = ("card", "name", "printed", "estimated [95 % CI]", "off by",
                "proposed (95 % range)", "games")  # fmt: skip
+ALONE_HEADER = "alone: bots won of winnable"
+
+
+def card_header(bal: Balance) -> tuple[str, ...]:
+    """The card tables' columns: the cards' ceilings when the analysis has them."""
+    return CARD_HEADER + ((ALONE_HEADER,) if bal.ceiling is not None else ())
+
+
+def _align(bal: Balance) -> str:
+    return "rlrrrrr" + ("r" if bal.ceiling is not None else "")
 
 
 def content(bal: Balance, out: Path) -> list[Block]:
@@ -193,7 +222,7 @@ def content(bal: Balance, out: Path) -> list[Block]:
         flagged = card_rows(bal, p, only_flagged=True)
         blocks += [
             Heading(2, f"Mis-rated cards at {p} players", f"flagged-{p}p"),
-            Table(CARD_HEADER, tuple(flagged), align="rlrrrrr",
+            Table(card_header(bal), tuple(flagged), align=_align(bal),
                   caption=f"{len(flagged)} flagged cards, most mis-rated first")
             if flagged else Para("No card is flagged at this crew size."),
         ]  # fmt: skip
@@ -213,8 +242,8 @@ def content(bal: Balance, out: Path) -> list[Block]:
         Para("Every card at every crew size, most mis-rated first (also `tables/cards.csv`)."),
     ]
     for p in bal.players:
-        blocks.append(Table(CARD_HEADER, tuple(card_rows(bal, p, only_flagged=False)),
-                            align="rlrrrrr", caption=f"{p} players"))  # fmt: skip
+        blocks.append(Table(card_header(bal), tuple(card_rows(bal, p, only_flagged=False)),
+                            align=_align(bal), caption=f"{p} players"))  # fmt: skip
     blocks += [
         Heading(2, "Files", "files"),
         Bullets(
@@ -226,6 +255,9 @@ def content(bal: Balance, out: Path) -> list[Block]:
                 "with interval, expected attempts, mission effect",
                 "`tables/fits.csv`: per crew size: games, calibration line, flagged count, "
                 "Spearman ρ of success against printed mission difficulty",
+                *(("`tables/card-ceiling.csv`: per card and crew size, the card alone: deals, "
+                   "the bots' wins, the deals that could be won with their interval, the bots' "
+                   "efficiency",) if bal.ceiling is not None else ()),
                 "`charts/*.png` and `charts/*.svg`: every chart, raster and vector",
             )
         ),  # fmt: skip
@@ -260,6 +292,34 @@ def _fit_table(bal: Balance) -> Table:
 
 
 def _notes(bal: Balance) -> tuple[str, ...]:
+    return _fit_notes() + _ceiling_notes(bal)
+
+
+def _ceiling_notes(bal: Balance) -> tuple[str, ...]:
+    """What the "alone" column means, and how far the bots stay below the cards' ceilings."""
+    if bal.ceiling is None:
+        return ()
+    deals = int(bal.ceiling["deals"][0]) if bal.ceiling.height else 0
+    lines = [
+        f"Alone: each card by itself on a plain mission (`crewsim check-tasks CARD --ceiling`: "
+        f"ds-1's rules, the bots' draft, {deals:,} deals, the same for every card): the share "
+        "the bots won of the share that could be won at all (the solver, every hand known). "
+        "Where the bots win far less than could be won, part of a card's estimated difficulty "
+        "is the bots' play, not the card."
+    ]
+    for p in bal.players:
+        part = bal.ceiling.filter(pl.col("players") == p)
+        wins, feasible = int(part["bot_wins"].sum()), int(part["feasible"].sum())
+        low = part.filter(pl.col("bot_wins") < 0.5 * pl.col("feasible")).height
+        if feasible:
+            lines.append(
+                f"{p} players, every card alone: the bots won {pct(wins / feasible, 0)} of the "
+                f"winnable deals; {low} of {part.height} cards under half"
+            )
+    return tuple(lines)
+
+
+def _fit_notes() -> tuple[str, ...]:
     return (
         "Model: per crew size, a binomial GLM (statsmodels) of mission success on which task "
         "cards were in play (one indicator per card) plus mission effects, over every game of "

@@ -49,7 +49,7 @@ def test_json_and_csv_from_existing_run(balance_run: tuple[Path, Path]) -> None:
     result = runner.invoke(app, ["balance", "--run", str(run_dir), "--format", "json"])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
-    assert doc["seed"] == 5 and doc["games_per_cell"] == 1500
+    assert doc["seed"] == 5 and doc["games_per_cell"] == 1500 and doc["card_ceiling"] is None
     assert doc["flag_rule"]["margin_points"] == 1.0
     assert len(doc["cards"]) == 96 and {f["players"] for f in doc["fits"]} == {4}
     assert any(m["mission"] == "ds-1" and m["printed"] == 1 for m in doc["missions"])
@@ -59,6 +59,31 @@ def test_json_and_csv_from_existing_run(balance_run: tuple[Path, Path]) -> None:
     assert {"card", "printed", "estimated", "flagged", "proposed"} <= set(csv.columns)
     flagged = csv.filter(pl.col("flagged"))
     assert (flagged["off_by"].abs() >= 1).all()
+
+
+def test_each_card_alone_beside_its_ceiling(balance_run: tuple[Path, Path],
+                                            tmp_path: Path) -> None:  # fmt: skip
+    """``--ceiling`` plays every card alone and solves those deals: the numbers are
+    ``check-tasks CARD --ceiling``'s on the run's seed, and the report shows them."""
+    from crewsim.missions import get_task_card
+    from crewsim.task_check import ceiling
+
+    run_dir, _ = balance_run
+    out = tmp_path / "report"
+    result = runner.invoke(app, ["balance", "--run", str(run_dir), "--ceiling", "--ceiling-n",
+                                 "12", "--format", "json", "--out", str(out)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)["card_ceiling"]
+    assert len(rows) == 96 and {r["players"] for r in rows} == {4}
+    for r in rows:
+        assert r["deals"] == 12 and 0 <= r["bot_wins"] <= r["feasible"] <= r["decided"] <= 12
+    three = next(r for r in rows if r["card"] == 46)
+    alone = ceiling([get_task_card("46")], None, 4, 12, 5, "heuristic", 12, 30_000)
+    assert (three["bot_wins"], three["feasible"]) == (alone["ceiling_wins"],
+                                                      alone["feasible_games"])  # fmt: skip
+    assert pl.read_csv(out / "tables" / "card-ceiling.csv").height == 96
+    md = (out / "report.md").read_text()
+    assert "| alone: bots won of winnable |" in md and "4 players, every card alone: " in md
 
 
 @pytest.mark.parametrize(
@@ -82,6 +107,19 @@ def test_bad_input_is_one_line_exit_2(args: list[str]) -> None:
         finally:
             sys.argv = old
     assert exc.value.code == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--ceiling-n", "5"], "--ceiling-n tunes --ceiling"),
+        (["--ceiling", "--ceiling-n", "0"], "--ceiling-n: expected 1 to 10,000, got 0"),
+    ],
+)
+def test_ceiling_options_are_checked_before_anything_runs(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["balance", *args, "--run", "/no/such/run"])
+    assert isinstance(result.exception, CrewsimError)
+    assert message in str(result.exception)
 
 
 def test_a_missing_run_makes_no_report_folder(tmp_path: Path) -> None:
