@@ -32,7 +32,9 @@ demo: $(STAMP)
 #                             rate), and its ceiling the same way
 #   reports/deep-sea-balance  the task-card balance fit on that same run: the first 25,000 games
 #                             of each drawing mission at 3/4/5 players (BALANCE_FIT_GAMES; two
-#                             players use the 3-player card values), so no extra simulation
+#                             players use the 3-player card values), so no extra simulation;
+#                             beside it every card alone, BALANCE_CEILING_DEALS deals per card
+#                             and crew size, and how many of those deals could be won (solver)
 # Altogether 6-10 minutes on this 2-core machine (6 min 5 s and 7 min 23 s measured on
 # 2026-12-02; the ceiling cells run on both cores, and the hardest of their deals get up to
 # CEILING_CONFLICTS).
@@ -42,6 +44,7 @@ CEILING_DEALS ?= 100
 # CEILING_CONFLICTS: the SAT engine's budget per ceiling deal the search leaves open
 CEILING_CONFLICTS ?= 200000
 BALANCE_FIT_GAMES ?= 25000
+BALANCE_CEILING_DEALS ?= 300
 reports: $(STAMP)
 	rm -rf runs/planet-nine
 	$(BIN)/crewsim simulate planet-nine --players 2,3,4,5 -n $(REPORT_GAMES) --seed $(REPORT_SEED) \
@@ -56,7 +59,8 @@ reports: $(STAMP)
 	rm -rf reports/deep-sea reports/deep-sea-balance
 	$(BIN)/crewsim report runs/deep-sea --out reports/deep-sea
 	$(BIN)/crewsim balance --run runs/deep-sea --players 3,4,5 --fit-games $(BALANCE_FIT_GAMES) \
-		--out reports/deep-sea-balance --format csv > /dev/null
+		--ceiling --ceiling-n $(BALANCE_CEILING_DEALS) --out reports/deep-sea-balance \
+		--format csv > /dev/null
 
 lint: $(STAMP)
 	$(BIN)/ruff check crewsim tests
