@@ -29,12 +29,12 @@ import numpy as np
 from crewsim.cards import Game, seats_of
 from crewsim.kernel.layout import FAIL_CONDITION
 from crewsim.missions import TaskCard, get_mission
-from crewsim.missions.schema import Mission
 from crewsim.rules.deal import Deal
 from crewsim.rules.deep_sea_setup import captain_may_take, contradictions, draft_problems
 from crewsim.stats import describe_failure, wilson
 
 if TYPE_CHECKING:
+    from crewsim.missions.schema import Mission
     from crewsim.montecarlo import ChunkTask
     from crewsim.solver.api import Problem, Result
 

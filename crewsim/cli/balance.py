@@ -186,12 +186,14 @@ def _card_ceilings(
     from rich.console import Console
 
     from crewsim.backends import open_workers
+    from crewsim.missions import load_task_cards
     from crewsim.report.balance import card_ceilings
     from crewsim.solver.api import DEFAULT_CONFLICTS
 
     players = bal.players
+    total = len(load_task_cards()) * len(players) * deals
     with open_workers(backend or "loky", jobs, scheduler) as workers, deals_bar(
-        96 * len(players) * deals, Console(stderr=True)
+        total, Console(stderr=True)
     ) as solved:
         return card_ceilings(players, deals, bal.run.seed, bal.run.bot, DEFAULT_CONFLICTS,
                              workers, on_card=lambda: solved(deals))  # fmt: skip
