@@ -249,16 +249,16 @@ def test_ceiling_solves_the_deals_the_bots_played() -> None:
     from crewsim.missions import get_task_card
     from crewsim.task_check import _chunks, _vectors
 
-    code, doc = _json("3black", "-p", "4", "-n", "3000", "--seed", "5", "--ceiling",
+    code, doc = _json("2black", "-p", "4", "-n", "3000", "--seed", "5", "--ceiling",
                       "--ceiling-n", "80")  # fmt: skip
     assert code == 0
     c = doc["monte_carlo"]["ceiling"]
     assert c["ceiling_games"] == 80 and c["conflicts"] == 30_000 and c["won_but_infeasible"] == 0
-    mp, bp = _vectors([get_task_card("46")], None, 4, "heuristic")
+    mp, bp = _vectors([get_task_card("45")], None, 4, "heuristic")
     first = run_chunk(mp, bp, 3000, _chunks(4, 3000, 5)[0].seed)
     assert c["ceiling_wins"] == int(first["success"][:80].sum())
     assert c["ceiling_wins"] <= c["feasible_games"] <= c["decided_games"] <= 80
-    assert 0 < c["feasible_share"] < 1  # three submarines of four: some hands cannot
+    assert 0 < c["feasible_share"] < 1  # two submarines of four: some drafts cannot
     assert c["feasible_low"] <= c["feasible_share"] <= c["feasible_high"]
     assert c["bot_efficiency"] == pytest.approx(c["ceiling_wins"] / c["feasible_games"])
 
