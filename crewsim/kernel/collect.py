@@ -12,7 +12,7 @@ reads the judge's own encoding (``conditions.encode_task``) and asks the judge's
 import numpy as np
 from numba import njit
 
-from crewsim.kernel.bits import SUIT, TRUMPS, popcount
+from crewsim.kernel.bits import SUIT, TRUMPS, highest, lowest, popcount
 from crewsim.kernel.conditions import (
     FAILED,
     K_ALL_OF_ONE_COLOUR,
@@ -87,11 +87,35 @@ def _exact(have, more, own, n):
 
 
 @njit(cache=True)
-def collect_value(codes, at, mine, live, held):
+def sub_wins(mine, others):
+    """(fewest, most) more submarines a hand holding the submarines ``mine`` can end up
+    winning while ``others`` are still in other hands, all hands known: only a submarine takes
+    a trick holding one, so each of its own wins unless a higher one of another hand falls on
+    it (one each), and its highest can take every lower one of the others.  Measured with the
+    solver (exactly 1, 2, 3 at 3-5 players): a count outside this range was never feasible."""
+    if mine == 0:
+        return 0, 0
+    most = popcount(mine) + popcount(others & ((np.int64(1) << highest(mine)) - 1))
+    fewest = popcount(mine)
+    free = others
+    m = mine
+    while m:  # from its highest down, the lowest free higher submarine of another hand
+        c = highest(m)
+        m &= ~(np.int64(1) << c)
+        above = free & ~((np.int64(1) << (c + 1)) - 1)
+        if above:
+            free &= ~(np.int64(1) << lowest(above))
+            fewest -= 1
+    return fewest, most
+
+
+@njit(cache=True)
+def collect_value(codes, at, mine, live, held, spare):
     """(value, cards missing) of the counting card whose ``encode_task`` row starts at
     ``codes[at]``, for an owner who has won ``mine`` with ``live`` still unplayed, ``held`` of
-    them in its hand (0 when the seat deciding cannot see that hand).  Value 0 is met,
-    ``-LOST`` lost: exactly when the judge's ``won_cards_verdict`` says FAILED."""
+    them in its hand (0 when the seat deciding cannot see that hand), ``spare`` of them it will
+    never play (the hand of 14 at three players).  Value 0 is met, ``-LOST`` lost: when the
+    judge's ``won_cards_verdict`` says FAILED, or the owner's own hand rules the card out."""
     if won_cards_verdict(codes, at, mine, live) == FAILED:
         return -LOST, 0
     kind, a, b, c = codes[at], codes[at + 1], codes[at + 2], codes[at + 3]
@@ -99,6 +123,11 @@ def collect_value(codes, at, mine, live, held):
         more = popcount(live & a)
         short = max(b - popcount(mine & a), 0)
         return -WANT * short - _tight(short, more), short
+    if kind == K_EXACTLY_SUBS and held:  # the owner's own view: its hand decides what it
+        have = popcount(mine & a)  # must still win and what it can (its last submarine, or
+        fewest, most = sub_wins(held & a, live & a & ~held)  # sub 4, wins its trick)
+        if not have + fewest - spare <= b <= have + most:
+            return -LOST, 0
     if kind == K_EXACTLY_RANK or kind == K_EXACTLY_SUBS:
         return _exact(popcount(mine & a), popcount(live & a), popcount(held & a), b)
     if kind == K_EXACTLY_COLOUR:

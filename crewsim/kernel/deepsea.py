@@ -12,7 +12,6 @@ from crewsim.kernel.bits import (
     SUIT,
     TRUMPS,
     count_seat,
-    highest,
     lowest,
     popcount,
     rand_below,
@@ -20,6 +19,7 @@ from crewsim.kernel.bits import (
     seat_count,
     suit_of,
 )
+from crewsim.kernel.collect import sub_wins
 from crewsim.kernel.deep_sea_tables import (
     C_CAPTAIN_OK,
     C_CMP,
@@ -181,7 +181,7 @@ def task_score(tab, row, hand):
     elif fam == FAM_AVOID:
         sc += 0.6 * (4.0 - power)
     elif hold != 0:  # exactly n submarines: only a hand that can end up with n of them
-        fewest, most = _sub_wins(hand)
+        fewest, most = sub_wins(hand & TRUMPS, TRUMPS & ~hand)
         n = tab[row + C_TARGET]
         if not fewest <= n <= most:
             sc -= NO_WAY
@@ -195,30 +195,6 @@ def task_score(tab, row, hand):
         # (measured: "exactly 1 pink" does not gain)
         sc += PASS_MARGIN - 0.5 * _over_average(hand, need)
     return sc
-
-
-@njit(cache=True)
-def _sub_wins(hand):
-    """(fewest, most) submarines this hand can end up winning, all hands known: each of its
-    submarines wins unless a higher one of another hand falls on it (one each), and its
-    highest can take every lower one of the others.  Measured with the solver (exactly 1, 2,
-    3 at 4 and 5 players): n outside this range was never feasible, inside almost always."""
-    mine = hand & TRUMPS
-    others = TRUMPS & ~hand
-    if mine == 0:
-        return 0, 0
-    most = popcount(mine) + popcount(others & ((np.int64(1) << highest(mine)) - 1))
-    fewest = popcount(mine)
-    free = others
-    m = mine
-    while m:  # from its highest down, the lowest free higher submarine of another hand
-        c = highest(m)
-        m &= ~(np.int64(1) << c)
-        above = free & ~((np.int64(1) << (c + 1)) - 1)
-        if above:
-            free &= ~(np.int64(1) << lowest(above))
-            fewest -= 1
-    return fewest, most
 
 
 @njit(cache=True)

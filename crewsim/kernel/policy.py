@@ -463,6 +463,16 @@ def _holder(hand, possible, me, seats, c):
     return h
 
 
+@njit(cache=True, forceinline=True)
+def _spare(g, o, held):
+    """Cards of seat ``o``'s hand ``held`` it will never play (0 when unknown): the hand of
+    14 at three players keeps one back."""
+    if held == 0:
+        return 0
+    played = (o - g[G_LEADER]) % g[G_SEATS] < g[G_NIN]  # in the trick under way
+    return max(popcount(held) - (g[G_NT] - g[G_T] - played), 0)
+
+
 @njit(cache=True)
 def _deep_sea_want(S, g, me, won, want, trick, drawn):
     """Add what the open Deep Sea task cards want from the current trick (coarse hints from
@@ -481,10 +491,11 @@ def _deep_sea_want(S, g, me, won, want, trick, drawn):
         at = S.ds_task[k] * CODE_SIZE
         if is_collect(S.ds_code[at]):  # a count of won cards: what the trick's cards do to it
             held = S.hands[o] if _knows(g, me, o) else np.int64(0)
+            spare = _spare(g, o, held)
             rest = FULL & ~g[G_PLAYED] & ~drawn
             taken, short = collect_value(S.ds_code, at, S.won_cards[o] | inside | drawn, rest,
-                                         held)  # fmt: skip
-            lost, _ = collect_value(S.ds_code, at, S.won_cards[o], rest, held)
+                                         held, spare)  # fmt: skip
+            lost, _ = collect_value(S.ds_code, at, S.won_cards[o], rest, held, spare)
             want[o] += taken - lost if taken != lost else (8.0 if short > 0 else 0.0)
             S.ds_base[2 * k], S.ds_base[2 * k + 1] = lost, taken
             continue
@@ -644,7 +655,7 @@ def _deep_sea_shed(S, g, me, c, wseat, won):
         if tab[row + C_FAMILY] == FAM_COUNT and is_collect(S.ds_code[at]):
             # exactly n cards, all of them won: any trick it takes now may bring one too many
             _, short = collect_value(S.ds_code, at, S.won_cards[me], FULL & ~g[G_PLAYED],
-                                     S.hands[me])  # fmt: skip
+                                     S.hands[me], _spare(g, me, S.hands[me]))  # fmt: skip
             if short == 0:
                 sc += high
             continue
@@ -1141,13 +1152,15 @@ def _deep_sea_collect(S, g, me, c, wseat, risk, drawn, base, toppers):
         o = S.ds_owner[k]
         mine = S.won_cards[o]
         held = S.hands[o] if _knows(g, me, o) else np.int64(0)
+        spare = _spare(g, o, held)
         kept = S.ds_base[2 * k]
-        lost, _ = collect_value(S.ds_code, at, mine, live & ~inside, held & ~bit)
+        lost, _ = collect_value(S.ds_code, at, mine, live & ~inside, held & ~bit, spare)
         p = 1.0 - risk if wseat == o else 0.0  # the chance the owner takes the trick
         if toppers >> o & 1:
             p = risk / popcount(toppers)
         if p > 0.0:
-            taken, _ = collect_value(S.ds_code, at, mine | inside, live & ~inside, held & ~bit)
+            taken, _ = collect_value(S.ds_code, at, mine | inside, live & ~inside, held & ~bit,
+                                     spare)  # fmt: skip
             sc += p * (taken - S.ds_base[2 * k + 1]) + (1.0 - p) * (lost - kept)
         else:
             sc += lost - kept

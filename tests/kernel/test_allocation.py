@@ -315,12 +315,13 @@ def test_the_kernels_trick_count_check_never_refutes_a_possible_set(players: int
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_a_submarine_count_outside_the_draft_range_cannot_be_won(players: int) -> None:
-    """``deepsea._sub_wins`` tells the draft how many submarines a hand can end up with: for
+    """``collect.sub_wins`` tells the draft how many submarines a hand can end up with: for
     "exactly 1 / 2 / 3 submarines" outside that range the solver (every hand known) never
     finds a way, and inside it almost always does.  (At three players the hand of 14 keeps
     one card back, maybe a submarine, which the draft does not plan for; a hand of all four
     is dealt again.)"""
-    from crewsim.kernel.deepsea import _sub_wins
+    from crewsim.kernel.bits import TRUMPS
+    from crewsim.kernel.collect import sub_wins
     from crewsim.rules.conditions import HeldTask
     from crewsim.rules.deal import deal_cards
     from crewsim.solver.api import problem_from_mission, solve
@@ -332,7 +333,8 @@ def test_a_submarine_count_outside_the_draft_range_cannot_be_won(players: int) -
         if any(deal.full_hand(s) >> 36 == 15 for s in range(deal.seats)):
             continue
         for seat in range(deal.seats):
-            fewest, most = _sub_wins(np.int64(deal.full_hand(seat)))
+            hand = np.int64(deal.full_hand(seat))
+            fewest, most = sub_wins(hand & TRUMPS, TRUMPS & ~hand)
             fewest -= deal.full_hand(seat).bit_count() == 14
             for number, n in ((44, 1), (45, 2), (46, 3)):
                 task = HeldTask(CARDS[number - 1], seat)

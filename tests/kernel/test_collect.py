@@ -14,11 +14,13 @@ PINK, BLUE, GREEN, YELLOW = (int(SUIT_MASK[s]) for s in range(4))
 ALL = (1 << 40) - 1
 
 
-def _value(number: int, mine: int, live: int, held: int = 0) -> tuple[float, int]:
+def _value(
+    number: int, mine: int, live: int, held: int = 0, spare: int = 0
+) -> tuple[float, int]:
     card = load_task_cards()[number - 1]
     code = encode_task(card, 4)
     assert is_collect(int(code[0])), number
-    v, short = collect_value(code, 0, np.int64(mine), np.int64(live), np.int64(held))
+    v, short = collect_value(code, 0, np.int64(mine), np.int64(live), np.int64(held), spare)
     return float(v), int(short)
 
 
@@ -47,6 +49,21 @@ def test_exact_counts_are_lost_on_overshoot_and_fear_cards_still_about() -> None
     # card 44: exactly 1 submarine
     assert _value(44, 0, TRUMP_MASK)[1] == 1
     assert _value(44, 1 << 36, 0) == (0.0, 0)
+
+
+def test_the_owner_sees_a_submarine_count_its_own_hand_rules_out() -> None:
+    """Card 46, exactly 3 submarines, three of them won: the owner's last submarine wins its
+    trick unless a higher one of another hand falls on it, so holding submarine 2 is lost
+    when no higher one is left elsewhere (the others cannot see that), not when submarine 3
+    is, nor when it is the card the hand of 14 keeps back at three players."""
+    sub = [1 << card_id(4, r) for r in range(1, 5)]
+    three = sub[0] | sub[2] | sub[3]
+    assert _value(46, three, sub[1], held=sub[1])[0] == -LOST
+    assert _value(46, three, sub[1])[0] > -LOST  # another seat deciding: hand unseen
+    assert _value(46, three, sub[1], held=sub[1], spare=1)[0] > -LOST
+    assert _value(46, sub[0] | sub[3], sub[1] | sub[2], held=sub[1])[0] > -LOST
+    # and too few: one won, submarine 1 in hand, the others' 3 and 4 out of its reach
+    assert _value(46, sub[1], sub[0] | sub[2] | sub[3], held=sub[0])[0] == -LOST
 
 
 def test_all_of_one_colour_follows_the_colours_nobody_else_spoiled() -> None:
@@ -83,5 +100,5 @@ def test_codes_are_read_at_an_offset() -> None:
     codes = np.concatenate([encode_task(c, 4) for c in cards])
     for number in (30, 41, 27):
         at = (number - 1) * CODE_SIZE
-        got = collect_value(codes, at, np.int64(0), np.int64(ALL), np.int64(0))
+        got = collect_value(codes, at, np.int64(0), np.int64(ALL), np.int64(0), 0)
         assert got == _value(number, 0, ALL)
