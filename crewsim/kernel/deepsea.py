@@ -363,13 +363,22 @@ def select(S, bp, alloc, hands, st):
         # with fewer tasks than players a member may pass (rule 16); a bot passes on a task
         # that suits its hand worse than an average hand, while passes are still to spare
         value = tab[task[best_k] * N_COLS + C_VALUE]
-        if not rnd and passes > 0 and best_sc < PASS_MARGIN - value:
-            passes -= 1
+        if not rnd and passes > 0 and best_sc < PASS_MARGIN - value and not (
+            passes == 1 and best_sc > -NO_WAY / 2 and _only_held_count(tab, task[best_k])
+        ):  # an exact count of submarines: with one pass left, a hand able to end on it
+            passes -= 1  # keeps it rather than leave it to the next, which may hold none
             continue
         owner[best_k] = s
         counts = count_seat(counts, s)
         left -= 1
     return False
+
+
+@njit(cache=True)
+def _only_held_count(tab, card):
+    """A count that only cards in its owner's hand can make (exactly n submarines)."""
+    row = card * N_COLS
+    return tab[row + C_HOLD_ANY] != 0 and tab[row + C_FAMILY] == FAM_COUNT
 
 
 @njit(cache=True)

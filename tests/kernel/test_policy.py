@@ -191,6 +191,11 @@ CASES += [
 # deals (20,000, seed 777), 3 / 4 / 5 players: 23.8 / 10.5 / 7.1 %, with the draft 61.6 /
 # 34.9 / 26.2 %, with both 63.9 / 43.0 / 36.3 %
 CASES += [(46, 3, 0.56), (46, 4, 0.38), (46, 5, 0.3)]
+# "Exactly 1 / 2 submarines": the last member that may pass keeps the card when its hand can
+# end on the count, rather than leave it to the next, which may hold none (the same deals,
+# 3 / 4 / 5 players: 44 70.8 / 75.2 / 75.4 -> 81.3 / 79.4 / 77.5 %, 45 52.0 / 44.5 / 35.5 ->
+# 58.7 / 46.6 / 36.6 %)
+CASES += [(44, 3, 0.78), (45, 3, 0.54)]
 
 
 @pytest.mark.parametrize(("number", "players", "floor"), CASES)
