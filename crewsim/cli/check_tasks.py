@@ -174,10 +174,10 @@ def check_tasks(
     refuse_ceiling_options_without_it(ctx, with_ceiling)
     if with_ceiling and games == 0:
         raise CrewsimError("--ceiling solves deals the bots played: give -n too")
-    for flag, value, low in (("--ceiling-n", ceiling_n, 1), ("--ceiling-conflicts",
-                                                               ceiling_conflicts, 0)):
-        if value < low:
-            raise CrewsimError(f"{flag}: expected {low} or more, got {value}")
+    if ceiling_n < 1:
+        raise CrewsimError(f"--ceiling-n: expected 1 or more, got {ceiling_n}")
+    if ceiling_conflicts < 0:
+        raise CrewsimError(f"--ceiling-conflicts: expected 0 or more, got {ceiling_conflicts}")
     result = check(cards, given, players)
     mc = None
     if games > 0:  # a fresh install first compiles the kernel: the spinner says so

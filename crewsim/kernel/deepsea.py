@@ -180,7 +180,7 @@ def task_score(tab, row, hand):
         sc += WITH_COVER * _with_cover(hand, tab[row + C_WITH])
     elif fam == FAM_AVOID:
         sc += 0.6 * (4.0 - power)
-    elif hold != 0:  # exactly n submarines: only a hand that can end up with n of them
+    elif _only_held_count(tab, row):  # exactly n submarines: only a hand able to end on n
         fewest, most = sub_wins(hand & TRUMPS, TRUMPS & ~hand)
         n = tab[row + C_TARGET]
         if not fewest <= n <= most:
@@ -364,7 +364,7 @@ def select(S, bp, alloc, hands, st):
         # that suits its hand worse than an average hand, while passes are still to spare
         value = tab[task[best_k] * N_COLS + C_VALUE]
         if not rnd and passes > 0 and best_sc < PASS_MARGIN - value and not (
-            passes == 1 and best_sc > -NO_WAY / 2 and _only_held_count(tab, task[best_k])
+            passes == 1 and best_sc > -NO_WAY / 2 and _only_held_count(tab, task[best_k] * N_COLS)
         ):  # an exact count of submarines: with one pass left, a hand able to end on it
             passes -= 1  # keeps it rather than leave it to the next, which may hold none
             continue
@@ -375,9 +375,8 @@ def select(S, bp, alloc, hands, st):
 
 
 @njit(cache=True)
-def _only_held_count(tab, card):
+def _only_held_count(tab, row):
     """A count that only cards in its owner's hand can make (exactly n submarines)."""
-    row = card * N_COLS
     return tab[row + C_HOLD_ANY] != 0 and tab[row + C_FAMILY] == FAM_COUNT
 
 
