@@ -996,7 +996,8 @@ def _clears_for(S, g, me, c, hand, others_poss):
             continue
         w = lowest(with_)
         need = S.ds_tab[row + C_NEED]
-        low = value_of(w) <= 3 if need == 0 else need & same & others_poss == 0
+        # a card to capture of w's colour must lie under w; the others come from void seats
+        low = value_of(w) <= 3 if need == 0 else need & same & others_poss & ~BEATS[w] == 0
         if low and others_poss & same & BEATS[w]:
             return True
     return False
@@ -1023,14 +1024,39 @@ def _deep_sea_with(S, g, me, c, wseat, wcard, risk):
                 sc -= 10.0
         elif wseat == S.ds_owner[k] and with_ >> wcard & 1 and need >> c & 1:
             sc += 50.0
-        elif S.ds_owner[k] != me and need >> c & 1:
-            sc -= FIT_KEEP  # a card to capture, kept for such a trick
-        elif S.ds_owner[k] != me and not _led_suit(S, g, c) >> c & 1:
-            # discarding: a card above the owner's card to win with, gone for good
-            low = S.possible[S.ds_owner[k]] & with_ & SUIT[suit_of(c)] & ~g[G_PLAYED]
-            if low and c > lowest(low):
-                sc += WITH_CLEAR
+        elif S.ds_owner[k] != me:
+            o = S.ds_owner[k]
+            if need >> c & 1:
+                if _owner_may_take(S, g, o, with_, wcard):
+                    sc += 25.0  # the owner plays after me and may take it with its card
+                else:
+                    sc -= FIT_KEEP  # a card to capture, kept for such a trick
+            same = SUIT[suit_of(c)]
+            low = S.possible[o] & with_ & same & ~g[G_PLAYED]
+            if g[G_NIN] > 0 and low and c > lowest(low) and inside & with_ & same == 0:
+                # following or discarding: a card above the owner's card to win with is
+                # better gone, unless the owner still to play might have won this trick
+                if not _to_play(g, o) or inside & same & BEATS[lowest(low)]:
+                    sc += WITH_CLEAR
     return sc
+
+
+@njit(cache=True, forceinline=True)
+def _to_play(g, o):
+    """Whether seat ``o`` plays in this trick after the card now being chosen."""
+    for k in range(g[G_NIN] + 1, g[G_SEATS]):
+        if seat_after(g[G_LEADER], k, g[G_SEATS]) == o:
+            return True
+    return False
+
+
+@njit(cache=True, forceinline=True)
+def _owner_may_take(S, g, o, with_, wcard):
+    """Whether seat ``o``, still to play in this trick, may hold a card of ``with_`` of the
+    colour led that tops the trick's winning card ``wcard``."""
+    if g[G_NIN] == 0 or suit_of(wcard) != suit_of(S.trick[0]) or not _to_play(g, o):
+        return False
+    return S.possible[o] & with_ & SUIT[suit_of(wcard)] & BEATS[wcard] & ~g[G_PLAYED] != 0
 
 
 @njit(cache=True, forceinline=True)
@@ -1549,12 +1575,14 @@ def choose_play(
                 sc += _deep_sea_keep(S, g, me, c, keeper)
             if c == 39 and mp[MP_GAME] == 1:
                 sc += _run_sub4(S, g, me, won)
-            if ds & DS_WITH and _wins_with(S, g, me, c):
-                top = others_poss & SUIT[suit_of(c)] & BEATS[c] == 0
-                risk = 0.0 if top else _lead_risk(g, c, mine, possible, known, me)
+            if ds & DS_WITH:
+                risk = 0.0
+                if _wins_with(S, g, me, c):
+                    if others_poss & SUIT[suit_of(c)] & BEATS[c]:
+                        risk = _lead_risk(g, c, mine, possible, known, me)
+                elif _clears_for(S, g, me, c, hand, others_poss):
+                    sc += 12.0
                 sc += _deep_sea_with(S, g, me, c, me, c, risk)
-            elif ds & DS_WITH and _clears_for(S, g, me, c, hand, others_poss):
-                sc += 12.0
             if ds & DS_FIT:
                 sc += _deep_sea_fit(S, g, me, c, me)
             if ds & DS_EQUAL:
