@@ -196,6 +196,17 @@ CASES += [(46, 3, 0.56), (46, 4, 0.38), (46, 5, 0.3)]
 # 3 / 4 / 5 players: 44 70.8 / 75.2 / 75.4 -> 81.3 / 79.4 / 77.5 %, 45 52.0 / 44.5 / 35.5 ->
 # 58.7 / 46.6 / 36.6 %)
 CASES += [(44, 3, 0.78), (45, 3, 0.54)]
+# "Win X with Y": the others follow or discard above the owner's card to win with, unless the
+# owner still to play might take this trick; a seat ahead of an owner that may take the trick
+# drops the card to capture into it; and leads keep the cards to capture too.  The same
+# deals, 3 / 4 players, before -> after: 9 48.8 / 30.9 -> 66.8 / 56.9 %, 8 59.9 / 48.4 ->
+# 73.5 / 66.0 %, 7 85.0 / 78.0 -> 88.5 / 82.9 %, 13 71.2 / 43.0 -> 82.3 / 53.6 %
+CASES += [
+    (9, 3, 0.6), (9, 4, 0.5),  # an 8 won with a 4
+    (8, 3, 0.68), (8, 4, 0.6),  # a 6 won with a 6
+    (7, 4, 0.8),  # a 5 won with a 7
+    (13, 3, 0.77), (13, 4, 0.49),  # a trick won with a 3
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(("number", "players", "floor"), CASES)
