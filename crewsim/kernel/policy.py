@@ -92,6 +92,8 @@ BAD_AHEAD = 20.0  # a card its owner may not win, into a trick that owner is sti
 BAD_LEAD = 20.0  # leading the colour of a 9 another seat may not win and may hold
 NAMED_RISK = 20.0  # leading the colour of a card named for the last trick that another holds
 WITH_CLEAR = 10.0  # discarding a card above the one another seat must win a trick with
+LEAD_TO = 20.0  # leading so that the seat with a card to win a trick with takes the lead
+ENTRY = 20.0  # the owner of that card taking a trick, its card being safe to lead next
 FIT_KEEP = 8.0  # playing a card a trick of fitting cards will be short of into another trick
 CASH_SUB = 30.0  # leading a submarine nobody tops, for the pair of 'as many as the captain'
 FORCED = 50.0  # per seat that must not win the trick and may be forced to top my card
@@ -1022,6 +1024,10 @@ def _deep_sea_with(S, g, me, c, wseat, wcard, risk):
                 sc += gain * (1.0 - risk) - 20.0 * risk
             else:
                 sc -= 10.0
+        elif S.ds_owner[k] == me and wseat == me and need == 0 and g[G_NIN] > 0:
+            # taking this trick leads the next: worth it once my card to win with is safe
+            if _ready(S, g, me, me, with_, g[G_PLAYED] | inside | np.int64(1) << c):
+                sc += ENTRY * (1.0 - risk)
         elif wseat == S.ds_owner[k] and with_ >> wcard & 1 and need >> c & 1:
             sc += 50.0
         elif S.ds_owner[k] != me:
@@ -1033,12 +1039,64 @@ def _deep_sea_with(S, g, me, c, wseat, wcard, risk):
                     sc -= FIT_KEEP  # a card to capture, kept for such a trick
             same = SUIT[suit_of(c)]
             low = S.possible[o] & with_ & same & ~g[G_PLAYED]
+            if (
+                c >= 36 and g[G_NIN] == 0 and (need != 0 or value_of(lowest(with_)) <= 3)
+                and S.possible[o] & with_ & ~TRUMPS & ~g[G_PLAYED]
+            ):
+                sc += WITH_CLEAR  # a submarine would top any card the owner must win with
+            if g[G_NIN] == 0 and need == 0:
+                if _leads_to(S, g, me, o, c, with_):
+                    sc += LEAD_TO
+                elif c < 36 and _ready(S, g, me, o, with_, g[G_PLAYED]):
+                    # its card to win with is safe: hand it the lead, by a colour it may top
+                    above = SUIT[suit_of(c)] & BEATS[c] & ~g[G_PLAYED] & ~S.hands[me]
+                    if above:
+                        sc += LEAD_TO * popcount(_holds(S, me, o) & above) / popcount(above)
             if g[G_NIN] > 0 and low and c > lowest(low) and inside & with_ & same == 0:
                 # following or discarding: a card above the owner's card to win with is
                 # better gone, unless the owner still to play might have won this trick
                 if not _to_play(g, o) or inside & same & BEATS[lowest(low)]:
                     sc += WITH_CLEAR
     return sc
+
+
+@njit(cache=True, forceinline=True)
+def _leads_to(S, g, me, o, c, with_):
+    """Whether my lead ``c`` lets seat ``o`` take the trick with a card of ``with_`` it may
+    hold: one of ``c``'s colour above it that no third seat may top."""
+    same = SUIT[suit_of(c)]
+    w = _holds(S, me, o) & with_ & same & BEATS[c] & ~g[G_PLAYED]
+    if w == 0:
+        return False
+    top = same & BEATS[lowest(w)] & ~g[G_PLAYED]
+    for q in range(g[G_SEATS]):
+        if q != me and q != o and _holds(S, me, q) & top:
+            return False
+    return True
+
+
+@njit(cache=True, forceinline=True)
+def _holds(S, me, q):
+    """The cards seat ``q`` may hold, as seen by ``me``."""
+    return S.hands[me] if q == me else S.possible[q] & ~S.hands[me]
+
+
+@njit(cache=True)
+def _ready(S, g, me, o, with_, out):
+    """Whether seat ``o`` may hold a colour card of ``with_`` that no other seat may top
+    (``out``: the cards gone): led, it takes the trick."""
+    cand = _holds(S, me, o) & with_ & ~TRUMPS & ~out
+    while cand:
+        w = lowest(cand)
+        cand &= cand - 1
+        top = SUIT[suit_of(w)] & BEATS[w] & ~out
+        ok = True
+        for q in range(g[G_SEATS]):
+            if q != o and _holds(S, me, q) & top:
+                ok = False
+        if ok:
+            return True
+    return False
 
 
 @njit(cache=True, forceinline=True)

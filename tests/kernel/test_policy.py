@@ -207,6 +207,18 @@ CASES += [
     (7, 4, 0.8),  # a 5 won with a 7
     (13, 3, 0.77), (13, 4, 0.49),  # a trick won with a 3
 ]  # fmt: skip
+# Then a non-owner leads its submarines while the owner may hold its card (one would top it;
+# only for cards of 3 or less when no card is to be captured), and, with no card to capture,
+# leads below the owner's card when no third seat may top it, or once that card is safe a
+# colour the owner may top; that owner takes a trick once its card is safe to lead next.
+# The same deals, 3 / 4 / 5 players, before -> after: 12 67.8 / 44.6 / 26.1 -> 71.4 / 51.6 /
+# 32.2 %, 13 82.3 / 53.6 -> 85.5 / 59.3 %, 14 68.4 / 51.3 -> 70.0 / 54.2 % (4 / 5), 9 56.9 /
+# 40.5 -> 58.4 / 44.1 % (4 / 5)
+CASES += [
+    (12, 3, 0.69), (12, 4, 0.48), (12, 5, 0.29),  # a trick won with a 2
+    (13, 3, 0.84), (13, 4, 0.56),  # a trick won with a 3
+    (9, 5, 0.42),  # an 8 won with a 4
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(("number", "players", "floor"), CASES)
