@@ -1008,7 +1008,8 @@ def _clears_for(S, g, me, c, hand, others_poss):
 @njit(cache=True)
 def _deep_sea_with(S, g, me, c, wseat, wcard, risk):
     """Cards won with a given rank: the owner takes the trick with one (``risk``: that a later
-    card tops it) and keeps them otherwise; the others drop a card to capture into it."""
+    card tops it), keeps them otherwise and takes the lead once one is safe to lead; the
+    others drop a card to capture into it, clear what would top it, and hand it the lead."""
     sc = 0.0
     inside = g[G_TRICKMASK]
     for k in range(g[G_NDS]):
@@ -1024,7 +1025,7 @@ def _deep_sea_with(S, g, me, c, wseat, wcard, risk):
                 sc += gain * (1.0 - risk) - 20.0 * risk
             else:
                 sc -= 10.0
-        elif S.ds_owner[k] == me and wseat == me and need == 0 and g[G_NIN] > 0:
+        elif S.ds_owner[k] == me and wseat == me and g[G_NIN] > 0:
             # taking this trick leads the next: worth it once my card to win with is safe
             if _ready(S, g, me, me, with_, g[G_PLAYED] | inside | np.int64(1) << c):
                 sc += ENTRY * (1.0 - risk)
@@ -1041,10 +1042,10 @@ def _deep_sea_with(S, g, me, c, wseat, wcard, risk):
             low = S.possible[o] & with_ & same & ~g[G_PLAYED]
             if (
                 c >= 36 and g[G_NIN] == 0 and (need != 0 or value_of(lowest(with_)) <= 3)
-                and S.possible[o] & with_ & ~TRUMPS & ~g[G_PLAYED]
+                and _holds(S, me, o) & with_ & ~TRUMPS & ~g[G_PLAYED]
             ):
                 sc += WITH_CLEAR  # a submarine would top any card the owner must win with
-            if g[G_NIN] == 0 and need == 0:
+            if g[G_NIN] == 0:
                 if _leads_to(S, g, me, o, c, with_):
                     sc += LEAD_TO
                 elif c < 36 and _ready(S, g, me, o, with_, g[G_PLAYED]):

@@ -219,6 +219,14 @@ CASES += [
     (13, 3, 0.84), (13, 4, 0.56),  # a trick won with a 3
     (9, 5, 0.42),  # an 8 won with a 4
 ]  # fmt: skip
+# The same lead and entry for the cards that also name a card to capture (the same deals,
+# 3 / 4 / 5 players, before -> after): 9 68.1 / 58.4 / 44.1 -> 72.5 / 61.9 / 46.0 %, 8 75.0 /
+# 68.8 / 59.5 -> 76.3 / 72.4 / 63.0 %, 7 89.8 / 84.4 / 73.6 -> 90.9 / 86.0 / 75.7 %
+CASES += [
+    (9, 3, 0.7), (9, 4, 0.6), (9, 5, 0.45),  # an 8 won with a 4
+    (8, 4, 0.7), (8, 5, 0.61),  # a 6 won with a 6
+    (7, 5, 0.745),  # a 5 won with a 7
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(("number", "players", "floor"), CASES)
