@@ -1046,7 +1046,8 @@ def _deep_sea_with(S, g, me, c, wseat, wcard, risk):
             ):
                 sc += WITH_CLEAR  # a submarine would top any card the owner must win with
             if g[G_NIN] == 0:
-                if _leads_to(S, g, me, o, c, with_):
+                under = with_ & SUIT[suit_of(c)] & BEATS[c]  # the owner's card above my lead
+                if _ready(S, g, me, o, under, g[G_PLAYED] | S.hands[me]):
                     sc += LEAD_TO
                 elif c < 36 and _ready(S, g, me, o, with_, g[G_PLAYED]):
                     # its card to win with is safe: hand it the lead, by a colour it may top
@@ -1059,21 +1060,6 @@ def _deep_sea_with(S, g, me, c, wseat, wcard, risk):
                 if not _to_play(g, o) or inside & same & BEATS[lowest(low)]:
                     sc += WITH_CLEAR
     return sc
-
-
-@njit(cache=True, forceinline=True)
-def _leads_to(S, g, me, o, c, with_):
-    """Whether my lead ``c`` lets seat ``o`` take the trick with a card of ``with_`` it may
-    hold: one of ``c``'s colour above it that no third seat may top."""
-    same = SUIT[suit_of(c)]
-    w = _holds(S, me, o) & with_ & same & BEATS[c] & ~g[G_PLAYED]
-    if w == 0:
-        return False
-    top = same & BEATS[lowest(w)] & ~g[G_PLAYED]
-    for q in range(g[G_SEATS]):
-        if q != me and q != o and _holds(S, me, q) & top:
-            return False
-    return True
 
 
 @njit(cache=True, forceinline=True)
