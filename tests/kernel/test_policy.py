@@ -196,6 +196,13 @@ CASES += [(46, 3, 0.56), (46, 4, 0.38), (46, 5, 0.3)]
 # 3 / 4 / 5 players: 44 70.8 / 75.2 / 75.4 -> 81.3 / 79.4 / 77.5 %, 45 52.0 / 44.5 / 35.5 ->
 # 58.7 / 46.6 / 36.6 %)
 CASES += [(44, 3, 0.78), (45, 3, 0.54)]
+# "Exactly 2 / 3 submarines": the crew gets rid of the submarines beyond the count early
+# (``collect.SUB_EXCESS``), or they meet in the last trick (the same deals, 3 / 4 / 5 players:
+# 45 57.2 / 47.1 / 36.1 -> 90.4 / 84.1 / 75.6 %, 46 61.7 / 43.2 / 35.8 -> 76.4 / 86.0 / 87.1 %)
+CASES += [
+    (45, 3, 0.87), (45, 4, 0.8), (45, 5, 0.72),
+    (46, 3, 0.73), (46, 4, 0.82), (46, 5, 0.83),
+]  # fmt: skip
 # "Win X with Y": the others follow or discard above the owner's card to win with, unless the
 # owner still to play might take this trick; a seat ahead of an owner that may take the trick
 # drops the card to capture into it; and leads keep the cards to capture too.  The same
