@@ -1046,12 +1046,12 @@ def _deep_sea_with(S, g, me, c, wseat, wcard, risk):
             ):
                 sc += WITH_CLEAR  # a submarine would top any card the owner must win with
             if g[G_NIN] == 0:
-                under = with_ & SUIT[suit_of(c)] & BEATS[c]  # the owner's card above my lead
+                under = with_ & same & BEATS[c]  # the owner's card above my lead
                 if _ready(S, g, me, o, under, g[G_PLAYED] | S.hands[me]):
                     sc += LEAD_TO
                 elif c < 36 and _ready(S, g, me, o, with_, g[G_PLAYED]):
                     # its card to win with is safe: hand it the lead, by a colour it may top
-                    above = SUIT[suit_of(c)] & BEATS[c] & ~g[G_PLAYED] & ~S.hands[me]
+                    above = same & BEATS[c] & ~g[G_PLAYED] & ~S.hands[me]
                     if above:
                         sc += LEAD_TO * popcount(_holds(S, me, o) & above) / popcount(above)
             if g[G_NIN] > 0 and low and c > lowest(low) and inside & with_ & same == 0:
@@ -1077,11 +1077,10 @@ def _ready(S, g, me, o, with_, out):
         w = lowest(cand)
         cand &= cand - 1
         top = SUIT[suit_of(w)] & BEATS[w] & ~out
-        ok = True
         for q in range(g[G_SEATS]):
             if q != o and _holds(S, me, q) & top:
-                ok = False
-        if ok:
+                break
+        else:
             return True
     return False
 

@@ -239,16 +239,6 @@ CASES += [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("number", "players", "floor"), CASES)
-def test_the_crew_plays_for_the_card(number: int, players: int, floor: float) -> None:
-    """One card alone on the check-tasks carrier: the crew now plays for it."""
-    from crewsim.task_check import CARRIER
-
-    mp = KernelMission(get_mission(CARRIER), players, distress="never", tasks=(number,)).vector()
-    rec = run_chunk(mp, get_bot("heuristic").vector(), 2000, 1000 + number)
-    assert rec["success"].mean() >= floor
-
-
 # cards that count what their owner wins, and a card won with a submarine: (card, players,
 # share completed at least); with the same carrier and 4,000 deals the bots' share was,
 # before ``collect``, 5.4 % (30), 24 % (28), 8.4 % (34), 3.5 % (41), 14 % (42), 2.1 % (46),
@@ -272,9 +262,23 @@ COLLECT_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("number", "players", "floor"), COLLECT_CASES)
-def test_the_crew_collects_for_the_card(number: int, players: int, floor: float) -> None:
-    test_the_crew_plays_for_the_card(number, players, floor)
+def _highest_floors(cases: list[tuple[int, int, float]]) -> list[tuple[int, int, float]]:
+    """Each card and crew size once, at its highest floor: a later rule raised the floor on
+    the same deals, so the lower ones add a run and no check."""
+    best: dict[tuple[int, int], float] = {}
+    for number, players, floor in cases:
+        best[number, players] = max(floor, best.get((number, players), 0.0))
+    return [(number, players, floor) for (number, players), floor in best.items()]
+
+
+@pytest.mark.parametrize(("number", "players", "floor"), _highest_floors(CASES + COLLECT_CASES))
+def test_the_crew_plays_for_the_card(number: int, players: int, floor: float) -> None:
+    """One card alone on the check-tasks carrier: the crew now plays for it."""
+    from crewsim.task_check import CARRIER
+
+    mp = KernelMission(get_mission(CARRIER), players, distress="never", tasks=(number,)).vector()
+    rec = run_chunk(mp, get_bot("heuristic").vector(), 2000, 1000 + number)
+    assert rec["success"].mean() >= floor
 
 
 # Deep Sea 12 (no trick opened with pink or a submarine): before the crew shed those cards
