@@ -1383,11 +1383,10 @@ def _objective_score(g, mp, me, c, winner, wcard, desig, risk, hand):
 
 
 @njit(cache=True)
-def _rank_rule(mp):
-    """Which of the mission's objectives keeps wins of one rank balanced (Deep Sea 8/21):
-    its index, or -1."""
+def _objective_of(mp, kind):
+    """The index of the mission's objective of ``kind``, or -1."""
     for k in range(mp[MP_NOBJ]):
-        if mp[MP_OBJ + 3 * k] == 10:
+        if mp[MP_OBJ + 3 * k] == kind:
             return k
     return -1
 
@@ -1542,10 +1541,13 @@ def choose_play(
             my_tasks |= np.int64(1) << c
     others_open = open_cards & ~mine & ~my_tasks
     mine_open = my_tasks & ~mine
+    # my trumps are the only way to win these: spending one on a trick without my task card
+    # leaves a task card I cannot take (in the last trick a card kept back is lost anyway)
+    keep_trumps = g[G_T] < g[G_NT] - 1 and popcount(hand & TRUMPS) <= _ruffs_needed(hand, mine_open)
     keep_last = _omega_keeper(ct, me, hand, omega)
     shed_trumps = _sheds_trumps(g, mp, me, desig, ct, omega)
     shed_high = _sheds_high(mp, me, desig, won)
-    rk = _rank_rule(mp)
+    rk = _objective_of(mp, 10)  # Deep Sea 8/21: wins of one rank kept balanced
     rank_cards = ONES << (mp[MP_OBJ + 3 * rk + 1] - 1) if rk >= 0 else np.int64(0)
     best, best_c = -1e18, np.int64(-1)
     shown = np.int64(0)  # cards the others have shown and still hold (rare: checks gated on it)
@@ -1586,6 +1588,8 @@ def choose_play(
                 m &= m - 1
                 if not (known[ct[c]] >> c & 1):
                     guard = False
+        # (where no 9 may win a trick, a trump lead is the safe one)
+        their_ruffs = _objective_of(mp, 4) < 0 and _their_ruffs(g, me, ct, possible, unseen)
         m = legal  # every legal card is scored: cutting equal cards cost more than it saved
         while m:
             c = lowest(m)
@@ -1602,6 +1606,10 @@ def choose_play(
                 sc -= 2 * BIG if c == omega else 30.0  # follow, perhaps with it
             if c == keep_last:
                 sc -= 40.0
+            if keep_trumps and c >= 36:
+                sc -= KEEP_RUFF
+            if c >= 36 and their_ruffs:
+                sc -= OTHER_RUFF
             if mine_open:
                 sc += _entry_bonus(g, me, c, ct, tpred, omega, mine_open, possible, known,
                                    others_poss, unseen)
@@ -1707,6 +1715,8 @@ def choose_play(
             sc -= 40.0
         elif shed_trumps and c >= 36:
             sc += 8.0
+        if keep_trumps and c >= 36 and not (g[G_TRICKMASK] | mine_open & SUIT[led]) & my_tasks:
+            sc -= KEEP_RUFF  # (unless my task card lies in the trick or may still come)
         if avoid and suit_of(wcard) == led:
             if beats:
                 forced = _forces(g, wcard, me, avoid, possible, known, unseen, nin + 1)
@@ -1846,7 +1856,39 @@ def _uncover_in_time(S, g, hand, commander_hand, legal, known):
     return legal & covers if hidden else legal
 
 
+KEEP_RUFF = 40.0  # a trump spent that my task card, held elsewhere and unbeatable, needs
 ENTRY_GAIN = 40.0  # leading a sure winner when the holder of my task card may be void in it
+
+
+@njit(cache=True, forceinline=True)
+def _ruffs_needed(hand, mine_open):
+    """My open task cards held by others that no card of mine tops in their colour: each
+    needs a trump of mine (once void in the colour) unless its holder discards it."""
+    n = 0
+    m = mine_open & ~TRUMPS
+    while m:
+        tc = lowest(m)
+        m &= m - 1
+        if hand & SUIT[suit_of(tc)] & BEATS[tc] == 0:
+            n += 1
+    return n
+
+
+OTHER_RUFF = 15.0  # leading trumps while another owner may need its own to ruff with
+
+
+@njit(cache=True, forceinline=True)
+def _their_ruffs(g, me, ct, possible, unseen):
+    """Whether another owner, known not to hold an open task card of a colour, may hold trumps:
+    a trump led draws the one it may need to ruff that card with."""
+    m = g[G_TASKMASK] & ~g[G_PLAYED] & ~g[G_TRICKMASK] & ~TRUMPS
+    while m:
+        tc = lowest(m)
+        m &= m - 1
+        o = ct[tc]
+        if o != me and not possible[o] >> tc & 1 and possible[o] & unseen & TRUMPS:
+            return True
+    return False
 
 
 @njit(cache=True, forceinline=True)

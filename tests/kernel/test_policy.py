@@ -377,10 +377,12 @@ def test_the_crew_places_task_cards(mission: str, players: int, floor: float) ->
 # card kept back is never done.  Such a hand now plays its task card in the last trick, and
 # the dummy turns its covered stacks over in time while an open task card is unseen.  Games
 # of 20,000 (seed 5) ending "task not completed", before -> after: pn-1 3.7 / 1.6 % ->
-# 0.4 / 0.1 % at 2 / 3 players, pn-10 9.7 / 5.1 % -> 1.3 / 0.3 %.
+# 0.4 / 0.1 % at 2 / 3 players, pn-10 9.7 / 5.1 % -> 1.3 / 0.3 %.  Owners that keep the
+# trump their task card needs (and a crew that leaves such trumps alone) took pn-10 at 3
+# players to 0.46 % (24 of the 36 new games were lost anyway; its success rate rose).
 @pytest.mark.parametrize(
     ("mission", "players", "most"),
-    [("pn-1", 2, 0.006), ("pn-1", 3, 0.002), ("pn-10", 2, 0.016), ("pn-10", 3, 0.004)],
+    [("pn-1", 2, 0.006), ("pn-1", 3, 0.002), ("pn-10", 2, 0.016), ("pn-10", 3, 0.005)],
 )
 def test_no_task_card_is_kept_back(mission: str, players: int, most: float) -> None:
     mp = KernelMission(get_mission(mission), players).vector()
