@@ -1543,7 +1543,9 @@ def choose_play(
     mine_open = my_tasks & ~mine
     # my trumps are the only way to win these: spending one on a trick without my task card
     # leaves a task card I cannot take (in the last trick a card kept back is lost anyway)
-    keep_trumps = g[G_T] < g[G_NT] - 1 and popcount(hand & TRUMPS) <= _ruffs_needed(hand, mine_open)
+    n_ruffs, colour = _ruffs_needed(hand, mine_open)
+    keep_trumps = g[G_T] < g[G_NT] - 1 and popcount(hand & TRUMPS) <= n_ruffs
+    void_in = colour if hand & TRUMPS else np.int64(0)  # its colour: my discards go there
     keep_last = _omega_keeper(ct, me, hand, omega)
     shed_trumps = _sheds_trumps(g, mp, me, desig, ct, omega)
     shed_high = _sheds_high(mp, me, desig, won)
@@ -1717,6 +1719,8 @@ def choose_play(
             sc += 8.0
         if keep_trumps and c >= 36 and not (g[G_TRICKMASK] | mine_open & SUIT[led]) & my_tasks:
             sc -= KEEP_RUFF  # (unless my task card lies in the trick or may still come)
+        if void_in >> c & 1 and suit_of(c) != led:
+            sc += VOID_SHED
         if avoid and suit_of(wcard) == led:
             if beats:
                 forced = _forces(g, wcard, me, avoid, possible, known, unseen, nin + 1)
@@ -1856,6 +1860,7 @@ def _uncover_in_time(S, g, hand, commander_hand, legal, known):
     return legal & covers if hidden else legal
 
 
+VOID_SHED = 5.0  # discarding a card of the colour I must be void in to ruff my task card
 KEEP_RUFF = 40.0  # a trump spent that my task card, held elsewhere and unbeatable, needs
 ENTRY_GAIN = 40.0  # leading a sure winner when the holder of my task card may be void in it
 
@@ -1863,15 +1868,18 @@ ENTRY_GAIN = 40.0  # leading a sure winner when the holder of my task card may b
 @njit(cache=True, forceinline=True)
 def _ruffs_needed(hand, mine_open):
     """My open task cards held by others that no card of mine tops in their colour: each
-    needs a trump of mine (once void in the colour) unless its holder discards it."""
+    needs a trump of mine (once void in the colour) unless its holder discards it.  (How
+    many, and the colour cards of mine to be rid of.)"""
     n = 0
+    shed = np.int64(0)
     m = mine_open & ~TRUMPS
     while m:
         tc = lowest(m)
         m &= m - 1
         if hand & SUIT[suit_of(tc)] & BEATS[tc] == 0:
             n += 1
-    return n
+            shed |= hand & SUIT[suit_of(tc)]
+    return n, shed
 
 
 OTHER_RUFF = 15.0  # leading trumps while another owner may need its own to ruff with
