@@ -1860,6 +1860,7 @@ def _uncover_in_time(S, g, hand, commander_hand, legal, known):
     return legal & covers if hidden else legal
 
 
+PULL_FIRST = 50.0  # times the risk: my task card led while my top card of its colour could pull
 VOID_SHED = 5.0  # discarding a card of the colour I must be void in to ruff my task card
 KEEP_RUFF = 40.0  # a trump spent that my task card, held elsewhere and unbeatable, needs
 ENTRY_GAIN = 40.0  # leading a sure winner when the holder of my task card may be void in it
@@ -2119,6 +2120,9 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
                     risk = 0.0 if top else _lead_risk(g, c, mine, possible, known, me)
                     urgency = 0.0 if top else 30.0 * g[G_T] / g[G_NT]
                     sc += BIG * (1.0 - risk) - 0.5 * BIG * risk + urgency
+                    hi = highest(S.hands[me] & SUIT[s])
+                    if risk > 0 and g[G_DUMMY] < 0 and others_poss & SUIT[s] & BEATS[hi] == 0:
+                        sc -= PULL_FIRST * risk  # my top card of the colour pulls theirs first
             elif subs >> c & 1:  # only a ruff wins it: its owner void in the colour, with subs
                 void = possible[o] & SUIT[s] == 0 and possible[o] & TRUMPS != 0
                 sc += 0.5 * BIG if void and not blocked else -1.5 * BIG
