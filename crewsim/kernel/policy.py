@@ -1541,6 +1541,9 @@ def choose_play(
             my_tasks |= np.int64(1) << c
     others_open = open_cards & ~mine & ~my_tasks
     mine_open = my_tasks & ~mine
+    # others' task cards in my hand, with long hands (2-3 players): low cards of their colour
+    # kept duck under them later (shorter hands do better to get void and discard them)
+    carried = open_cards & hand & ~my_tasks if seats <= 3 else np.int64(0)
     # my trumps are the only way to win these: spending one on a trick without my task card
     # leaves a task card I cannot take (in the last trick a card kept back is lost anyway)
     n_ruffs, colour = _ruffs_needed(hand, mine_open)
@@ -1721,6 +1724,8 @@ def choose_play(
             sc -= KEEP_RUFF  # (unless my task card lies in the trick or may still come)
         if void_in >> c & 1 and suit_of(c) != led:
             sc += VOID_SHED
+        if suit_of(c) != led and carried & SUIT[suit_of(c)] & BEATS[c]:
+            sc -= GUARD  # a discard under another's task card I hold: kept, it ducks later
         if avoid and suit_of(wcard) == led:
             if beats:
                 forced = _forces(g, wcard, me, avoid, possible, known, unseen, nin + 1)
@@ -1861,6 +1866,7 @@ def _uncover_in_time(S, g, hand, commander_hand, legal, known):
 
 
 PULL_FIRST = 50.0  # times the risk: my task card led while my top card of its colour could pull
+GUARD = 6.0  # a discard of a card under another owner's task card I hold (2-3 players)
 VOID_SHED = 5.0  # discarding a card of the colour I must be void in to ruff my task card
 KEEP_RUFF = 40.0  # a trump spent that my task card, held elsewhere and unbeatable, needs
 ENTRY_GAIN = 40.0  # leading a sure winner when the holder of my task card may be void in it
