@@ -466,3 +466,34 @@ def test_a_follower_leaves_the_trick_to_a_shown_owner(mission: str, players: int
     rec = run_chunk(KernelMission(m, players).vector(), get_bot("heuristic").vector(), 1500, 32,
                     record=True)  # fmt: skip
     assert sum(_taken_from_a_shown_owner(m, players, rec, i) for i in range(1500)) <= 3
+
+
+def _needed_trumps_led(mission: Mission, players: int, rec: dict[str, np.ndarray], i: int) -> int:
+    """Trump leads in game ``i`` by an owner whose open task cards in other hands top every
+    card it holds of their colour, holding no more trumps than such cards (each is then the
+    only way to win one), while a colour card was legal; the last trick aside."""
+    state = set_up(mission, players, rec, i)
+    count = 0
+    for seat, card in moves(state, mission, rec, i):
+        if state.trick or len(state.tricks) == state.n_tricks - 1:
+            continue
+        hand = state.hands[seat]
+        elsewhere = [t.card for k, t in enumerate(state.tasks)
+                     if t.owner == seat and k not in state.done_tasks and not hand >> t.card & 1]
+        ruffs = sum(not any(hand >> c & 1 for c in range(tc + 1, tc // 9 * 9 + 9))
+                    for tc in elsewhere)  # fmt: skip
+        trumps = sum(hand >> c & 1 for c in range(36, 40))
+        colour_legal = state.legal(seat) & ((1 << 36) - 1)
+        count += card >= 36 and 0 < trumps <= ruffs and colour_legal != 0
+    return count
+
+
+def test_an_owner_keeps_the_trump_its_task_card_needs() -> None:
+    """Such a lead leaves a task card no card of the owner can take.  Before this rule, pn-1's
+    1,500 games at 4 players had 319; now 103, mostly leads worth their trump: a sure winner
+    onto which a holder void in trumps may discard the task card (simulate planet-nine,
+    20,000 paired games: the rule with its siblings, +0.4 to +0.6 pp at 2-4 players)."""
+    m = get_mission("pn-1")
+    rec = run_chunk(KernelMission(m, 4).vector(), get_bot("heuristic").vector(), 1500, 33,
+                    record=True)  # fmt: skip
+    assert sum(_needed_trumps_led(m, 4, rec, i) for i in range(1500)) <= 130
