@@ -1541,8 +1541,8 @@ def choose_play(
             my_tasks |= np.int64(1) << c
     others_open = open_cards & ~mine & ~my_tasks
     mine_open = my_tasks & ~mine
-    # others' task cards in my hand, with long hands (2-3 players): low cards of their colour
-    # kept duck under them later (shorter hands do better to get void and discard them)
+    # others' task cards in my hand, with long hands (2-3 players): the low cards of their
+    # colour, kept, duck under them later (shorter hands do better to get void and discard them)
     carried = open_cards & hand & ~my_tasks if seats <= 3 else np.int64(0)
     # my trumps are the only way to win these: spending one on a trick without my task card
     # leaves a task card I cannot take (in the last trick a card kept back is lost anyway).
@@ -1870,6 +1870,7 @@ def _uncover_in_time(S, g, hand, commander_hand, legal, known):
 PULL_FIRST = 50.0  # times the risk: my task card led while my top card of its colour could pull
 GUARD = 6.0  # a discard of a card under another owner's task card I hold (2-3 players)
 VOID_SHED = 5.0  # discarding a card of the colour I must be void in to ruff my task card
+OTHER_RUFF = 15.0  # leading trumps while another owner may need its own to ruff with
 KEEP_RUFF = 40.0  # a trump spent that my task card, held elsewhere and unbeatable, needs
 ENTRY_GAIN = 40.0  # leading a sure winner when the holder of my task card may be void in it
 
@@ -1889,9 +1890,6 @@ def _ruffs_needed(hand, mine_open):
             n += 1
             shed |= hand & SUIT[suit_of(tc)]
     return n, shed
-
-
-OTHER_RUFF = 15.0  # leading trumps while another owner may need its own to ruff with
 
 
 @njit(cache=True, forceinline=True)
