@@ -1544,6 +1544,13 @@ def choose_play(
     # others' task cards in my hand, with long hands (2-3 players): the low cards of their
     # colour, kept, duck under them later (shorter hands do better to get void and discard them)
     carried = open_cards & hand & ~my_tasks if seats <= 3 else np.int64(0)
+    with_owner = np.int64(0)  # open task cards known (communicated) to sit with their owners
+    m = open_cards
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if known[ct[c]] >> c & 1:
+            with_owner |= np.int64(1) << c
     # my trumps are the only way to win these: spending one on a trick without my task card
     # leaves a task card I cannot take (in the last trick a card kept back is lost anyway).
     # Three or more (Deep Sea's four 9s) are won rather by leading trumps their holders may
@@ -1586,15 +1593,7 @@ def choose_play(
             must_win = others_poss & SUIT[suit_of(c)] & BEATS[c] != 0
         # trumps threaten a low task card held by its owner: I hold one of mine, or every open
         # task card is known (communicated) to sit with its owner
-        guard = my_tasks & mine != 0
-        if not guard and open_cards:
-            guard = True
-            m = open_cards
-            while m:
-                c = lowest(m)
-                m &= m - 1
-                if not (known[ct[c]] >> c & 1):
-                    guard = False
+        guard = my_tasks & mine != 0 or open_cards != 0 and open_cards & ~with_owner == 0
         # (where no 9 may win a trick, a trump lead is the safe one)
         their_ruffs = _objective_of(mp, 4) < 0 and _their_ruffs(g, me, ct, possible, unseen)
         m = legal  # every legal card is scored: cutting equal cards cost more than it saved
@@ -1726,6 +1725,8 @@ def choose_play(
             sc -= KEEP_RUFF  # (unless my task card lies in the trick or may still come)
         if void_in >> c & 1 and suit_of(c) != led:
             sc += VOID_SHED
+        if suit_of(c) != led and c < 36 and with_owner & ~my_tasks & SUIT[suit_of(c)] & ~BEATS[c]:
+            sc += STRIP  # a card that could top that owner's own task card leaves the colour
         if suit_of(c) != led and carried & SUIT[suit_of(c)] & BEATS[c]:
             sc -= GUARD  # a discard under another's task card I hold: kept, it ducks later
         if avoid and suit_of(wcard) == led:
@@ -1868,6 +1869,7 @@ def _uncover_in_time(S, g, hand, commander_hand, legal, known):
 
 
 PULL_FIRST = 50.0  # times the risk: my task card led while my top card of its colour could pull
+STRIP = 5.0  # a discard of a card above another owner's task card known in its own hand
 GUARD = 6.0  # a discard of a card under another owner's task card I hold (2-3 players)
 VOID_SHED = 5.0  # discarding a card of the colour I must be void in to ruff my task card
 OTHER_RUFF = 15.0  # leading trumps while another owner may need its own to ruff with
