@@ -589,8 +589,8 @@ def predict(S, hands):
     nt = S.g[G_NT]
     share = nt / S.g[G_SEATS]
     for k in range(S.g[G_NDS]):
-        if tab[task[k] * N_COLS + C_PREDICT]:
-            secret = tab[task[k] * N_COLS + C_PREDICT] == 2
-            more = max((1.2 if secret else 0.7) * (share - 2.5), 0.0)
+        kind = tab[task[k] * N_COLS + C_PREDICT]  # 1 public, 2 secret
+        if kind:
+            more = max((1.2 if kind == 2 else 0.7) * (share - 2.5), 0.0)
             guess = np.int64(strength(hands[owner[k]]) * 0.6 + 0.5 + more)
             S.ds_pred[k] = min(max(guess, 0), nt)

@@ -1533,24 +1533,20 @@ def choose_play(
     drawn_suit = -1
     open_cards = g[G_TASKMASK] & ~played
     my_tasks = np.int64(0)
+    with_owner = np.int64(0)  # open task cards known (communicated) to sit with their owners
     m = open_cards
     while m:
         c = lowest(m)
         m &= m - 1
         if ct[c] == me:
             my_tasks |= np.int64(1) << c
+        if known[ct[c]] >> c & 1:
+            with_owner |= np.int64(1) << c
     others_open = open_cards & ~mine & ~my_tasks
     mine_open = my_tasks & ~mine
     # others' task cards in my hand, with long hands (2-3 players): the low cards of their
     # colour, kept, duck under them later (shorter hands do better to get void and discard them)
     carried = open_cards & hand & ~my_tasks if seats <= 3 else np.int64(0)
-    with_owner = np.int64(0)  # open task cards known (communicated) to sit with their owners
-    m = open_cards
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        if known[ct[c]] >> c & 1:
-            with_owner |= np.int64(1) << c
     # my trumps are the only way to win these: spending one on a trick without my task card
     # leaves a task card I cannot take (in the last trick a card kept back is lost anyway).
     # Three or more (Deep Sea's four 9s) are won rather by leading trumps their holders may
@@ -1723,12 +1719,14 @@ def choose_play(
             sc += 8.0
         if keep_trumps and c >= 36 and not (g[G_TRICKMASK] | mine_open & SUIT[led]) & my_tasks:
             sc -= KEEP_RUFF  # (unless my task card lies in the trick or may still come)
-        if void_in >> c & 1 and suit_of(c) != led:
-            sc += VOID_SHED
-        if suit_of(c) != led and c < 36 and with_owner & ~my_tasks & SUIT[suit_of(c)] & ~BEATS[c]:
-            sc += STRIP  # a card that could top that owner's own task card leaves the colour
-        if suit_of(c) != led and carried & SUIT[suit_of(c)] & BEATS[c]:
-            sc -= GUARD  # a discard under another's task card I hold: kept, it ducks later
+        if suit_of(c) != led:  # a discard (or a ruff)
+            same = SUIT[suit_of(c)]
+            if void_in >> c & 1:
+                sc += VOID_SHED
+            if c < 36 and with_owner & ~my_tasks & same & ~BEATS[c]:
+                sc += STRIP  # a card that could top that owner's own task card leaves
+            if carried & same & BEATS[c]:
+                sc -= GUARD  # under another's task card I hold: kept, it ducks later
         if avoid and suit_of(wcard) == led:
             if beats:
                 forced = _forces(g, wcard, me, avoid, possible, known, unseen, nin + 1)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from crewsim.bots import get_bot
-from crewsim.cards import card_id
+from crewsim.cards import BEATS, COLOUR_MASK, SUIT_MASK, TRUMP_MASK, card_id, popcount, suit_of
 from crewsim.kernel.deep_sea_tables import (
     C_CMP,
     C_FIT,
@@ -480,11 +480,9 @@ def _needed_trumps_led(mission: Mission, players: int, rec: dict[str, np.ndarray
         hand = state.hands[seat]
         elsewhere = [t.card for k, t in enumerate(state.tasks)
                      if t.owner == seat and k not in state.done_tasks and not hand >> t.card & 1]
-        ruffs = sum(not any(hand >> c & 1 for c in range(tc + 1, tc // 9 * 9 + 9))
-                    for tc in elsewhere)  # fmt: skip
-        trumps = sum(hand >> c & 1 for c in range(36, 40))
-        colour_legal = state.legal(seat) & ((1 << 36) - 1)
-        count += card >= 36 and 0 < trumps <= ruffs and colour_legal != 0
+        ruffs = sum(hand & int(SUIT_MASK[suit_of(tc)] & BEATS[tc]) == 0 for tc in elsewhere)
+        trumps = popcount(hand & TRUMP_MASK)
+        count += card >= 36 and 0 < trumps <= ruffs and state.legal(seat) & COLOUR_MASK != 0
     return count
 
 
