@@ -95,11 +95,11 @@ def _cell(value: object) -> str:
 
 def objective_label(o: Objective) -> str:
     """Compact ``kind(param=value)`` label for tables."""
-    params = ", ".join(f"{k}={_param_text(v)}" for k, v in o.params.items())
+    params = ", ".join(f"{k}={param_text(v)}" for k, v in o.params.items())
     return f"{o.kind.value}({params})" if params else o.kind.value
 
 
-def _param_text(value: object) -> str:
+def param_text(value: object) -> str:
     if isinstance(value, tuple):
         return "+".join(str(v) for v in value)
     if isinstance(value, bool):
@@ -393,11 +393,16 @@ def show_mission(
 ) -> None:
     """Every rule of one mission, in words."""
     m = get_mission(mission_id)
+    print_topics(f"[bold]{m.id}[/]  {m.game.value} mission {m.number}", describe(m))
+
+
+def print_topics(heading: str, pairs: Sequence[tuple[str, str]]) -> None:
+    """A heading (rich markup) over (topic, text) pairs in two columns: the ``show`` layout."""
     console = stdout_console()
-    console.print(f"[bold]{m.id}[/]  {m.game.value} mission {m.number}", highlight=False)
+    console.print(heading, highlight=False)
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(overflow="fold")
-    for topic, text in describe(m):
+    for topic, text in pairs:
         grid.add_row(topic, escape(text))
     console.print(grid, highlight=False)

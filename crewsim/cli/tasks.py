@@ -1,13 +1,18 @@
-"""`crewsim tasks list`: the 96 Deep Sea task cards with their difficulty for a crew size."""
+"""`crewsim tasks list|show`: the 96 Deep Sea task cards with their difficulty for a crew
+size, and one card in full."""
 
 from __future__ import annotations
 
+import json
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
-from crewsim.cli.missions import FormatOption, OutputFormat, emit
-from crewsim.missions import load_task_cards
+from crewsim.cards import Game
+from crewsim.cli.missions import FormatOption, OutputFormat, emit, param_text, print_topics
+from crewsim.missions import get_task_card, load_campaign, load_task_cards
+from crewsim.missions.schema import TaskCard
 
 app = typer.Typer(
     help="Browse the Deep Sea task cards.", no_args_is_help=True, rich_markup_mode=None
@@ -49,3 +54,44 @@ def list_tasks(
         json_rows=json_rows,
         wide=("text",),
     )
+
+
+@app.command("show")
+def show_task(
+    card: Annotated[
+        str, typer.Argument(metavar="CARD", help="Task card number (1-96) or ref_id, e.g. 4x9.")
+    ],
+    json_out: Annotated[bool, typer.Option("--json", help="The card as JSON.")] = False,
+) -> None:
+    """One task card in full: its text, difficulty per crew size, condition and the missions
+    that deal it."""
+    c = get_task_card(card)
+    if json_out:
+        typer.echo(json.dumps({**c.to_dict(), "missions": _missions_with(c)}, indent=2))
+        return
+    print_topics(f"[bold]#{c.number}[/]  {escape(c.text)}", _describe(c))
+
+
+def _describe(c: TaskCard) -> list[tuple[str, str]]:
+    """The card as (topic, text) pairs, the way ``missions show`` prints a mission."""
+    d3, d4, d5 = c.difficulty
+    params = ", ".join(f"{k}={param_text(v)}" for k, v in c.params.items())
+    out = [("Name", c.ref_id)]
+    if c.subtext:
+        out.append(("Small print", c.subtext))
+    out += [
+        ("Difficulty", f"{d3} / {d4} / {d5} for 3 / 4 / 5 players (2 use the 3-player value)"),
+        ("Condition", f"{c.kind.value}({params})" if params else c.kind.value),
+        ("Captain", "may take it" if c.captain_may_take else "may not take it"),
+    ]
+    if c.deal_exception:
+        out.append(("Redeal", c.deal_exception))
+    missions = _missions_with(c)
+    out.append(("Missions", ", ".join(missions) if missions else "drawn only (none fixes it)"))
+    out.append(("In play", f"crewsim check-tasks {c.number} -p 4: contradictions, success rate"))
+    return out
+
+
+def _missions_with(c: TaskCard) -> list[str]:
+    """The Deep Sea missions that deal this card as a fixed task."""
+    return [m.id for m in load_campaign(Game.DEEP_SEA) if c.number in m.fixed_tasks]

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from crewsim.cli.app import app
+from crewsim.errors import CrewsimError
 
 runner = CliRunner()
 # (number, ref_id, difficulty for 3/4/5 players) from the reference table deep_sea_tasks.csv
@@ -54,3 +55,26 @@ def test_table_and_json() -> None:
 
 def test_players_out_of_range() -> None:
     assert runner.invoke(app, ["tasks", "list", "--players", "6"]).exit_code == 2
+
+
+def test_show_one_card_by_number_or_ref_id() -> None:
+    """The reference table's values, the mission that fixes the card, the same card by name."""
+    result = runner.invoke(app, ["tasks", "show", "4"])
+    assert result.exit_code == 0, result.output
+    assert "#4  I will win 0 tricks" in result.output
+    assert "4 / 3 / 3 for 3 / 4 / 5 players" in result.output
+    assert "win_exactly_n_tricks(n=0)" in result.output
+    assert "ds-32" in result.output
+    by_name = runner.invoke(app, ["tasks", "show", "0TRICKS"])
+    assert by_name.output == result.output
+    card = json.loads(runner.invoke(app, ["tasks", "show", "4x9", "--json"]).output)
+    assert (card["number"], card["difficulty"], card["missions"]) == (32, [4, 5, 6], [])
+    assert "may not take it" in runner.invoke(app, ["tasks", "show", "54"]).output
+
+
+def test_show_an_unknown_card_is_a_one_line_error() -> None:
+    """``main`` prints a CrewsimError as one line and exits with its status."""
+    result = runner.invoke(app, ["tasks", "show", "97"])
+    assert isinstance(result.exception, CrewsimError)
+    assert result.exception.exit_code == 2
+    assert str(result.exception) == "unknown task card '97' (known numbers: 1..96, or a ref_id)"
