@@ -253,6 +253,9 @@ def choose_comm(S, bp, g, mp, me, hand, told, ct):
             return top
     if hand & TRUMPS == 0 and _owns_open(S, g, me, C_LAST, 1 << FAM_COUNT):  # only the last
         return _best_card(hand)
+    one = _one_to_show(g, mp, hand)
+    if one >= 0:
+        return one
     open_cards = g[G_TASKMASK] & ~g[G_PLAYED]
     if open_cards == 0:
         return -1
@@ -270,6 +273,26 @@ def choose_comm(S, bp, g, mp, me, hand, told, ct):
             sc = _comm_score(me, hand, same, hi, True, False, tasks, ct)
             if sc > best:
                 best, best_c = sc, hi
+    return best_c
+
+
+ONES_SHOWN = 3  # missions 9 / 26: the fewest cards of a colour whose 1 is worth showing
+ONES_SHED = 12.0  # a discard of the colour of a 1 another seat has shown (5 for another's 1)
+ONES_STRIP = 10.0  # leading the colour of a 1 another seat has shown
+
+
+@njit(cache=True, forceinline=True)
+def _one_to_show(g, mp, hand):
+    """Missions 9 and 26: my 1 of the colour I hold most of (at least ``ONES_SHOWN`` cards), or
+    -1.  Shown, it tells the crew whose colour to strip and whom to give the lead."""
+    k = _objective_of(mp, 2)
+    if k < 0 or g[G_ONES_WINS] >= mp[MP_OBJ + 3 * k + 1]:
+        return np.int64(-1)
+    best, best_c = ONES_SHOWN - 1, np.int64(-1)
+    for u in range(4):
+        same = hand & SUIT[u]
+        if same >> (9 * u) & 1 and popcount(same) > best:
+            best, best_c = popcount(same), np.int64(9 * u)
     return best_c
 
 
@@ -1339,9 +1362,10 @@ def _banned_lead(S, g, mp, me, c, hand, bans, possible, unseen):
 
 
 @njit(cache=True, forceinline=True)
-def _objective_score(g, mp, me, c, winner, wcard, desig, risk, hand):
+def _objective_score(g, mp, me, c, winner, wcard, desig, risk, hand, shown):
     """Special objectives' view of card ``c`` going to ``winner`` with ``wcard`` on top
-    (``risk``: that a seat still to play takes the trick over)."""
+    (``risk``: that a seat still to play takes the trick over; ``shown``: cards the others
+    have shown and still hold)."""
     sc = 0.0
     for k in range(mp[MP_NOBJ]):
         kind, a = mp[MP_OBJ + 3 * k], mp[MP_OBJ + 3 * k + 1]
@@ -1351,7 +1375,7 @@ def _objective_score(g, mp, me, c, winner, wcard, desig, risk, hand):
             elif c < 36 and value_of(c) == 1 and g[G_ONES_WINS] < a:
                 sc -= 40.0  # a 1 that does not win the trick is lost for the objective
             elif c < 36 and g[G_ONES_WINS] < a:
-                sc += _ones_length(g, hand, c)
+                sc += _ones_length(g, hand, c, shown)
         elif kind == 1 and me == desig[0]:
             sc += _spent(c)  # shed what could win later
         elif kind == 3 and c >= 36:
@@ -1459,7 +1483,8 @@ def _rank_lead(S, g, mp, k, me, c, mine, possible, top, short):
 
 @njit(cache=True, forceinline=True)
 def _card_score(
-    g, mp, me, c, winner, wcard, want, ct, tpred, desig, risk, others_open, mine_open, hand
+    g, mp, me, c, winner, wcard, want, ct, tpred, desig, risk, others_open, mine_open, hand,
+    shown,
 ):
     """Value of playing card ``c`` when the trick would then go to ``winner`` with ``wcard``.
 
@@ -1480,7 +1505,7 @@ def _card_score(
         else:
             sc -= 2 * BIG
     if mp[MP_NOBJ]:
-        sc += _objective_score(g, mp, me, c, winner, wcard, desig, risk, hand)
+        sc += _objective_score(g, mp, me, c, winner, wcard, desig, risk, hand, shown)
     # card economy: keep high cards and trumps; shed cards above other owners' open task
     # cards (keep the ones below to duck with later); keep cards above my own open ones
     sc -= 0.15 * value_of(c) + (2.0 if c >= 36 else 0.0)
@@ -1708,7 +1733,7 @@ def choose_play(
                     cur_risk = _overtake_risk(g, cur_card, led, mine, possible, known, nin + 1)
                 risk = cur_risk
         sc = _card_score(g, mp, me, c, wseat, wcard, want, ct, tpred, desig, risk, others_open,
-                         mine_open, hand)  # fmt: skip
+                         mine_open, hand, shown)  # fmt: skip
         if want[wseat] > 0:
             sc -= risk * want[wseat]
         if c == omega:
@@ -2010,7 +2035,8 @@ def _sheds_trumps(g, mp, me, desig, ct, omega):
 @njit(cache=True, forceinline=True)
 def _ones_want(g, me, hand, possible, want):
     """Missions 9 and 26: the holder of a 1 whose colour the others no longer hold should get
-    the lead (public knowledge only: my own 1, or a 1 whose holder the play has given away)."""
+    the lead (public knowledge only: my own 1, or a 1 whose holder is shown or given away by
+    the play, no other hand I can tell may hold its colour)."""
     played = g[G_PLAYED]
     for u in range(4):
         one = np.int64(1) << (9 * u)
@@ -2020,22 +2046,41 @@ def _ones_want(g, me, hand, possible, want):
         if hand & one:
             if rest & ~hand == 0:
                 want[me] += 40.0
-        elif rest == 0:
+        elif rest & hand == 0:
             h = _holder(hand, possible, me, g[G_SEATS], 9 * u)
-            if h >= 0:
+            if h >= 0 and _only_with(possible, me, g[G_SEATS], h, rest):
                 want[h] += 40.0
 
 
 @njit(cache=True, forceinline=True)
-def _ones_length(g, hand, c):
+def _shown_by_other(known, me, seats, c):
+    """Has another seat shown card ``c`` and still holds it?"""
+    for q in range(seats):
+        if q != me and known[q] >> c & 1:
+            return True
+    return False
+
+
+@njit(cache=True, forceinline=True)
+def _only_with(possible, me, seats, h, cards):
+    """Can none of ``cards`` sit with a seat other than ``h`` and me, as far as I can tell?"""
+    for q in range(seats):
+        if q != me and q != h and possible[q] & cards:
+            return False
+    return True
+
+
+@njit(cache=True, forceinline=True)
+def _ones_length(g, hand, c, shown):
     """Missions 9 and 26 (colour 1s must win): a 1 wins only once the others are void in its colour,
-    so I shed the colour of another seat's 1, and keep the length guarding my own."""
+    so I shed the colour of another seat's 1 (first a shown one's), and keep the length guarding
+    my own."""
     one = 9 * suit_of(c)
     if hand >> one & 1:
         return -5.0
     if g[G_PLAYED] >> one & 1:
         return 0.0
-    return 5.0 + 2.0 * value_of(c)
+    return (ONES_SHED if shown >> one & 1 else 5.0) + 2.0 * value_of(c)
 
 
 @njit(cache=True, forceinline=True)
@@ -2169,6 +2214,8 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
             elif mine >> (9 * s) & 1:  # strip the colour of my 1 from the other hands, if my
                 guards = popcount(mine & SUIT[s]) - 2  # other cards of it outlast theirs
                 sc += 8.0 if (guards + 1) * (g[G_SEATS] - 1) >= out else -10.0
+            elif _shown_by_other(known, me, g[G_SEATS], 9 * s):
+                sc += ONES_STRIP  # its holder has the length to follow above it: strip the colour
             elif not played >> (9 * s) & 1 and short:
                 sc -= 15.0  # another seat's 1 of this colour, likely short, would have to follow
         elif kind == 13 and c == a and g[G_T] < g[G_NT] - 1:
