@@ -1370,12 +1370,14 @@ def _objective_score(g, mp, me, c, winner, wcard, desig, risk, hand, shown):
     for k in range(mp[MP_NOBJ]):
         kind, a = mp[MP_OBJ + 3 * k], mp[MP_OBJ + 3 * k + 1]
         if kind == 2:
+            wins = g[G_ONES_WINS]
             if wcard < 36 and value_of(wcard) == 1:
                 sc += 60.0
-            elif c < 36 and value_of(c) == 1 and g[G_ONES_WINS] < a:
-                sc -= 40.0  # a 1 that does not win the trick is lost for the objective
-            elif c < 36 and g[G_ONES_WINS] < a:
+                wins += 1
+            if c < 36 and wins < a and value_of(c) > 1:
                 sc += _ones_length(g, hand, c, shown)
+            elif c < 36 and wins < a and c != wcard:
+                sc -= 40.0  # a 1 that does not win the trick is lost for good
         elif kind == 1 and me == desig[0]:
             sc += _spent(c)  # shed what could win later
         elif kind == 3 and c >= 36:
