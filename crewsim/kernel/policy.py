@@ -276,19 +276,21 @@ def choose_comm(S, bp, g, mp, me, hand, told, ct):
     return best_c
 
 
-ONES_SHOWN = 3  # missions 9 / 26: the fewest cards of a colour whose 1 is worth showing
-ONES_SHED = 12.0  # a discard of the colour of a 1 another seat has shown (5 for another's 1)
+# missions 9 / 26: the fewest cards of a colour whose 1 is worth showing, per card in a hand
+# (3 of 8 or 10 cards, 4 of 13: 2 or 4 lost 4-11 pp at 4 / 5 players, 3 of 13 lost 3-6 pp)
+ONES_SHOWN = 0.3
+ONES_SHED = 20.0  # a discard of the colour of a 1 another seat has shown (5 for another's 1)
 ONES_STRIP = 10.0  # leading the colour of a 1 another seat has shown
 
 
 @njit(cache=True, forceinline=True)
 def _one_to_show(g, mp, hand):
-    """Missions 9 and 26: my 1 of the colour I hold most of (at least ``ONES_SHOWN`` cards), or
-    -1.  Shown, it tells the crew whose colour to strip and whom to give the lead."""
+    """Missions 9 and 26: my 1 of the colour I hold most of (at least ``ONES_SHOWN`` of a hand's
+    cards), or -1.  Shown, it tells the crew whose colour to strip and whom to give the lead."""
     k = _objective_of(mp, 2)
     if k < 0 or g[G_ONES_WINS] >= mp[MP_OBJ + 3 * k + 1]:
         return np.int64(-1)
-    best, best_c = ONES_SHOWN - 1, np.int64(-1)
+    best, best_c = np.ceil(ONES_SHOWN * g[G_NT]) - 1, np.int64(-1)
     for u in range(4):
         same = hand & SUIT[u]
         if same >> (9 * u) & 1 and popcount(same) > best:
