@@ -280,7 +280,8 @@ def choose_comm(S, bp, g, mp, me, hand, told, ct):
 # (3 of 8 or 10 cards, 4 of 13: 2 or 4 lost 4-11 pp at 4 / 5 players, 3 of 13 lost 3-6 pp)
 ONES_SHOWN = 0.3
 ONES_SHED = 20.0  # a discard of the colour of a 1 another seat has shown (5 for another's 1)
-ONES_STRIP = 10.0  # leading the colour of a 1 another seat has shown
+ONES_STRIP = 10.0  # leading the colour of a 1 another seat has shown (when short in it)
+ONES_STRIP_MAX = 2  # the most cards of that colour I may hold to lead it
 
 
 @njit(cache=True, forceinline=True)
@@ -2218,8 +2219,10 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
             elif mine >> (9 * s) & 1:  # strip the colour of my 1 from the other hands, if my
                 guards = popcount(mine & SUIT[s]) - 2  # other cards of it outlast theirs
                 sc += 8.0 if (guards + 1) * (g[G_SEATS] - 1) >= out else -10.0
-            elif _shown_by_other(known, me, g[G_SEATS], 9 * s):
-                sc += ONES_STRIP  # its holder has the length to follow above it: strip the colour
+            elif _shown_by_other(known, me, g[G_SEATS], 9 * s):  # its holder has the length
+                # to follow above it: strip the colour, unless I am as long (each lead costs
+                # the holder a guard, and I would outlast them)
+                sc += ONES_STRIP if popcount(mine & SUIT[s]) <= ONES_STRIP_MAX else -ONES_STRIP
             elif not played >> (9 * s) & 1 and short:
                 sc -= 15.0  # another seat's 1 of this colour, likely short, would have to follow
         elif kind == 13 and c == a and g[G_T] < g[G_NT] - 1:
