@@ -97,6 +97,7 @@ from crewsim.kernel.policy import (
     distress_vote,
     says_yes,
     strength,
+    sure_tricks,
     task_score,
 )
 from crewsim.kernel.tokens import adjust_tokens
@@ -403,23 +404,24 @@ def _designate(mp, bp, g, hands, desig, st):
                 if answers_good(kind, hands[s]):
                     desig[0] = s
                     break
-        elif kind == 9:  # roles, asked in turn from the commander without showing cards:
-            # "can you take the first tricks?", then "the last one?"; a member says yes when
-            # its own hand is stronger than an average one (nobody: the commander, its left)
+        elif kind == 9:  # roles, agreed without showing cards: the first tricks go to the
+            # member with the most sure winners (then the strongest), the last one to the
+            # weakest other member holding a sure winner to keep (or the weakest other)
             if bp[BP_KIND] == 0:
                 desig[0] = rand_below(st, seats)
                 desig[1] = (desig[0] + 1 + rand_below(st, seats - 1)) % seats
                 continue
-            average = 14.0 / seats  # strength(): 2 per trump, 1 per nine, 0.5 per eight
-            for r in range(2):
-                desig[r] = -1
-                for j in range(seats):
-                    s = (cmd + j) % seats
-                    if (r == 0 or s != desig[0]) and strength(hands[s]) > average:
-                        desig[r] = s
-                        break
-                if desig[r] < 0:
-                    desig[r] = cmd if r == 0 or desig[0] != cmd else (cmd + 1) % seats
+            first, last = -1e9, -1e9
+            for j in range(seats):
+                s = (cmd + j) % seats
+                sc = 10.0 * sure_tricks(hands[s], 0) + strength(hands[s])
+                if sc > first:
+                    desig[0], first = s, sc
+            for j in range(seats):
+                s = (cmd + j) % seats
+                sc = (100.0 if sure_tricks(hands[s], 0) else 0.0) - strength(hands[s])
+                if s != desig[0] and sc > last:
+                    desig[1], last = s, sc
     g[G_SILENCED] = -1
     if mp[MP_SILENCED]:
         for j in range(1, seats):

@@ -562,7 +562,7 @@ def _deep_sea_want(S, g, me, won, want, trick, drawn):
                 want[o] -= BIG
             elif streak > 0:
                 want[o] += BIG if run == RUN_EXACTLY else 40.0 + 20.0 * streak
-            elif run != RUN_EXACTLY or me != o or _tops(S.hands[o], g[G_PLAYED]) >= target:
+            elif run != RUN_EXACTLY or me != o or sure_tricks(S.hands[o], g[G_PLAYED]) >= target:
                 want[o] += 10.0  # start one (its owner an exact one only with sure winners)
         elif fam == FAM_AVOID:
             if named:  # none of the first n tricks
@@ -956,7 +956,7 @@ def _draws_named(S, g, me, c, named):
 
 
 @njit(cache=True, forceinline=True)
-def _tops(hand, played):
+def sure_tricks(hand, played):
     """How many tricks ``hand`` surely takes on lead: per suit, its cards above every card
     still out."""
     n = 0
