@@ -1377,10 +1377,11 @@ def _objective_score(g, mp, me, c, winner, wcard, desig, risk, hand, shown):
             if wcard < 36 and value_of(wcard) == 1:
                 sc += 60.0
                 wins += 1
-            if c < 36 and wins < a and value_of(c) > 1:
-                sc += _ones_length(g, hand, c, shown)
-            elif c < 36 and wins < a and c != wcard:
-                sc -= 40.0  # a 1 that does not win the trick is lost for good
+            if c < 36 and wins < a:
+                if value_of(c) > 1:
+                    sc += _ones_length(g, hand, c, shown)
+                elif c != wcard:
+                    sc -= 40.0  # a 1 that does not win the trick is lost for good
         elif kind == 1 and me == desig[0]:
             sc += _spent(c)  # shed what could win later
         elif kind == 3 and c >= 36:
@@ -1627,7 +1628,7 @@ def choose_play(
             c = lowest(m)
             m &= m - 1
             sc = _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_poss,
-                             avg_other, hot, guard, desig[0], subs)  # fmt: skip
+                             avg_other, hot, guard, desig[0], subs, shown)  # fmt: skip
             if bans:
                 sc += _banned_lead(S, g, mp, me, c, hand, bans, possible, unheld)
             if shown & g[G_TASKMASK] & SUIT[suit_of(c)] and _sure_loss(
@@ -2058,15 +2059,6 @@ def _ones_want(g, me, hand, possible, want):
 
 
 @njit(cache=True, forceinline=True)
-def _shown_by_other(known, me, seats, c):
-    """Has another seat shown card ``c`` and still holds it?"""
-    for q in range(seats):
-        if q != me and known[q] >> c & 1:
-            return True
-    return False
-
-
-@njit(cache=True, forceinline=True)
 def _only_with(possible, me, seats, h, cards):
     """Can none of ``cards`` sit with a seat other than ``h`` and me, as far as I can tell?"""
     for q in range(seats):
@@ -2147,9 +2139,10 @@ def _forced(poss, kn, unseen, hi, r):
 
 @njit(cache=True, forceinline=True)
 def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_poss, avg_other,
-                hot, guard, d0, subs):  # fmt: skip
+                hot, guard, d0, subs, shown):  # fmt: skip
     """Value of leading card ``c`` (``others_poss``: unseen cards the others may hold; ``hot``:
-    another seat wants the trick badly; ``subs``: task cards to be won with a submarine)."""
+    another seat wants the trick badly; ``subs``: task cards to be won with a submarine;
+    ``shown``: cards the others have shown and still hold)."""
     done = g[G_DONE]
     played = g[G_PLAYED]
     s = suit_of(c)
@@ -2219,7 +2212,7 @@ def _lead_score(S, g, mp, me, c, mine, want, possible, known, ct, tpred, others_
             elif mine >> (9 * s) & 1:  # strip the colour of my 1 from the other hands, if my
                 guards = popcount(mine & SUIT[s]) - 2  # other cards of it outlast theirs
                 sc += 8.0 if (guards + 1) * (g[G_SEATS] - 1) >= out else -10.0
-            elif _shown_by_other(known, me, g[G_SEATS], 9 * s):  # its holder has the length
+            elif shown >> (9 * s) & 1:  # its holder has the length
                 # to follow above it: strip the colour, unless I am as long (each lead costs
                 # the holder a guard, and I would outlast them)
                 sc += ONES_STRIP if popcount(mine & SUIT[s]) <= ONES_STRIP_MAX else -ONES_STRIP
