@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Annotated
 
@@ -100,8 +100,11 @@ def objective_label(o: Objective) -> str:
 
 
 def param_text(value: object) -> str:
+    """One parameter's value for a label: ``pink+green``, ``green:1+pink:1``, ``yes``."""
     if isinstance(value, tuple):
         return "+".join(str(v) for v in value)
+    if isinstance(value, Mapping):
+        return "+".join(f"{k}:{param_text(v)}" for k, v in value.items())
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)

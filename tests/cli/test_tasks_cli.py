@@ -70,6 +70,10 @@ def test_show_one_card_by_number_or_ref_id() -> None:
     card = json.loads(runner.invoke(app, ["tasks", "show", "4x9", "--json"]).output)
     assert (card["number"], card["difficulty"], card["missions"]) == (32, [4, 5, 6], [])
     assert "may not take it" in runner.invoke(app, ["tasks", "show", "54"]).output
+    # a parameter that maps colours to counts, in words rather than a Python repr
+    assert "win_exactly_color(counts=green:1+pink:1)" in runner.invoke(
+        app, ["tasks", "show", "41"]
+    ).output
 
 
 def test_show_an_unknown_card_is_a_one_line_error() -> None:
