@@ -247,7 +247,9 @@ def choose_comm(S, bp, g, mp, me, hand, told, ct):
             if a == lowest(same) or a == highest(same):
                 return a
     first = (1 << FAM_WIN) | (1 << FAM_COUNT)  # a card of mine needing the first trick
-    if g[G_T] == 0 and g[G_LEADER] != me and _owns_open(S, g, me, C_TRICKS, first):
+    if g[G_T] == 0 and g[G_LEADER] != me and (
+        _owns_open(S, g, me, C_TRICKS, first) or _takes_first(mp, S.desig, me)
+    ):
         top = _top_card(g, hand)
         if top >= 0:
             return top
@@ -282,6 +284,13 @@ ONES_SHOWN = 0.3
 ONES_SHED = 20.0  # a discard of the colour of a 1 another seat has shown (5 for another's 1)
 ONES_STRIP = 10.0  # leading the colour of a 1 another seat has shown (when short in it)
 ONES_STRIP_MAX = 2  # the most cards of that colour I may hold to lead it
+
+
+@njit(cache=True, forceinline=True)
+def _takes_first(mp, desig, me):
+    """Am I the member named to win the first trick (pn-41 first and last only, pn-50's first
+    tricks)?"""
+    return me == desig[0] and (_objective_of(mp, 7) >= 0 or _objective_of(mp, 9) >= 0)
 
 
 @njit(cache=True, forceinline=True)
