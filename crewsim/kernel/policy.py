@@ -236,8 +236,9 @@ def choose_comm(S, bp, g, mp, me, hand, told, ct):
     Open task cards (``ct``: owner per card) are Planet Nine tasks and the Deep Sea cards that
     name exact cards; only they make a communication worth a token, and so does the card that
     must come last (Deep Sea 27): the seat after its holder has to lead the final trick.  A
-    seat whose task card needs the first trick shows, before it, a high card that at most one
-    other card tops, so the leader can lead that colour to it."""
+    seat whose task card needs the first trick, or that is named to win it (pn-41, pn-50),
+    shows before it a high card that at most one other card tops, so the leader can lead that
+    colour to it."""
     if bp[BP_KIND] == 0 or bp[BP_COMM] == 0:
         return -1
     for k in range(mp[MP_NOBJ]):
