@@ -479,11 +479,7 @@ def _cash_want(g, me, ct, tpred, omega, want, hand, possible):
         above = SUIT[suit_of(tc)] & BEATS[tc] & ~g[G_PLAYED]
         if o != me and hand & above:
             continue
-        top = True
-        for q in range(g[G_SEATS]):
-            if q != o and q != me and possible[q] & above:
-                top = False
-        if top:
+        if _only_with(possible, me, g[G_SEATS], o, above):
             want[o] += CASH_WANT
 
 
