@@ -1,7 +1,9 @@
 """The numba fast path: whole chunks of games with int64 bitmask hands and no Python objects.
 
 numba's ``cache=True`` only notices edits to a jitted function's own file, not to its callees
-in other modules, so the cache directory is versioned by a hash of the kernel's sources.
+or constants in other modules, so the cache directory is versioned by a hash of every jitted
+source: the kernel's and the solver's (whose search calls the kernel's bits and judges, and
+whose Deep Sea search the Planet Nine one's constants and helpers).
 
 The game loop's helpers are ``forceinline=True``: LLVM inlines them (as separate calls, passing
 a dozen arrays each, they cost about 40 % of the speed), while numba's own IR inlining
@@ -26,10 +28,17 @@ def _cache_base() -> Path:
     return Path.home() / ".cache" / "crewsim-numba"
 
 
+def jitted_sources() -> list[Path]:
+    """The files whose edits must invalidate compiled code: every module with jitted code and
+    the card tables they compile in."""
+    package = Path(__file__).resolve().parents[1]
+    return sorted([*package.joinpath("kernel").glob("*.py"),
+                   *package.joinpath("solver").glob("*.py"), package / "cards.py"])  # fmt: skip
+
+
 def _versioned_cache_dir() -> str:
-    here = Path(__file__).resolve().parent
     digest = hashlib.sha256()
-    for src in sorted([*here.glob("*.py"), here.parent / "cards.py"]):
+    for src in jitted_sources():
         digest.update(src.read_bytes())
     return str(_cache_base() / digest.hexdigest()[:16])
 

@@ -26,3 +26,11 @@ def test_the_environment_chooses_another_folder(
 ) -> None:
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     assert kernel._cache_base() == tmp_path
+
+
+def test_every_module_with_jitted_code_versions_the_cache() -> None:
+    """A solver edit must not leave stale compiled code behind: ``deep_sea`` compiles in the
+    Planet Nine search's constants and helpers, which ``cache=True`` alone never rechecks."""
+    package = Path(kernel.__file__).resolve().parents[1]
+    jitted = {p for p in package.rglob("*.py") if "@njit" in p.read_text()}
+    assert jitted and jitted <= set(kernel.jitted_sources())
