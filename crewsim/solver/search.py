@@ -146,7 +146,7 @@ def _luby(i):
 
 @njit(cache=True)
 def restart_limit(restart, nodes, budget):
-    """The play limit of run ``restart`` (``RESTART0`` x Luby plays more); the last gets the rest."""
+    """The play limit of run ``restart`` (``RESTART0`` x Luby more plays); the last: the rest."""
     step = np.int64(RESTART0) * _luby(restart + 1)
     return budget if budget - nodes < 2 * step else nodes + step
 
