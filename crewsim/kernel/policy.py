@@ -1418,6 +1418,17 @@ def _objective_score(g, mp, me, c, winner, wcard, desig, risk, hand, shown):
     return sc
 
 
+@njit(cache=True, forceinline=True)
+def _names_member(mp):
+    """Whether an objective names crew members who must win given tricks and no others
+    (missions 5, 33, 41 and 50): seats to keep from being forced to take a trick."""
+    for k in range(mp[MP_NOBJ]):
+        kind = mp[MP_OBJ + 3 * k]
+        if kind == 1 or kind == 6 or kind == 7 or kind == 9:
+            return True
+    return False
+
+
 @njit(cache=True)
 def _objective_of(mp, kind):
     """The index of the mission's objective of ``kind``, or -1."""
@@ -1601,8 +1612,8 @@ def choose_play(
     for q in range(seats):
         if q != me:
             shown |= known[q]
-    avoid = 0  # Deep Sea: the seats that must not win this trick
-    if mp[MP_GAME] == 1:
+    avoid = 0  # the seats that must not win this trick
+    if mp[MP_GAME] == 1 or _names_member(mp):
         for q in range(seats):
             if q != me and want[q] <= -0.5 * BIG:
                 avoid |= 1 << q
