@@ -2,8 +2,8 @@
 
 numba's ``cache=True`` only notices edits to a jitted function's own file, not to its callees
 or constants in other modules, so the cache directory is versioned by a hash of every jitted
-source: the kernel's and the solver's (whose search calls the kernel's bits and judges, and
-whose Deep Sea search the Planet Nine one's constants and helpers).
+source: the kernel's and the solver's (its searches compile in the kernel's bits and judges,
+and the Deep Sea search compiles in the Planet Nine search's constants and helpers).
 
 The game loop's helpers are ``forceinline=True``: LLVM inlines them (as separate calls, passing
 a dozen arrays each, they cost about 40 % of the speed), while numba's own IR inlining

@@ -19,8 +19,8 @@ but without its Planet Nine bounds (the 37 condition kinds share no simple one):
   between them, only the higher is tried, unless a condition tells them apart (``special``:
   the cards a condition names by rank or identity; every card when one adds or compares ranks);
 * **restarts**: the conditions give no good move order, so every run picks at random, with
-  play limits of ``RESTART0`` x the Luby sequence; the memo carries over, the last run gets the
-  rest;
+  play limits of ``RESTART0`` x the Luby sequence; the memo carries over, and the last run
+  gets the rest;
 * a **prediction** card's number is the crew's choice before the first trick: seeing every
   card, the owner announces what the line will give it, so the card is done at the hand's end.
 
