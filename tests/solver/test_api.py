@@ -5,7 +5,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from crewsim.rules.setup import random_setup
+from crewsim.solver import api
 from crewsim.solver.api import Problem, solve
 
 DEAL_FOR_SAT = 1_000_004  # a 10-task deal the DFS leaves open at 20,000 plays: SAT refutes it
@@ -46,3 +49,15 @@ def test_the_warm_up_loads_the_sat_engine_unless_it_is_off() -> None:
         out = subprocess.run([sys.executable, "-c", WARM.format(conflicts=conflicts)],
                              capture_output=True, text=True, check=True)  # fmt: skip
         assert out.stdout.split("\n")[-2] == expected, out.stderr
+
+
+def test_the_memo_table_has_a_row_for_each_trick_boundary_of_the_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The default budget's table stays small (cache misses cost speed); a larger budget gets
+    a larger one rather than evicting its refutations."""
+    monkeypatch.setattr(api, "_TABLE", None)
+    assert len(api._table()) == 1 << api.TABLE_BITS >= api.DEFAULT_BUDGET // 4
+    assert len(api._table(2**20)) == 1 << 19 >= 2**20 // 4
+    assert len(api._table()) == 1 << 19  # kept: it never shrinks
+    assert api.table_bits(10**12) == api.MAX_TABLE_BITS
