@@ -1613,10 +1613,14 @@ def choose_play(
         if q != me:
             shown |= known[q]
     avoid = 0  # the seats that must not win this trick
+    first_last = _objective_of(mp, 7) >= 0
     if mp[MP_GAME] == 1 or _names_member(mp):
         for q in range(seats):
             if q != me and want[q] <= -0.5 * BIG:
                 avoid |= 1 << q
+            elif first_last and want[q] >= 0.5 * BIG:  # pn-41's member must take the first
+                avoid = 0  # (or last) trick: the others play to it, forced above my card or not
+                break
     if nin == 0:
         others_poss = np.int64(0)
         tot, hot = 0.0, False

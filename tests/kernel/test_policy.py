@@ -338,16 +338,16 @@ def test_the_owner_keeps_a_lead_for_a_never_lead_card(number: int, players: int,
 # shows its highest card of a colour that at most one other card tops, and the leader leads
 # that colour to it (ds-32, 4 and 5 players, 6.0 / 2.7 -> 14.3 / 7.8 % on these seeds).
 # Where an objective names the members who must win given tricks and no others, no card is
-# played that a member who must not win the trick may be forced to top (3,000 games here,
-# before -> after: pn-5 56 / 62 / 77 / 90 -> 73 / 74 / 85 / 95 %, pn-33 49 / 61 / 70 / 79 -> 64
-# / 71 / 78 / 85 %, pn-41 8.0 / 10.3 -> 12.5 / 13.1 % at 2 / 3, pn-50 4.9 / 6.1 -> 8.8 / 8.8 %
-# at 4 / 5).
+# played that a member who must not win the trick may be forced to top, but in pn-41's
+# tricks that the member must take (3,000 games here, before -> after: pn-5 56 / 62 / 77 / 90
+# -> 73 / 74 / 85 / 95 %, pn-33 49 / 61 / 70 / 79 -> 64 / 71 / 78 / 85 %, pn-41 8.0 / 10.3 /
+# 9.5 / 9.1 -> 13.2 / 14.6 / 12.4 / 11.1 %, pn-50 4.9 / 6.1 -> 8.8 / 8.8 % at 4 / 5).
 OBJECTIVE_CASES = [
     ("pn-9", 2, 0.8), ("pn-9", 3, 0.9), ("pn-9", 4, 0.77), ("pn-9", 5, 0.63),
     ("pn-26", 2, 0.41), ("pn-26", 3, 0.65), ("pn-26", 4, 0.33), ("pn-26", 5, 0.13),
     ("pn-46", 2, 0.1), ("pn-46", 3, 0.15), ("pn-46", 4, 0.09), ("pn-46", 5, 0.05),
     ("pn-48", 2, 0.18), ("pn-48", 3, 0.22), ("pn-48", 4, 0.15), ("pn-48", 5, 0.14),
-    ("pn-41", 2, 0.11), ("pn-41", 3, 0.115), ("pn-41", 4, 0.085), ("pn-41", 5, 0.08),
+    ("pn-41", 2, 0.11), ("pn-41", 3, 0.125), ("pn-41", 4, 0.11), ("pn-41", 5, 0.1),
     ("pn-16", 2, 0.48), ("pn-16", 3, 0.6), ("pn-16", 4, 0.64), ("pn-16", 5, 0.64),
     ("pn-17", 2, 0.22), ("pn-17", 3, 0.3), ("pn-17", 4, 0.22), ("pn-17", 5, 0.18),
     ("ds-8", 2, 0.7), ("ds-8", 3, 0.75), ("ds-8", 4, 0.33), ("ds-8", 5, 0.42),
