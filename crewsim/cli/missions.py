@@ -95,8 +95,14 @@ def _cell(value: object) -> str:
 
 def objective_label(o: Objective) -> str:
     """Compact ``kind(param=value)`` label for tables."""
-    params = ", ".join(f"{k}={param_text(v)}" for k, v in o.params.items())
-    return f"{o.kind.value}({params})" if params else o.kind.value
+    return kind_label(o.kind.value, o.params)
+
+
+def kind_label(kind: str, params: Mapping[str, object]) -> str:
+    """``kind(param=value, ...)``, or the bare kind without parameters: an objective's or a
+    task card's condition in words."""
+    text = ", ".join(f"{k}={param_text(v)}" for k, v in params.items())
+    return f"{kind}({text})" if text else kind
 
 
 def param_text(value: object) -> str:

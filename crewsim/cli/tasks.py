@@ -10,7 +10,7 @@ import typer
 from rich.markup import escape
 
 from crewsim.cards import Game
-from crewsim.cli.missions import FormatOption, OutputFormat, emit, param_text, print_topics
+from crewsim.cli.missions import FormatOption, OutputFormat, emit, kind_label, print_topics
 from crewsim.missions import get_task_card, load_campaign, load_task_cards
 from crewsim.missions.schema import TaskCard
 
@@ -75,13 +75,12 @@ def show_task(
 def _describe(c: TaskCard) -> list[tuple[str, str]]:
     """The card as (topic, text) pairs, the way ``missions show`` prints a mission."""
     d3, d4, d5 = c.difficulty
-    params = ", ".join(f"{k}={param_text(v)}" for k, v in c.params.items())
     out = [("Name", c.ref_id)]
     if c.subtext:
         out.append(("Small print", c.subtext))
     out += [
         ("Difficulty", f"{d3} / {d4} / {d5} for 3 / 4 / 5 players (2 use the 3-player value)"),
-        ("Condition", f"{c.kind.value}({params})" if params else c.kind.value),
+        ("Condition", kind_label(c.kind.value, c.params)),
         ("Captain", "may take it" if c.captain_may_take else "may not take it"),
     ]
     if c.deal_exception:
