@@ -104,6 +104,7 @@ BP_YES_THRESHOLD = 3  # task score at which a player answers "yes" to the comman
 BP_HANDOVER_GAIN = 4  # score gain needed for a 5-player task hand-over
 BP_POOR_SCORE = 5  # task score below which an owner judges a task poor (distress vote)
 BP_TOKEN_GAIN = 6  # ranks a token swap or move must gain (Planet Nine 23 / 40)
+BP_ENDGAME = 7  # tricks left when members start checking every line (kernel.endgame)
 BP_SIZE = 8
 
 # ---- recording (cross-check) layout per game

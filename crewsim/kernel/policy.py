@@ -55,6 +55,7 @@ from crewsim.kernel.deep_sea_tables import (
     N_COLS,
     RUN_EXACTLY,
 )
+from crewsim.kernel.endgame import endgame_play
 from crewsim.kernel.layout import (
     BP_COMM,
     BP_KIND,
@@ -1544,7 +1545,20 @@ def choose_play(
     S, bp, mp, g, me, hand, legal, viewer_hand, trick, won, desig, possible, known, ct, tpred,
     want, st,
 ):  # fmt: skip
-    """The card to play now."""
+    """The card to play now: the heuristic's, checked in the endgame (``kernel.endgame``)."""
+    c = _heuristic_play(S, bp, mp, g, me, hand, legal, viewer_hand, trick, won, desig, possible,
+                        known, ct, tpred, want, st)  # fmt: skip
+    if bp[BP_KIND] == 0 or c < 0:
+        return c
+    return endgame_play(S, bp, mp, g, me, hand, viewer_hand, legal, trick, possible, c)
+
+
+@njit(cache=True, forceinline=True)
+def _heuristic_play(
+    S, bp, mp, g, me, hand, legal, viewer_hand, trick, won, desig, possible, known, ct, tpred,
+    want, st,
+):  # fmt: skip
+    """The heuristic's card."""
     if bp[BP_KIND] == 0:
         return rand_card(st, legal)
     if legal & (legal - 1) == 0:  # a forced card needs no thought

@@ -1,0 +1,111 @@
+"""The bots' endgame search (``kernel.endgame``) against a plain exhaustive search written
+from the rules, on random endgames; and what it buys the crews."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crewsim.bots import get_bot
+from crewsim.cards import suit_of
+from crewsim.kernel import layout as L
+from crewsim.kernel.endgame import _line_left
+from crewsim.kernel.run import run_chunk
+from crewsim.kernel.spec import KernelMission
+from crewsim.missions import get_mission
+from crewsim.rules.order import predecessors
+from crewsim.rules.play import legal_plays, trick_winner
+
+TOKENS = (None, None, "1", "2", "3", ">", ">>", "omega")
+
+
+def exhaustive(hands, trick, leader, left, tasks, omega_last):
+    """Some line completes every task (card, owner, token): the rules, played out."""
+    seats = len(hands)
+    pred = predecessors([tok for _, _, tok in tasks])
+
+    def go(hands, trick, leader, left, done):
+        if len(trick) == seats:
+            winner, _ = trick_winner(trick, leader, seats)
+            newly = {i for i, (c, _, _) in enumerate(tasks) if i not in done and c in trick}
+            if any(tasks[i][1] != winner for i in newly):
+                return False
+            done = done | newly
+            for i in newly:
+                if any(pred[i] >> j & 1 and j not in done for j in range(len(tasks))):
+                    return False
+                if omega_last and tasks[i][2] == "omega" and left > 1:
+                    return False
+            if any(tasks[i][2] == "omega" for i in done) and len(done) < len(tasks):
+                return False
+            if len(done) == len(tasks):
+                return True
+            return left > 1 and go(hands, [], winner, left - 1, done)
+        s = (leader + len(trick)) % seats
+        led = suit_of(trick[0]) if trick else None
+        legal = legal_plays(hands[s], led)
+        for c in range(40):
+            if legal >> c & 1:
+                rest = list(hands)
+                rest[s] &= ~(1 << c)
+                if go(rest, [*trick, c], leader, left, done):
+                    return True
+        return False
+
+    return go(list(hands), list(trick), leader, left, frozenset())
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    seats=st.integers(3, 5),
+    left=st.integers(1, 3),
+    n_tasks=st.integers(1, 4),
+    seed=st.integers(0, 2**32),
+    omega_last=st.booleans(),
+)
+def test_the_search_agrees_with_an_exhaustive_one(seats, left, n_tasks, seed, omega_last):
+    rng = random.Random(seed)
+    cards = rng.sample(range(40), seats * left)
+    hands = [sum(1 << c for c in cards[s * left : (s + 1) * left]) for s in range(seats)]
+    task_cards = rng.sample(cards, min(n_tasks, len(cards)))
+    tasks = [(c, rng.randrange(seats), rng.choice(TOKENS)) for c in task_cards]
+    leader = rng.randrange(seats)
+    first = rng.choice([c for c in range(40) if hands[leader] >> c & 1])
+    hands[leader] &= ~(1 << first)
+    want = exhaustive(hands, [first], leader, left, tasks, omega_last)
+
+    nt = 13
+    t = nt - left
+    rows = np.array([[c for c, _, _ in tasks], [o for _, o, _ in tasks],
+                     predecessors([tok for _, _, tok in tasks]),
+                     [L.TOKEN_CODES[tok] for _, _, tok in tasks]], dtype=np.int64)  # fmt: skip
+    h = np.zeros(5, dtype=np.int64)
+    h[:seats] = hands
+    buf = np.zeros((left, 5), dtype=np.int64)
+    buf[0, 0] = first
+    got = _line_left(h, buf, 1, leader, t, nt, seats, 0, rows, int(omega_last))
+    assert got == want
+    assert list(h[:seats]) == hands  # every play taken back
+
+
+def _rates(mission: str, players: int, endgame: float, games: int = 3000) -> float:
+    mp = KernelMission(get_mission(mission), players).vector()
+    bp = get_bot("heuristic").vector()
+    bp[L.BP_ENDGAME] = endgame
+    return float(run_chunk(mp, bp, games, int(mission[3:]))["success"].mean())
+
+
+def test_the_endgame_search_wins_games_the_heuristic_lost():
+    """Two players (the commander plays the dummy's face-up cards): by the last three tricks
+    the unseen cards are often pinned, and the search found lines the heuristic missed
+    (paired 20,000 games: pn-45 10.4 -> 12.5 %, pn-30 20.8 -> 23.4 %)."""
+    for mission in ("pn-45", "pn-30"):
+        off, on = _rates(mission, 2, 0.0), _rates(mission, 2, 3.0)
+        assert on >= off + 0.01, (mission, off, on)
+
+
+def test_the_shipped_crew_searches_the_last_three_tricks():
+    assert get_bot("heuristic").vector()[L.BP_ENDGAME] == 3.0
