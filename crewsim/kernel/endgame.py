@@ -1,20 +1,31 @@
-"""The bots' endgame: in the last few tricks, once public knowledge pins every unseen card to
-one seat, a member checks the card it means to play against every line that is left.
+"""The bots' endgame: in the last tricks a member checks the card it means to play against
+every line of legal plays left, in each deal of the unseen cards public knowledge allows.
 
-By then the heuristic has nothing left to guess, yet it still lost games a search of the last
-three tricks would have won (pn-18 at 5 players: 229 of 1,883 lost games; pn-45 at 2: 80 of
-885).  A member plays its chosen card if some line of legal plays still completes every task
-after it, else the first card that keeps one; every member with the same knowledge reasons
-alike, so a line found is a line kept.  Planet Nine tasks and order tokens only (objectives
-and Deep Sea conditions keep the heuristic), and never while the dummy has face-down cards.
+Searched from the last three tricks with perfect information, lost games came back (pn-18 at 5
+players: 229 of 1,883; pn-45 at 2: 80 of 885).  A member plays the card that keeps a line
+completing every task in the most of those deals, its heuristic card among equals: with three
+tricks left only when knowledge (voids, counts, the dummy's face-up cards) pins every unseen
+card to one seat, with two when at most ``WORLDS`` deals remain.  Planet Nine tasks and order
+tokens only (objectives and Deep Sea conditions keep the heuristic), never while the dummy has
+face-down cards.  A game found lost in every deal is not searched again: nothing can change it.
 """
 
 import numpy as np
 from numba import njit
 
-from crewsim.kernel.bits import BEATS, FULL, SUIT, lowest, popcount, seat_after, suit_of
+from crewsim.kernel.bits import (
+    BEATS,
+    FULL,
+    SUIT,
+    highest,
+    lowest,
+    popcount,
+    seat_after,
+    suit_of,
+)
 from crewsim.kernel.layout import (
     BP_ENDGAME,
+    ENDGAME_SCRATCH,
     G_CMD,
     G_DONE,
     G_DUMMY,
@@ -25,6 +36,7 @@ from crewsim.kernel.layout import (
     G_PLAYED,
     G_SEATS,
     G_T,
+    MAX_TASKS,
     MP_GAME,
     MP_NOBJ,
     MP_OMEGA_LAST,
@@ -64,16 +76,37 @@ def _trick_done(buf, r, leader, t, nt, seats, done, tasks, omega_last):
 
 
 @njit(cache=True)
-def _line_left(hands, buf, nin, leader, t, nt, seats, done, tasks, omega_last):
+def _one_of_twins(cands, hands, buf, r, nin, seats, task_cards):
+    """``cands`` less each card whose next lower card of its suit still in play is of the
+    same hand: neither a task card, the two are interchangeable in any line."""
+    live = np.int64(0)
+    for q in range(seats):
+        live |= hands[q]
+    for k in range(nin):
+        live |= np.int64(1) << buf[r, k]
+    out = cands
+    m = cands & ~task_cards
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        below = live & SUIT[suit_of(c)] & ((np.int64(1) << c) - 1)
+        if below and cands >> highest(below) & ~task_cards >> highest(below) & 1:
+            out &= ~(np.int64(1) << c)
+    return out
+
+
+@njit(cache=True)
+def _line_left(hands, buf, nin, leader, t, nt, seats, done, tasks, omega_last, stack):
     """Whether some continuation completes every task: trick ``t`` has ``nin`` cards in
     ``buf[0]``; ``hands`` holds every seat's cards (as given again on return); ``tasks`` the
-    rows card, owner, predecessor mask and token.  An explicit stack: cached self-recursive
-    functions crashed on reload (NUMBA-NOTES)."""
-    depth = (nt - t) * seats + 1
-    rem = np.zeros(depth, dtype=np.int64)  # per play: the seat's cards left to try
-    who = np.zeros(depth, dtype=np.int64)
-    card = np.zeros(depth, dtype=np.int64)
-    at = np.zeros((depth, 5), dtype=np.int64)  # per play: trick row, cards in, leader, t, done
+    rows card, owner, predecessor mask and token; ``stack`` scratch of (tricks left x seats
+    + 1) rows of 8.  An explicit stack: cached self-recursive functions crashed on reload
+    (NUMBA-NOTES)."""
+    task_cards = np.int64(0)
+    for i in range(tasks.shape[1]):
+        task_cards |= np.int64(1) << tasks[0, i]
+    rem, who, card = stack[:, 5], stack[:, 6], stack[:, 7]  # per play: cards left to try, ...
+    at = stack[:, :5]  # ... and the trick row, cards in, leader, t, tasks done
     at[0, 0], at[0, 1], at[0, 2], at[0, 3], at[0, 4] = 0, nin, leader, t, done
     d = 0
     enter = True
@@ -98,6 +131,7 @@ def _line_left(hands, buf, nin, leader, t, nt, seats, done, tasks, omega_last):
                 rem[d] = hands[s]
                 if nin > 0 and hands[s] & SUIT[suit_of(buf[r, 0])]:
                     rem[d] = hands[s] & SUIT[suit_of(buf[r, 0])]
+                rem[d] = _one_of_twins(rem[d], hands, buf, r, nin, seats, task_cards)
         if rem[d] == 0:  # back to the play before, taken back
             d -= 1
             if d >= 0:
@@ -117,15 +151,87 @@ def _line_left(hands, buf, nin, leader, t, nt, seats, done, tasks, omega_last):
     return found
 
 
+SHALLOW = 2  # tricks left from which several deals are searched
+WORLDS = 8  # at most this many deals of the unseen cards are searched, else the heuristic
+
+
+# ``S.endgame``'s slots: seats' candidates, counts, hands; a game found lost; the deals; tasks;
+# tricks (13 of 5 cards); the search's stack (13 tricks x 5 seats + 1 plays); ``_worlds``'s own
+_LOST = 15  # the game found lost
+_WORLDS = 16
+_TASKS = _WORLDS + 5 * WORLDS
+_BUF = _TASKS + 4 * MAX_TASKS
+_STACK = _BUF + 5 * 13
+_DEALING = _STACK + 8 * 66
+assert _DEALING + 96 <= ENDGAME_SCRATCH
+
+
+@njit(cache=True)
+def _worlds(cands, need, unseen, seats, out, scratch):
+    """Fill ``out`` with the deals of the ``unseen`` cards that give each seat ``need[q]`` of
+    its candidates ``cands[q]``; their count, or ``len(out) + 1`` when there are more
+    (``scratch``: 96 integers)."""
+    cards, choice = scratch[:40], scratch[40:80]
+    left, hands = scratch[80:85], scratch[85:90]
+    left[:] = need
+    hands[:] = 0
+    ge = scratch[90:96]  # ge[k]: the cards with k candidate seats or more
+    ge[:] = 0
+    for q in range(seats):
+        for k in range(seats, 0, -1):
+            ge[k] |= ge[k - 1] & cands[q] if k > 1 else cands[q]
+    n = 0
+    for k in range(1, seats + 1):  # the cards with fewest candidate seats first: few dead ends
+        m = unseen & ge[k] & ~(ge[k + 1] if k < 5 else 0)
+        while m:
+            cards[n] = lowest(m)
+            m &= m - 1
+            n += 1
+    if n < popcount(unseen):  # a card no seat may hold
+        return 0
+    choice[:n] = -1
+    found = 0
+    i = 0
+    while i >= 0:
+        if i == n:
+            if found == len(out):
+                return found + 1
+            out[found] = hands
+            found += 1
+            i -= 1
+            continue
+        bit = np.int64(1) << cards[i]
+        q = choice[i]
+        if q >= 0:  # taken back, the next seat tried
+            hands[q] &= ~bit
+            left[q] += 1
+        q += 1
+        while q < seats and not (cands[q] & bit and left[q] > 0):
+            q += 1
+        if q == seats:
+            choice[i] = -1
+            i -= 1
+            continue
+        choice[i] = q
+        hands[q] |= bit
+        left[q] -= 1
+        i += 1
+    return found
+
+
 @njit(cache=True)
 def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, possible, pick):
-    """``pick`` if a line of legal plays still completes every task after it, else the first
-    legal card that keeps one; ``pick`` when none does or the unseen cards are not pinned."""
+    """The legal card that keeps a line completing every task in the most deals of the unseen
+    cards that public knowledge allows (``pick`` among equals); ``pick`` when there are more
+    than ``WORLDS`` such deals."""
     seats, t, nt, n_tasks = g[G_SEATS], g[G_T], g[G_NT], g[G_NTASK]
     if (
         nt - t > bp[BP_ENDGAME] or mp[MP_GAME] != 0 or mp[MP_NOBJ] != 0 or n_tasks == 0
         or legal & (legal - 1) == 0 or g[G_DONE] == (np.int64(1) << n_tasks) - 1
     ):  # fmt: skip
+        return pick
+    eg = S.endgame
+    if eg[_LOST] == S.deal_rng[0]:  # this game was found lost: no search can change that
         return pick
     dummy = g[G_DUMMY]
     if dummy >= 0:  # the dummy's stacks show how many face-down cards it has: public
@@ -135,39 +241,55 @@ def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, possible, pick):
             m &= m - 1
             if S.under[c] >= 0:
                 return pick
-    hands = np.zeros(5, dtype=np.int64)
+    # the search's arrays live in the kernel's state: allocating them cost more than it did
+    cands, need, hands = eg[0:5], eg[5:10], eg[10:15]
+    worlds = eg[_WORLDS : _WORLDS + 5 * WORLDS].reshape((WORLDS, 5))
+    tasks = eg[_TASKS : _TASKS + 4 * MAX_TASKS].reshape((4, MAX_TASKS))[:, :n_tasks]
+    buf = eg[_BUF : _BUF + 5 * 13].reshape((13, 5))
+    stack = eg[_STACK : _STACK + 8 * 66].reshape((66, 8))
     unseen = FULL & ~hand & ~viewer & ~g[G_PLAYED]
-    cover = np.int64(0)
-    for q in range(seats):
-        if q == me:
-            hands[q] = hand
-        elif q == g[G_CMD] and me == dummy:  # the commander plays for the dummy
-            hands[q] = viewer
-        else:  # a seat's count of cards is public too
-            hands[q] = possible[q] & unseen
-            if hands[q] & cover or popcount(hands[q]) != popcount(S.hands[q]):
-                return pick
-            cover |= hands[q]
-    if cover != unseen:
+    for q in range(seats):  # a seat's count of cards is public
+        cands[q], need[q] = 0, 0
+        if q != me and not (q == g[G_CMD] and me == dummy):  # (the commander plays the dummy)
+            cands[q] = possible[q] & unseen
+            need[q] = popcount(S.hands[q])
+    if nt - t > SHALLOW:  # one deal only, each unseen card with one candidate seat
+        two = np.int64(0)
+        one = np.int64(0)
+        for q in range(seats):
+            two |= one & cands[q]
+            one |= cands[q]
+        if two:
+            return pick
+    n_worlds = _worlds(cands, need, unseen, seats, worlds[: WORLDS if nt - t <= SHALLOW else 1],
+                       eg[_DEALING : _DEALING + 96])  # fmt: skip
+    if n_worlds == 0 or n_worlds > (WORLDS if nt - t <= SHALLOW else 1):
         return pick
-    tasks = np.empty((4, n_tasks), dtype=np.int64)
-    tasks[0], tasks[1] = S.tcard[:n_tasks], S.towner[:n_tasks]
-    tasks[2], tasks[3] = S.tpred[:n_tasks], S.ttok[:n_tasks]
-    buf = np.empty((nt - t, 5), dtype=np.int64)
+    for i in range(n_tasks):
+        tasks[0, i], tasks[1, i] = S.tcard[i], S.towner[i]
+        tasks[2, i], tasks[3, i] = S.tpred[i], S.ttok[i]
     nin = g[G_NIN]
     buf[0, :nin] = trick[:nin]
-    m = legal & ~(np.int64(1) << pick)
+    best, best_n = pick, -1
     c = pick
+    m = legal & ~(np.int64(1) << pick)
     while True:
-        bit = np.int64(1) << c
-        hands[me] &= ~bit
-        buf[0, nin] = c
-        ok = _line_left(hands, buf, nin + 1, g[G_LEADER], t, nt, seats, g[G_DONE], tasks,
-                        mp[MP_OMEGA_LAST])  # fmt: skip
-        hands[me] |= bit
-        if ok:
-            return c
-        if not m:
-            return pick
+        kept = 0
+        for w in range(n_worlds):
+            hands[:] = worlds[w]
+            hands[me] = hand & ~(np.int64(1) << c)
+            if me == dummy:
+                hands[g[G_CMD]] = viewer
+            buf[0, nin] = c
+            if _line_left(hands, buf, nin + 1, g[G_LEADER], t, nt, seats, g[G_DONE], tasks,
+                          mp[MP_OMEGA_LAST], stack):  # fmt: skip
+                kept += 1
+        if kept > best_n:
+            best, best_n = c, kept
+        if not m or best_n == n_worlds:
+            if best_n == 0:  # no line in any deal the others may hold, the true one among them
+                eg[_LOST] = S.deal_rng[0]  # (the deal stream's state names the game)
+                return pick
+            return best
         c = lowest(m)
         m &= m - 1

@@ -145,6 +145,7 @@ G_SIZE = 26
 # ---- the chunk's scratch state as one record: arrays viewed out of a numpy record carry no
 # reference count, so passing them between jitted functions costs no atomic incref/decref
 # (which took ~40 % of the run time when every scratch array was a separate allocation).
+ENDGAME_SCRATCH = 1024  # room for 13 tricks of 5 seats, 8 deals of the unseen cards, 12 tasks
 STATE_FIELDS = (
     ("mp", "i8", MP_SIZE),
     ("bp", "f8", BP_SIZE),
@@ -182,4 +183,5 @@ STATE_FIELDS = (
     ("ds_base", "f8", 2 * MAX_DS),  # per decision: counting cards' values without my card
     ("ds_deck", "i8", 96),
     ("score", "f8", 5),
+    ("endgame", "i8", ENDGAME_SCRATCH),  # the endgame search's arrays (kernel.endgame)
 )
