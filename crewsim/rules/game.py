@@ -435,12 +435,13 @@ class GameState:
         for task in self.deep_tasks:
             if task.card.kind == "win_predicted_trick_count" and task.predicted is None:
                 raise IllegalMove(f"task {task.card.number}: predict the trick count first")
-        self._require(seat == self.to_play, f"it is {self._who(self.to_play)}'s turn")
-        self._require(
-            self.hands[seat] >> card & 1 == 1,
-            f"{self._who(seat)} does not hold {self._name(card)}"
-            + (" face up" if self.is_dummy(seat) else ""),
-        )
+        if seat != self.to_play:  # (messages built only when raised: replays check every play)
+            raise IllegalMove(f"it is {self._who(self.to_play)}'s turn")
+        if not self.hands[seat] >> card & 1:
+            raise IllegalMove(
+                f"{self._who(seat)} does not hold {self._name(card)}"
+                + (" face up" if self.is_dummy(seat) else "")
+            )
         if not self.legal(seat) >> card & 1:
             led = suit_of(self.trick[0])
             raise IllegalMove(f"{self._who(seat)} must follow {self._suit_name(led)}")
