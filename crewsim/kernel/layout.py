@@ -142,10 +142,11 @@ G_REPAIRS = 24
 G_FIRST_WINNER = 25
 G_SIZE = 26
 
+ENDGAME_SCRATCH = 1024  # room for 13 tricks of 5 seats, 8 deals of the unseen cards, 12 tasks
+
 # ---- the chunk's scratch state as one record: arrays viewed out of a numpy record carry no
 # reference count, so passing them between jitted functions costs no atomic incref/decref
 # (which took ~40 % of the run time when every scratch array was a separate allocation).
-ENDGAME_SCRATCH = 1024  # room for 13 tricks of 5 seats, 8 deals of the unseen cards, 12 tasks
 STATE_FIELDS = (
     ("mp", "i8", MP_SIZE),
     ("bp", "f8", BP_SIZE),
