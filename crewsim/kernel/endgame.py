@@ -5,9 +5,10 @@ Searched from the last three tricks with perfect information, lost games came ba
 players: 229 of 1,883; pn-45 at 2: 80 of 885).  A member plays the card that keeps a line
 completing every task in the most of those deals, its heuristic card among equals: with three
 tricks left only when knowledge (voids, counts, the dummy's face-up cards) pins every unseen
-card to one seat, with two when at most ``WORLDS`` deals remain.  Planet Nine tasks and order
-tokens only (objectives and Deep Sea conditions keep the heuristic), never while the dummy has
-face-down cards.  A game found lost in every deal is not searched again: nothing can change it.
+card to one seat, with two when at most ``WORLDS`` deals remain.  Planet Nine tasks, order
+tokens and the balance of tricks (pn-29, pn-34); the other objectives and Deep Sea's conditions
+keep the heuristic, and so does a dummy with face-down cards.  A game found lost in every deal
+is not searched again: nothing can change it.
 """
 
 import numpy as np
@@ -39,15 +40,19 @@ from crewsim.kernel.layout import (
     MAX_TASKS,
     MP_GAME,
     MP_NOBJ,
+    MP_OBJ,
     MP_OMEGA_LAST,
+    OBJ_CODES,
     OMEGA_CODE,
 )
 
 
 @njit(cache=True)
-def _trick_done(buf, r, leader, t, nt, seats, done, tasks, omega_last):
-    """A complete trick ``buf[r]`` judged as the kernel's ``_judge`` judges tasks and tokens:
-    (1 every task done / 2 failed / 0 the hand goes on, the winner, the tasks done)."""
+def _trick_done(buf, r, leader, t, nt, seats, done, won, tasks, rules):
+    """A complete trick ``buf[r]`` judged as the kernel's ``_judge`` judges tasks, tokens and
+    the balance of tricks: (1 won / 2 failed / 0 the hand goes on, the winner, the tasks done,
+    the tricks won, 4 bits a seat).  ``rules``: Omega last, balance spread (0 none), the
+    commander who must take the last trick (-1 none)."""
     wi = 0
     in_trick = np.int64(0)
     for k in range(seats):
@@ -60,19 +65,29 @@ def _trick_done(buf, r, leader, t, nt, seats, done, tasks, omega_last):
     for i in range(n_tasks):
         if not done >> i & 1 and in_trick >> tasks[0, i] & 1:
             if winner != tasks[1, i]:
-                return 2, winner, done
+                return 2, winner, done, won
             newly |= np.int64(1) << i
     done |= newly
     every = (np.int64(1) << n_tasks) - 1
     for i in range(n_tasks):
         if done >> i & 1 and tasks[3, i] == OMEGA_CODE and done != every:
-            return 2, winner, done  # nothing may follow Omega
+            return 2, winner, done, won  # nothing may follow Omega
         if newly >> i & 1:
-            if tasks[2, i] & ~done or omega_last and tasks[3, i] == OMEGA_CODE and t != nt - 1:
-                return 2, winner, done
+            if tasks[2, i] & ~done or rules[0] and tasks[3, i] == OMEGA_CODE and t != nt - 1:
+                return 2, winner, done, won
+    if rules[1]:  # no member more than rules[1] tricks ahead of another, at any point
+        won += np.int64(1) << 4 * winner
+        mn, mx = 15, 0
+        for q in range(seats):
+            mn = min(mn, won >> 4 * q & 15)
+            mx = max(mx, won >> 4 * q & 15)
+        if mx - mn > rules[1] or t == nt - 1 and rules[2] >= 0 and winner != rules[2]:
+            return 2, winner, done, won
+        if t < nt - 1:  # judged at the end of the hand
+            return 0, winner, done, won
     if done == every:
-        return 1, winner, done
-    return (2 if t == nt - 1 else 0), winner, done
+        return 1, winner, done, won
+    return (2 if t == nt - 1 else 0), winner, done, won
 
 
 @njit(cache=True)
@@ -96,18 +111,20 @@ def _one_of_twins(cands, hands, buf, r, nin, seats, task_cards):
 
 
 @njit(cache=True)
-def _line_left(hands, buf, nin, leader, t, nt, seats, done, tasks, omega_last, stack):
+def _line_left(hands, buf, nin, leader, t, nt, seats, done, won, tasks, rules, stack):
     """Whether some continuation completes every task: trick ``t`` has ``nin`` cards in
     ``buf[0]``; ``hands`` holds every seat's cards (as given again on return); ``tasks`` the
-    rows card, owner, predecessor mask and token; ``stack`` scratch of (tricks left x seats
-    + 1) rows of 8.  An explicit stack: cached self-recursive functions crashed on reload
-    (NUMBA-NOTES)."""
+    rows card, owner, predecessor mask and token; ``won`` and ``rules`` as ``_trick_done``'s;
+    ``stack`` scratch of (tricks left x seats + 1) rows of 9.  An explicit stack: cached
+    self-recursive functions crashed on reload (NUMBA-NOTES)."""
     task_cards = np.int64(0)
     for i in range(tasks.shape[1]):
         task_cards |= np.int64(1) << tasks[0, i]
     rem, who, card = stack[:, 5], stack[:, 6], stack[:, 7]  # per play: cards left to try, ...
     at = stack[:, :5]  # ... and the trick row, cards in, leader, t, tasks done
+    wins = stack[:, 8]  # ... and the tricks won
     at[0, 0], at[0, 1], at[0, 2], at[0, 3], at[0, 4] = 0, nin, leader, t, done
+    wins[0] = won
     d = 0
     enter = True
     found = False
@@ -117,14 +134,15 @@ def _line_left(hands, buf, nin, leader, t, nt, seats, done, tasks, omega_last, s
             enter = False
             rem[d] = 0
             if nin == seats:
-                v, winner, done = _trick_done(buf, r, leader, t, nt, seats, at[d, 4], tasks,
-                                              omega_last)  # fmt: skip
+                v, winner, done, won = _trick_done(buf, r, leader, t, nt, seats, at[d, 4],
+                                                   wins[d], tasks, rules)  # fmt: skip
                 if v == 1:
                     found = True
                     break
                 if v == 0:  # the next trick, from this same node (it had no choice)
                     r, nin, leader, t = r + 1, 0, winner, t + 1
                     at[d, 0], at[d, 1], at[d, 2], at[d, 3], at[d, 4] = r, 0, winner, t, done
+                    wins[d] = won
             if nin < seats:
                 s = seat_after(leader, nin, seats)
                 who[d] = s
@@ -143,7 +161,7 @@ def _line_left(hands, buf, nin, leader, t, nt, seats, done, tasks, omega_last, s
         hands[who[d]] &= ~(np.int64(1) << c)
         buf[r, nin] = c
         at[d + 1, 0], at[d + 1, 1], at[d + 1, 2], at[d + 1, 3] = r, nin + 1, leader, t
-        at[d + 1, 4] = at[d, 4]
+        at[d + 1, 4], wins[d + 1] = at[d, 4], wins[d]
         d += 1
         enter = True
     for k in range(d):  # a line found: its plays taken back
@@ -151,6 +169,7 @@ def _line_left(hands, buf, nin, leader, t, nt, seats, done, tasks, omega_last, s
     return found
 
 
+OBJ_BALANCED = OBJ_CODES["balanced_tricks"]
 SHALLOW = 2  # tricks left from which several deals are searched
 WORLDS = 8  # at most this many deals of the unseen cards are searched, else the heuristic
 
@@ -162,7 +181,7 @@ _WORLDS = 16
 _TASKS = _WORLDS + 5 * WORLDS
 _BUF = _TASKS + 4 * MAX_TASKS
 _STACK = _BUF + 5 * 13
-_DEALING = _STACK + 8 * 66
+_DEALING = _STACK + 9 * 66
 assert _DEALING + 96 <= ENDGAME_SCRATCH
 
 
@@ -220,14 +239,16 @@ def _worlds(cands, need, unseen, seats, out, scratch):
 
 
 @njit(cache=True)
-def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, possible, pick):
+def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, won, possible, pick):
     """The legal card that keeps a line completing every task in the most deals of the unseen
     cards that public knowledge allows (``pick`` among equals); ``pick`` when there are more
     than ``WORLDS`` such deals."""
     seats, t, nt, n_tasks = g[G_SEATS], g[G_T], g[G_NT], g[G_NTASK]
+    balance = mp[MP_NOBJ] == 1 and mp[MP_OBJ] == OBJ_BALANCED
     if (
-        nt - t > bp[BP_ENDGAME] or mp[MP_GAME] != 0 or mp[MP_NOBJ] != 0 or n_tasks == 0
-        or legal & (legal - 1) == 0 or g[G_DONE] == (np.int64(1) << n_tasks) - 1
+        nt - t > bp[BP_ENDGAME] or mp[MP_GAME] != 0 or legal & (legal - 1) == 0
+        or not (balance or mp[MP_NOBJ] == 0 and n_tasks > 0)
+        or n_tasks > 0 and g[G_DONE] == (np.int64(1) << n_tasks) - 1
     ):  # fmt: skip
         return pick
     eg = S.endgame
@@ -246,7 +267,7 @@ def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, possible, pick):
     worlds = eg[_WORLDS : _WORLDS + 5 * WORLDS].reshape((WORLDS, 5))
     tasks = eg[_TASKS : _TASKS + 4 * MAX_TASKS].reshape((4, MAX_TASKS))[:, :n_tasks]
     buf = eg[_BUF : _BUF + 5 * 13].reshape((13, 5))
-    stack = eg[_STACK : _STACK + 8 * 66].reshape((66, 8))
+    stack = eg[_STACK : _STACK + 9 * 66].reshape((66, 9))
     unseen = FULL & ~hand & ~viewer & ~g[G_PLAYED]
     for q in range(seats):  # a seat's count of cards is public
         cands[q], need[q] = 0, 0
@@ -270,6 +291,14 @@ def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, possible, pick):
         tasks[2, i], tasks[3, i] = S.tpred[i], S.ttok[i]
     nin = g[G_NIN]
     buf[0, :nin] = trick[:nin]
+    packed = np.int64(0)  # tricks won, 4 bits a seat
+    for q in range(seats):
+        packed |= won[q] << 4 * q
+    rules = (
+        mp[MP_OMEGA_LAST],
+        mp[MP_OBJ + 1] if balance else np.int64(0),
+        g[G_CMD] if balance and mp[MP_OBJ + 2] else np.int64(-1),
+    )
     best, best_n = pick, -1
     c = pick
     m = legal & ~(np.int64(1) << pick)
@@ -281,8 +310,8 @@ def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, possible, pick):
             if me == dummy:
                 hands[g[G_CMD]] = viewer
             buf[0, nin] = c
-            if _line_left(hands, buf, nin + 1, g[G_LEADER], t, nt, seats, g[G_DONE], tasks,
-                          mp[MP_OMEGA_LAST], stack):  # fmt: skip
+            if _line_left(hands, buf, nin + 1, g[G_LEADER], t, nt, seats, g[G_DONE], packed,
+                          tasks, rules, stack):  # fmt: skip
                 kept += 1
         if kept > best_n:
             best, best_n = c, kept

@@ -1550,7 +1550,7 @@ def choose_play(
                         known, ct, tpred, want, st)  # fmt: skip
     if bp[BP_KIND] == 0 or c < 0:
         return c
-    return endgame_play(S, bp, mp, g, me, hand, viewer_hand, legal, trick, possible, c)
+    return endgame_play(S, bp, mp, g, me, hand, viewer_hand, legal, trick, won, possible, c)
 
 
 @njit(cache=True, forceinline=True)
