@@ -274,7 +274,9 @@ def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, won, possible, pi
         if q != me and not (q == g[G_CMD] and me == dummy):  # (the commander plays the dummy)
             cands[q] = possible[q] & unseen
             need[q] = popcount(S.hands[q])
+    cap = WORLDS
     if nt - t > SHALLOW:  # one deal only, each unseen card with one candidate seat
+        cap = 1
         two = np.int64(0)
         one = np.int64(0)
         for q in range(seats):
@@ -282,9 +284,8 @@ def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, won, possible, pi
             one |= cands[q]
         if two:
             return pick
-    n_worlds = _worlds(cands, need, unseen, seats, worlds[: WORLDS if nt - t <= SHALLOW else 1],
-                       eg[_DEALING : _DEALING + 96])  # fmt: skip
-    if n_worlds == 0 or n_worlds > (WORLDS if nt - t <= SHALLOW else 1):
+    n_worlds = _worlds(cands, need, unseen, seats, worlds[:cap], eg[_DEALING : _DEALING + 96])
+    if n_worlds == 0 or n_worlds > cap:
         return pick
     for i in range(n_tasks):
         tasks[0, i], tasks[1, i] = S.tcard[i], S.towner[i]
