@@ -20,7 +20,7 @@ NO_CARD = -1
 def core_clauses(
     holder: np.ndarray,
     beats: np.ndarray,
-    first: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    first: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     tricks: int,
     commander: int,
     task_card: np.ndarray,
@@ -32,12 +32,12 @@ def core_clauses(
     """(literals, clause ends) of every clause but the objective's.
 
     ``holder[c]`` is the seat of card ``c`` or ``NO_CARD``; ``first`` the trick-0 variables of
-    ``x`` and ``p`` by card, ``led`` by suit and ``lead`` by seat (``sat.Cnf.first_vars``:
-    trick ``t``'s are these ``+ t``); ``pred[i]`` masks the tasks that must come before task
+    ``x`` and ``p`` by card, ``led`` by suit, ``lead`` by seat and ``trumped`` (some trump is
+    in the trick) (``sat.Cnf.first_vars``: trick ``t``'s are these ``+ t``); ``pred[i]`` masks the tasks that must come before task
     ``i``; ``under`` holds the two-player dummy's (face-up, beneath) pairs; ``no_symmetry``
     masks the cards that are never interchangeable.  Bounds are checked: an undersized
     buffer is an error, not a write past its end."""
-    x0s, p0s, led0s, lead0s = first
+    x0s, p0s, led0s, lead0s, trumped0 = first
     seats = len(lead0s)
     n_tasks = len(task_card)
     n_held = np.zeros(seats, np.int64)
@@ -51,10 +51,10 @@ def core_clauses(
     task_mask = 0
     for i in range(n_tasks):
         task_mask |= 1 << task_card[i]
-    # literals, block by block, per trick: a card's ladder, lead and win (18 + 4 beaters of
-    # 39), follow suit (13 a card: at most 9 a suit), one card a trick, symmetry, the suits
-    # led, the leaders; then the commander, the units, tasks and tokens, the dummy's stacks
-    cap = (tricks * (n * (174 + 13 + 1 + 2) + 25 + 10 * seats) + (tricks + 1) * seats * seats
+    # literals, block by block, per trick: a card's ladder, lead and win (22 + 4 beaters of
+    # 39), follow suit (13 a card: at most 9 a suit), one card a trick, symmetry, trumps, the
+    # suits led, the leaders; then the commander, the units, tasks and tokens, dummy's stacks
+    cap = (tricks * (n * (178 + 13 + 1 + 2) + 13 + 25 + 10 * seats) + (tricks + 1) * seats * seats
            + 1 + n + tricks * n_tasks * (4 + 2 * n_tasks) + 2 * tricks * len(under))  # fmt: skip
     lits = np.empty(cap, np.int32)
     ends = np.empty(cap, np.int32)
@@ -107,9 +107,11 @@ def core_clauses(
         u = c // 9
         x0, p0, led0, lead0 = x(c, 0), p(c, 0), led(u, 0), lead(s, 0)
         over = np.empty(40, np.int64)  # trick 0's variables of the other seats' cards beating c
-        n_over = 0
+        n_over = 0  # (but trumps beating a colour card: one variable says a trump is in)
         for o in range(40):
-            if beats[c] >> o & 1 and holder[o] != NO_CARD and holder[o] != s:
+            if beats[c] >> o & 1 and holder[o] != NO_CARD and holder[o] != s and (
+                u == 4 or o < 36
+            ):
                 over[n_over] = x(o, 0)
                 n_over += 1
         for t in range(tricks):
@@ -124,7 +126,8 @@ def core_clauses(
             c3(-xt, -(lead0 + t), lu)  # s leads with c: suit u led
             for k in range(n_over):  # s wins with c: nothing beating c in the trick
                 c3(-xt, -won, -(over[k] + t))
-            if u < 4:  # ... and a colour card's colour was led
+            if u < 4:  # ... no trump, and a colour card's colour was led
+                c3(-xt, -won, -(trumped0[0] + t))
                 c3(-xt, -won, lu)
                 put(-xt)
                 put(-lu)
@@ -133,9 +136,20 @@ def core_clauses(
             put(won)
             for k in range(n_over):
                 put(over[k] + t)
+            if u < 4:
+                put(trumped0[0] + t)
             end()
         if n_held[s] <= tricks or task_mask >> c & 1:
             c1(p(c, tricks - 1))
+    for t in range(tricks):  # trumped: some trump is in the trick, exactly
+        for c in range(36, 40):
+            if holder[c] != NO_CARD:
+                c2(-x(c, t), trumped0[0] + t)
+        put(-(trumped0[0] + t))
+        for c in range(36, 40):
+            if holder[c] != NO_CARD:
+                put(x(c, t))
+        end()
     for t in range(tricks):
         for u in range(5):  # redundant: the leader plays a card
             put(led(u, t))

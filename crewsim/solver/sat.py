@@ -77,6 +77,9 @@ FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
 # the SAT engine's budget per deal: MiniCard's conflicts (10-16 us each here, so ~0.3-0.5 s),
 # counted rather than timed so that a verdict never depends on the machine's speed or load
 DEFAULT_CONFLICTS = 30_000
+# the solver decides first in which trick each task card falls: its starting activity for
+# those variables (the bumps of the first ~100 conflicts; 10-1,000 measured)
+TASK_ACTIVITY = 100.0
 
 
 # objective kinds the model covers, by the kernel's codes
@@ -144,7 +147,8 @@ def solve_hands(
     """The same on bare hands (any deck: the tests use small ones)."""
     with gc_paused():
         cnf = encode(hands, tricks, commander, tasks, objective, under=under)
-        model = _solve_pysat(cnf, conflicts)
+        first = {cnf.x(tk.card, t): TASK_ACTIVITY for tk in tasks for t in range(tricks)}
+        model = _solve_pysat(cnf, conflicts, first)
     if model is None:
         return UNKNOWN, [], ()
     if not model:
@@ -209,14 +213,21 @@ class Cnf:
     def lead(self, s: int, t: int) -> int:
         return 1 + (2 * len(self.index) + 5) * self.tricks + s * (self.tricks + 1) + t
 
-    def first_vars(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Trick 0's ``x`` and ``p`` by card, ``led`` by suit, ``lead`` by seat (trick ``t``'s
-        are these ``+ t``): the numbering ``clauses.core_clauses`` writes with."""
+    def trumped(self, t: int) -> int:
+        return self.lead(self.seats - 1, self.tricks) + 1 + t
+
+    def first_vars(
+        self,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Trick 0's ``x`` and ``p`` by card, ``led`` by suit, ``lead`` by seat and
+        ``trumped`` (trick ``t``'s are these ``+ t``): the numbering ``clauses.core_clauses``
+        writes with."""
         x0, p0 = np.zeros(40, np.int64), np.zeros(40, np.int64)
         for c in self.index:
             x0[c], p0[c] = self.x(c, 0), self.p(c, 0)
         led0 = np.array([self.led(u, 0) for u in range(5)], np.int64)
-        return x0, p0, led0, np.array([self.lead(s, 0) for s in range(self.seats)], np.int64)
+        lead0 = np.array([self.lead(s, 0) for s in range(self.seats)], np.int64)
+        return x0, p0, led0, lead0, np.array([self.trumped(0)], np.int64)
 
 
 def encode(
@@ -241,7 +252,7 @@ def encode(
     by_seat = [[c for c in cards if holder[c] == s] for s in range(seats)]
     cnf = Cnf(tricks=tricks, seats=seats, by_seat=by_seat,
               index={c: k for k, c in enumerate(cards)})  # fmt: skip
-    cnf.top = cnf.lead(seats - 1, tricks)
+    cnf.top = cnf.trumped(tricks - 1)
     if any(tk.owner is None for tk in tasks):
         raise ValueError("every task needs an owner seat")
     special = _objective_clauses(cnf, holder, commander, tasks, objective)
@@ -403,9 +414,12 @@ def _line(cnf: Cnf, true: set[int]) -> list[int]:
     return plays
 
 
-def _solve_pysat(cnf: Cnf, conflicts: int) -> set[int] | None:
+def _solve_pysat(
+    cnf: Cnf, conflicts: int, activities: dict[int, float] | None = None
+) -> set[int] | None:
     """True variables of a model, an empty set when unsatisfiable, None when ``conflicts``
     are spent.  A count, not a clock: the verdict does not depend on the machine or its load.
+    ``activities`` start those variables ahead in the solver's choice of what to decide.
     Empties ``cnf.clauses`` once they are loaded."""
     # MiniSat 2.2 with native cardinality constraints: faster on these models than plain
     # MiniSat (clauses only), Glucose, CaDiCaL, Lingeling, MapleCM.  Constraints go in through
@@ -428,6 +442,8 @@ def _solve_pysat(cnf: Cnf, conflicts: int) -> set[int] | None:
             minicard_add_am(handle, flat[a:end], bound)
             a = end
         cnf.clauses.clear()  # loaded: let the lists go while the collector is paused
+        if activities:
+            solver.set_activities(activities)
         solver.conf_budget(conflicts)
         status = solver.solve_limited()
         if status is None:

@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crewsim.cards import suit_of
+from crewsim.cards import TRUMP, suit_of
 from crewsim.rules.deal import Deal, deal_cards
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.play import legal_plays, n_tricks, trick_winner
@@ -57,6 +57,8 @@ def _assignment(
         for c in trick:
             true.add(cnf.x(c, t))
             true.update(cnf.p(c, t2) for t2 in range(t, cnf.tricks))
+        if any(suit_of(c) == TRUMP for c in trick):
+            true.add(cnf.trumped(t))
     true.add(cnf.lead(winners[-1], cnf.tricks))
     return true
 

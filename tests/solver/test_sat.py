@@ -233,9 +233,9 @@ def test_the_collector_is_paused_only_while_a_model_is_solved() -> None:
     seen: list[bool] = []
     real = sat._solve_pysat
 
-    def spy(cnf: Any, conflicts: int) -> Any:
+    def spy(cnf: Any, conflicts: int, activities: Any = None) -> Any:
         seen.append(gc.isenabled())
-        return real(cnf, conflicts)
+        return real(cnf, conflicts, activities)
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(sat, "_solve_pysat", spy)
