@@ -33,10 +33,11 @@ def core_clauses(
 
     ``holder[c]`` is the seat of card ``c`` or ``NO_CARD``; ``first`` the trick-0 variables of
     ``x`` and ``p`` by card, ``led`` by suit, ``lead`` by seat and ``trumped`` (some trump is
-    in the trick) (``sat.Cnf.first_vars``: trick ``t``'s are these ``+ t``); ``pred[i]`` masks the tasks that must come before task
-    ``i``; ``under`` holds the two-player dummy's (face-up, beneath) pairs; ``no_symmetry``
-    masks the cards that are never interchangeable.  Bounds are checked: an undersized
-    buffer is an error, not a write past its end."""
+    in the trick) (``sat.Cnf.first_vars``: trick ``t``'s are these ``+ t``); ``pred[i]``
+    masks the tasks that must come before task ``i``; ``under`` holds the two-player dummy's
+    (face-up, beneath) pairs; ``no_symmetry`` masks the cards that are never
+    interchangeable.  Bounds are checked: an undersized buffer is an error, not a write past
+    its end."""
     x0s, p0s, led0s, lead0s, trumped0 = first
     seats = len(lead0s)
     n_tasks = len(task_card)
