@@ -20,7 +20,8 @@ A clause-learning SAT solver proves most of those in 5-100 ms from a plain 0/1 m
 * winning, with no variable per winning card: ``x[c, t]`` and ``lead[s, t+1]`` -> no card that
   beats ``c`` is in the trick and a colour card's colour was led (one card fits: the real
   winner); and, redundant but it propagates, an unbeaten card of the led colour or a trump
-  wins;
+  wins.  For a colour card the trumps are one variable, ``trumped[t]`` (some trump is in
+  trick ``t``): 700 fewer clauses a deal, and 1-3 % less solving time at 10 tasks;
 * follow suit: ``led[u, t]`` and seat ``s`` still holds ``c`` of suit ``u`` -> ``s`` plays
   suit ``u``;
 * every task card is played in a trick its owner wins; order tokens compare the ladders;
@@ -29,6 +30,9 @@ A clause-learning SAT solver proves most of those in 5-100 ms from a plain 0/1 m
   hands over at 6 and 10 tasks);
 * symmetry: two non-task cards of one seat and suit with no other seat's card between them
   are interchangeable in any line, so the lower one is played first (``p[hi, t] -> p[lo, t]``).
+
+The solver decides first in which trick each task card falls (their ``x`` start with a
+higher activity): 5 % fewer conflicts on the deals the DFS hands over at 10 tasks.
 
 The clauses and the counts are written by numba (``clauses``) into flat arrays, except the
 objectives' and Deep Sea's conditions, which stay lists.  Solver: MiniCard from python-sat.
