@@ -247,3 +247,22 @@ def test_the_collector_is_paused_only_while_a_model_is_solved() -> None:
             assert not gc.isenabled()  # a caller's own choice is left as it was
         finally:
             gc.enable()
+
+
+def test_the_task_cards_trick_variables_start_ahead() -> None:
+    """MiniCard is handed, as starting activities, exactly the variables that place a task
+    card in a trick (the decisions it should take first)."""
+    deal, tasks = random_setup(4, 5, (), 11)
+    handed: list[dict[int, float]] = []
+    real = sat._solve_pysat
+
+    def spy(cnf: Any, conflicts: int, activities: Any = None) -> Any:
+        expected = {cnf.x(tk.card, t) for tk in tasks for t in range(cnf.tricks)}
+        assert set(activities) == expected and len(expected) == 5 * cnf.tricks
+        handed.append(activities)
+        return real(cnf, conflicts, activities)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sat, "_solve_pysat", spy)
+        assert sat.solve_sat(Problem(deal, tuple(tasks)))[0] != sat.UNKNOWN
+    assert handed and set(handed[0].values()) == {sat.TASK_ACTIVITY}
