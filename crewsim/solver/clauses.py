@@ -38,7 +38,8 @@ def core_clauses(
     (face-up, beneath) pairs; ``no_symmetry`` masks the cards that are never
     interchangeable.  Bounds are checked: an undersized buffer is an error, not a write past
     its end."""
-    x0s, p0s, led0s, lead0s, trumped0 = first
+    x0s, p0s, led0s, lead0s, trumped0s = first
+    trumped0 = trumped0s[0]
     seats = len(lead0s)
     n_tasks = len(task_card)
     n_held = np.zeros(seats, np.int64)
@@ -128,7 +129,7 @@ def core_clauses(
             for k in range(n_over):  # s wins with c: nothing beating c in the trick
                 c3(-xt, -won, -(over[k] + t))
             if u < 4:  # ... no trump, and a colour card's colour was led
-                c3(-xt, -won, -(trumped0[0] + t))
+                c3(-xt, -won, -(trumped0 + t))
                 c3(-xt, -won, lu)
                 put(-xt)
                 put(-lu)
@@ -138,15 +139,15 @@ def core_clauses(
             for k in range(n_over):
                 put(over[k] + t)
             if u < 4:
-                put(trumped0[0] + t)
+                put(trumped0 + t)
             end()
         if n_held[s] <= tricks or task_mask >> c & 1:
             c1(p(c, tricks - 1))
     for t in range(tricks):  # trumped: some trump is in the trick, exactly
         for c in range(36, 40):
             if holder[c] != NO_CARD:
-                c2(-x(c, t), trumped0[0] + t)
-        put(-(trumped0[0] + t))
+                c2(-x(c, t), trumped0 + t)
+        put(-(trumped0 + t))
         for c in range(36, 40):
             if holder[c] != NO_CARD:
                 put(x(c, t))
