@@ -57,7 +57,7 @@ def core_clauses(
     # 39), follow suit (13 a card: at most 9 a suit), one card a trick, symmetry, trumps, the
     # suits led, the leaders; then the commander, the units, tasks and tokens, dummy's stacks
     cap = (tricks * (n * (178 + 13 + 1 + 2) + 13 + 25 + 10 * seats) + (tricks + 1) * seats * seats
-           + 1 + n + tricks * n_tasks * (4 + 2 * n_tasks) + 2 * tricks * len(under))  # fmt: skip
+           + 1 + n + tricks * n_tasks * (4 + 2 * n_tasks + 16) + 2 * tricks * len(under))  # fmt: skip
     lits = np.empty(cap, np.int32)
     ends = np.empty(cap, np.int32)
     cnt = np.zeros(2, np.int64)  # literals and clauses written
@@ -206,6 +206,15 @@ def core_clauses(
             c2(-x(card, t), lead(owner, t + 1))
             if own:  # redundant: won with the owner's own card, so its colour was led
                 c2(-x(card, t), led(card // 9, t))
+            elif holder[card] != owner:  # redundant: unless discarded, a card its owner
+                # plays beats it
+                put(-x(card, t))
+                for c in range(40):
+                    if holder[c] == owner and beats[card] >> c & 1:
+                        put(x(c, t))
+                if card < 36:
+                    put(-led(card // 9, t))
+                end()
     for i in range(n_tasks):  # order tokens: task j's card no later than task i's
         for j in range(n_tasks):
             if pred[i] >> j & 1:
