@@ -57,7 +57,7 @@ def core_clauses(
     # 39), follow suit (13 a card: at most 9 a suit), one card a trick, symmetry, trumps, the
     # suits led, the leaders; then the commander, the units, tasks and tokens, dummy's stacks
     cap = (tricks * (n * (178 + 13 + 1 + 2) + 13 + 25 + 10 * seats) + (tricks + 1) * seats * seats
-           + 1 + n + tricks * n_tasks * (4 + 2 * n_tasks + 16) + 2 * tricks * len(under))  # fmt: skip
+           + 1 + n + tricks * n_tasks * (20 + 2 * n_tasks) + 2 * tricks * len(under))  # fmt: skip
     lits = np.empty(cap, np.int32)
     ends = np.empty(cap, np.int32)
     cnt = np.zeros(2, np.int64)  # literals and clauses written
