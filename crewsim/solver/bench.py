@@ -36,7 +36,7 @@ from crewsim.solver.sample import random_deep_setup
 TARGETS = {1: (5000, 0.001), 3: (1000, 0.01), 6: (200, 0.02), 10: (100, 0.05)}
 # deals per task count: 10 tasks sits near its target with a heavy tail (97 % of the time in
 # the 40 % of deals the SAT engine decides), so it gets enough deals that their 95 % interval
-# is about +-10 % (300 left it at -22/+30 %); the others are far from their targets
+# is about 10 % either way (300 left it at -22/+30 %); the others are far from their targets
 DEALS = {1: 2000, 3: 1000, 6: 400, 10: 2000}
 DEEP = ("ds-5", "ds-20", "ds-29")  # Deep Sea difficulty 5 / 10 / 15 at 4 players (no targets)
 DEEP_DEALS = 200

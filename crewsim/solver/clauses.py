@@ -55,7 +55,8 @@ def core_clauses(
         task_mask |= 1 << task_card[i]
     # literals, block by block, per trick: a card's ladder, lead and win (22 + 4 beaters of
     # 39), follow suit (13 a card: at most 9 a suit), one card a trick, symmetry, trumps, the
-    # suits led, the leaders; then the commander, the units, tasks and tokens, dummy's stacks
+    # suits led, the leaders; then the commander, the units, tasks (their owners' beaters too)
+    # and tokens, the dummy's stacks
     cap = (tricks * (n * (178 + 13 + 1 + 2) + 13 + 25 + 10 * seats) + (tricks + 1) * seats * seats
            + 1 + n + tricks * n_tasks * (20 + 2 * n_tasks) + 2 * tricks * len(under))  # fmt: skip
     lits = np.empty(cap, np.int32)
@@ -206,9 +207,8 @@ def core_clauses(
             c2(-x(card, t), lead(owner, t + 1))
             if own:  # redundant: won with the owner's own card, so its colour was led
                 c2(-x(card, t), led(card // 9, t))
-            elif holder[card] != owner:  # redundant: unless discarded, a card its owner
-                # plays beats it
-                put(-x(card, t))
+            elif holder[card] != owner:  # redundant: a card its owner plays beats it,
+                put(-x(card, t))  # unless it is discarded (its colour not led)
                 for c in range(40):
                     if holder[c] == owner and beats[card] >> c & 1:
                         put(x(c, t))
