@@ -28,6 +28,7 @@ _PARAMS: dict[str, tuple[int, float]] = {  # name -> (slot, default)
     "poor_score": (L.BP_POOR_SCORE, 2.0),
     "token_gain": (L.BP_TOKEN_GAIN, 3.0),
     "endgame_tricks": (L.BP_ENDGAME, 3.0),
+    "blind_yes_threshold": (L.BP_BLIND_YES, 8.0),
 }
 _RANGES = {"communicate": (0.0, 1.0), "distress_threshold": (0.0, 1.0)}  # a switch, a share
 

@@ -58,8 +58,7 @@ def set_up(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int
     if setup[3] >= 0:
         state.hand_over(setup[3], setup[4])
     if setup[5] != 0:
-        givers = 2 if players == 2 else seats
-        state.distress_signal(setup[5], setup[6 : 6 + givers])
+        state.distress_signal(setup[5], setup[6 : 6 + seats])
     return state
 
 

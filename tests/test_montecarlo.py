@@ -12,6 +12,7 @@ from polars.testing import assert_frame_equal
 
 from crewsim.bots import get_bot
 from crewsim.errors import CrewsimError
+from crewsim.kernel import layout as L
 from crewsim.missions import resolve_missions
 from crewsim.montecarlo import RunConfig, plan, plan_chunks, run
 from crewsim.report.run import load_run
@@ -93,7 +94,7 @@ def test_run_folder_contents(tmp_path: Path) -> None:
     assert row["ci_low"] <= row["success_rate"] <= row["ci_high"]
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest["root_seed"] == 11 and manifest["chunk_size"] == CHUNK
-    assert manifest["bot"]["name"] == "heuristic" and len(manifest["bot"]["vector"]) == 8
+    assert manifest["bot"]["name"] == "heuristic" and len(manifest["bot"]["vector"]) == L.BP_SIZE
     assert manifest["crewsim_version"]
     assert not list(tmp_path.rglob("*.tmp"))
 

@@ -194,8 +194,6 @@ _ALLOCATION_TEXT = {
     "time until all are taken.",
     Allocation.COMMANDER_DISTRIBUTES: "After everyone has seen their hand, the commander asks each "
     "member yes/no about each task and then hands the tasks out evenly (at most one task apart).",
-    Allocation.ONE_MEMBER: "All tasks go to one crew member: in Planet Nine the commander picks "
-    "one other member (yes/no answers only); in Deep Sea the crew chooses together.",
     Allocation.CAPTAIN_ALL_OR_PASS: "The captain keeps all tasks or passes all of them to one "
     "willing crew member.",
     Allocation.VOLUNTEER_1: "The captain asks the others in turn from the left; the first to say "
@@ -210,13 +208,32 @@ _ALLOCATION_TEXT = {
     "and gets none (the captain still leads trick 1).",
 }
 
+# The same allocation field is another rule in each game: a mission shows its own game's.
+_ONE_MEMBER_TEXT = {
+    Game.PLANET_NINE: "All tasks go to one crew member other than the commander. The task cards "
+    "stay hidden (face down) until the commander has chosen that member: the commander is the "
+    "only one who looks at them, and each other member, asked, answers only yes or no, from "
+    "their own hand. Then the chosen member takes all the tasks and they are turned face up.",
+    Game.DEEP_SEA: "All tasks go to one crew member, whom the crew chooses together without "
+    "telling what their hands hold.",
+}
+
+
+def allocation_text(m: Mission) -> str:
+    """How the mission's tasks reach the players, in its own game's words (one_member differs)."""
+    if m.allocation is Allocation.ONE_MEMBER:
+        return _ONE_MEMBER_TEXT[m.game]
+    lead = "commander" if m.game is Game.PLANET_NINE else "captain"
+    return _ALLOCATION_TEXT[m.allocation].format(lead=lead)
+
+
 _COMM_TEXT = {
     CommMode.NORMAL: "Each member may once show a colour card and say whether it is their "
     "highest, only or lowest card of that colour.",
     CommMode.DEAD_ZONE: "Each member may once show a colour card, but not whether it is their "
     "highest, only or lowest (dead zone / currents).",
     CommMode.RAPTURE: "No personal tokens: the crew shares (players - 2) communication tokens "
-    "(rapture of the deep).",
+    "(rapture of the deep); with two players one, the dummy sitting as the third member.",
     CommMode.NONE: "No communication at all.",
 }
 
@@ -272,13 +289,22 @@ def objective_text(o: Objective, m: Mission) -> str:
         f"{p.get('max_difference')} more {p.get('rank')}s than another (colour cards only).",
         k.NO_LEAD_SUITS: "No trick may be led with a card of: "
         + ", ".join(trump if s == "trump" else str(s) for s in _tuple(p.get("suits")))
-        + ".",
+        + ". Such a lead is a legal play, not a forbidden move, but it fails the mission (also "
+        "when the leader holds nothing else).",
         k.FIRST_TRICK_WINNER_MOST: "Whoever wins trick 1 must at all times have won more tricks "
         "than every other crew member.",
         k.CARD_LAST_IN_FINAL_TRICK: f"The {p.get('card')} must be the last card played in the "
         "final trick (it may not stay unplayed).",
     }
     return texts[o.kind]
+
+
+# pn-46: the rule book is silent on the card nobody plays; crewsim follows Board Game Arena.
+_UNPLAYED_PINK = (
+    "One card is never played (the 14th card): if it is pink, nobody has to win it and the "
+    "mission can still be won (Board Game Arena's reading; the rule book is silent). The same "
+    "holds with two players for the card JARVIS never plays."
+)
 
 
 def _tuple(value: object) -> tuple[object, ...]:
@@ -330,7 +356,7 @@ def describe(m: Mission) -> list[tuple[str, str]]:
             ("Tokens", "Before selection the crew may move one token onto a task without one.")
         )
     if m.tasks or m.draws_task_cards or m.fixed_tasks:
-        out.append(("Allocation", _ALLOCATION_TEXT[m.allocation].format(lead=lead)))
+        out.append(("Allocation", allocation_text(m)))
     if m.task_handover_5p:
         out.append(
             (
@@ -374,15 +400,21 @@ def describe(m: Mission) -> list[tuple[str, str]]:
             )
         )
     if m.card_draw_after_trick:
+        dummy = "JARVIS" if m.game is Game.PLANET_NINE else "the dummy"
         out.append(
             (
                 "Card draw",
                 f"Right after trick {m.card_draw_after_trick} every player draws "
-                "one random card from the hand of the player on their right.",
+                "one random card from the hand of the player on their right. A card its "
+                "holder has communicated lies face up on the table and cannot be drawn. With "
+                f"two players {dummy} gives a random face-down card, and the card it receives "
+                "goes face down into that place (its face-up cards do not change).",
             )
         )
     for o in m.objectives:
         out.append(("Objective", objective_text(o, m)))
+        if o.kind is ObjectiveKind.LEFT_OF_PINK9_WINS_PINK:
+            out.append(("3 players", _UNPLAYED_PINK))
     if m.real_time_seconds:
         minutes, seconds = divmod(m.real_time_seconds, 60)
         note = m.untimed_note or f"Timed variant: {minutes}:{seconds:02d} limit."

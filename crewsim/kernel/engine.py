@@ -10,6 +10,7 @@ from numba import njit
 
 from crewsim.kernel.bits import (
     BEATS,
+    COLOURS,
     FULL,
     SUIT,
     count_seat,
@@ -34,6 +35,12 @@ from crewsim.kernel.layout import (
     COMM_DEAD_ZONE,
     COMM_NONE,
     COMM_RAPTURE,
+    DEC_BLIND_YES,
+    DEC_COMM,
+    DEC_DRAFT,
+    DEC_PASS,
+    DEC_PLAY,
+    DEC_YES,
     FAIL_CONDITION,
     FAIL_NOT_DONE,
     FAIL_OBJECTIVE,
@@ -86,6 +93,15 @@ from crewsim.kernel.layout import (
     MP_TOKEN_ADJUST,
     MP_TOKENS,
     OMEGA_CODE,
+    PR_AT,
+    PR_COMMS,
+    PR_COUNT,
+    PR_KIND,
+    PR_NIN,
+    PR_SEAT,
+    PR_SWAP,
+    PR_TRICK,
+    PR_VALUE,
 )
 from crewsim.kernel.policy import (
     answers_good,
@@ -96,6 +112,7 @@ from crewsim.kernel.policy import (
     distress_poorness,
     distress_vote,
     says_yes,
+    says_yes_blind,
     strength,
     sure_tricks,
     task_score,
@@ -286,9 +303,9 @@ def judge_objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, 
                 has_pink = True
         if has_pink and winner != g[G_PINK_TARGET]:
             return 2
-        if not (in_hands & SUIT[0]):
+        if last or not (in_hands & SUIT[0]):  # a pink never played need not be won
             return 1
-        return 2 if last else 0
+        return 0
     if kind == 9:
         if t < a:
             ok = winner == desig[0]
@@ -327,7 +344,28 @@ def judge_objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, 
 
 
 @njit(cache=True, forceinline=True)
-def _allocate(mp, bp, g, hands, tcard, towner, pick, st):
+def _probe(S, kind, seat, n_comms):
+    """Count a decision; True when it is the probed one (the honest-information test), whose
+    hidden cards are first replaced by the test's re-deal when it asks for that."""
+    p = S.probe
+    if p[PR_AT] == 0:
+        return False
+    p[PR_COUNT] += 1
+    if p[PR_COUNT] != p[PR_AT]:
+        return False
+    setup = kind <= DEC_PASS
+    p[PR_KIND], p[PR_SEAT], p[PR_COMMS] = kind, seat, n_comms
+    p[PR_TRICK], p[PR_NIN] = (-1, 0) if setup else (S.g[G_T], S.g[G_NIN])
+    if p[PR_SWAP]:
+        S.hands[:] = S.probe_hands
+        S.under[:] = S.probe_under
+        if kind == DEC_BLIND_YES:
+            S.tcard[:] = S.probe_tasks
+    return True
+
+
+@njit(cache=True, forceinline=True)
+def _allocate(S, mp, bp, g, hands, tcard, towner, pick, st):
     """Give every task an owner by the mission's allocation rule; ``pick`` keeps the order."""
     seats, cmd, n = g[G_SEATS], g[G_CMD], g[G_NTASK]
     alloc = mp[MP_ALLOC]
@@ -335,7 +373,10 @@ def _allocate(mp, bp, g, hands, tcard, towner, pick, st):
         free = (np.int64(1) << n) - 1
         for k in range(n):
             s = (cmd + k) % seats
+            probed = _probe(S, DEC_DRAFT, s, 0)
             i = choose_draft(bp, hands[s], free, tcard, st)
+            if probed:
+                S.probe[PR_VALUE] = i
             towner[i] = s
             pick[k] = i
             free &= ~(np.int64(1) << i)
@@ -357,9 +398,12 @@ def _allocate(mp, bp, g, hands, tcard, towner, pick, st):
                     continue
                 if fewest < 0 or c < seat_count(counts, fewest):
                     fewest = s
+                probed = _probe(S, DEC_YES, s, 0)
                 yes = (
                     rand_below(st, 2) == 1 if bp[BP_KIND] == 0 else says_yes(bp, hands[s], tcard[i])
                 )
+                if probed:
+                    S.probe[PR_VALUE] = yes
                 if yes:
                     chosen = s
                     break
@@ -368,16 +412,18 @@ def _allocate(mp, bp, g, hands, tcard, towner, pick, st):
             towner[i] = chosen
             counts = count_seat(counts, chosen)
             pick[i] = i
-    else:  # one crew member (not the commander) takes every task
+    else:  # one crew member (not the commander) takes every task; the members answer before
+        # the task cards are shown, the commander picks the first who says yes
         chosen = -1
         for k in range(1, seats):
             s = (cmd + k) % seats
             if bp[BP_KIND] == 0:
                 continue
-            tot = 0.0
-            for i in range(n):
-                tot += task_score(hands[s], tcard[i])
-            if tot >= bp[3] * n:
+            probed = _probe(S, DEC_BLIND_YES, s, 0)
+            yes = says_yes_blind(bp, hands[s])
+            if probed:
+                S.probe[PR_VALUE] = yes
+            if yes:
                 chosen = s
                 break
         if chosen < 0:
@@ -458,13 +504,18 @@ def _handover(bp, g, hands, tcard, towner):
 
 
 @njit(cache=True, forceinline=True)
-def _distress(mp, bp, g, hands, tcard, towner, passes, st):
-    """Decide and apply the distress signal; returns the direction (+1/-1) or 0."""
+def _distress(S, mp, bp, g, hands, under, tcard, towner, passes, st):
+    """Decide and apply the distress signal; returns the direction (+1/-1) or 0.
+
+    The dummy passes too (the commander picks one of its face-up cards) and takes the card it
+    receives face up in that place."""
     mode = mp[MP_DISTRESS]
     if mode == 0 or (mode == 1 and bp[BP_KIND] == 0):
         return 0
     seats, n = g[G_SEATS], g[G_NTASK]
-    ng = 2 if g[G_DUMMY] >= 0 else seats
+    for s in range(seats):
+        if hands[s] & COLOURS == 0:  # a seat without a colour card cannot pass
+            return 0
     if mode == 1:  # every task counts: the commander judges the dummy's from its face-up cards
         poor = 0
         for s in range(seats):
@@ -472,23 +523,29 @@ def _distress(mp, bp, g, hands, tcard, towner, passes, st):
         if n == 0 or poor < bp[BP_DISTRESS_THRESHOLD] * n:
             return 0
     vote = 0
-    for s in range(ng):
-        vote += distress_vote(hands[s], s, ng, towner, tcard, n)
+    for s in range(seats):
+        vote += distress_vote(hands[s], s, seats, towner, tcard, n)
     d = 1 if vote >= 0 else -1
     if bp[BP_KIND] == 0:
         d = 1 if rand_below(st, 2) == 1 else -1
-    for s in range(ng):
-        passes[s] = distress_card(bp, hands[s], s, (s + d) % ng, towner, tcard, n, st)
-    for s in range(ng):
+    for s in range(seats):
+        probed = _probe(S, DEC_PASS, s, 0)
+        passes[s] = distress_card(bp, hands[s], s, (s + d) % seats, towner, tcard, n, st)
+        if probed:
+            S.probe[PR_VALUE] = passes[s]
+    for s in range(seats):
         hands[s] &= ~(np.int64(1) << passes[s])
-    for s in range(ng):
-        hands[(s + d) % ng] |= np.int64(1) << passes[s]
+    for s in range(seats):
+        to = (s + d) % seats
+        hands[to] |= np.int64(1) << passes[s]
+        if to == g[G_DUMMY]:
+            under[passes[s]], under[passes[to]] = under[passes[to]], -1
     return d
 
 
 @njit(cache=True, forceinline=True)
 def _reset_knowledge(g, hands, possible, known):
-    """Public knowledge at the start, or after cards changed hands at random (mission 12)."""
+    """Public knowledge at the start of play."""
     dummy = g[G_DUMMY]
     face_up = hands[dummy] if dummy >= 0 else np.int64(0)
     for s in range(g[G_SEATS]):
@@ -599,7 +656,7 @@ def play_chunk(
                 if under[c] >= 0:
                     r_under[ri, k, 0], r_under[ri, k, 1] = c, under[c]
                     k += 1
-        _allocate(mp, bp, g, hands, tcard, towner, pick, st)
+        _allocate(S, mp, bp, g, hands, tcard, towner, pick, st)
         if record:
             for i in range(ntask):
                 r_tasks[ri, i, 0], r_tasks[ri, i, 1] = tcard[i], towner[i]
@@ -644,7 +701,7 @@ def play_chunk(
                         m &= m - 1
                         ct[c], ct[40 + c] = S.ds_owner[k], MAX_TASKS - 1  # no order token
                         g[G_TASKMASK] |= np.int64(1) << c
-        d = _distress(mp, bp, g, hands, tcard, towner, passes, st)
+        d = _distress(S, mp, bp, g, hands, under, tcard, towner, passes, st)
         distress[gi] = d != 0
         if record:
             r_setup[ri, 0], r_setup[ri, 1], r_setup[ri, 2] = desig[0], desig[1], g[G_SILENCED]
@@ -675,7 +732,10 @@ def play_chunk(
                             continue
                     elif comm_used[s]:
                         continue
+                    probed = _probe(S, DEC_COMM, s, n_comms)
                     c = choose_comm(S, bp, g, mp, s, hands[s], known[s], ct)
+                    if probed:
+                        S.probe[PR_VALUE] = c
                     if c < 0:
                         continue
                     claim = _true_claim(hands[s], c)
@@ -698,11 +758,10 @@ def play_chunk(
                         r_comms[ri, n_comms, 2], r_comms[ri, n_comms, 3] = claim, t
                     n_comms += 1
             if mp[MP_DRAW_AFTER] > 0 and t == mp[MP_DRAW_AFTER]:
-                _draw_round(g, hands, under, passes, st)
+                _draw_round(g, hands, under, known, possible, passes, st)
                 if record:
                     for s in range(seats):
                         r_draws[ri, s] = passes[s]
-                _reset_knowledge(g, hands, possible, known)
             # the trick
             uncover = -1
             led = -1
@@ -710,6 +769,7 @@ def play_chunk(
             for k in range(seats):
                 s = seat_after(g[G_LEADER], k, seats)
                 g[G_NIN] = k
+                probed = _probe(S, DEC_PLAY, s, n_comms)
                 hand = hands[s]
                 legal = hand
                 if k > 0:
@@ -738,6 +798,8 @@ def play_chunk(
                 )
                 if c < 0 or not (legal >> c & 1):
                     c = lowest(legal)
+                if probed:
+                    S.probe[PR_VALUE] = c
                 bit = np.int64(1) << c
                 hands[s] &= ~bit
                 trick[k] = c
@@ -838,18 +900,37 @@ def _others_done(S, g):
 
 
 @njit(cache=True)
-def _draw_round(g, hands, under, drawn, st):
+def _draw_round(g, hands, under, known, possible, drawn, st):
     """Every seat takes one random card from the hand of the seat on its right, all at once.
 
-    The dummy gives and takes face-up cards; a card it gives away uncovers the one beneath."""
-    seats = g[G_SEATS]
-    for s in range(seats):
-        drawn[s] = rand_card(st, hands[(s - 1) % seats])
+    A communicated card (``known``: face up on the table) stays with its holder.  The dummy
+    gives one of its face-down cards and takes the new card face down in its place.  What the
+    crew knew stays true but for the one card each seat drew from its right."""
+    seats, dummy = g[G_SEATS], g[G_DUMMY]
+    hidden = FULL & ~g[G_PLAYED]
+    face_down = np.int64(0)
+    for c in range(40):
+        if under[c] >= 0:
+            face_down |= np.int64(1) << under[c]
     for s in range(seats):
         right = (s - 1) % seats
-        hands[right] &= ~(np.int64(1) << drawn[s])
-        if right == g[G_DUMMY] and under[drawn[s]] >= 0:
-            hands[right] |= np.int64(1) << under[drawn[s]]
-            under[drawn[s]] = -1
+        drawn[s] = rand_card(st, face_down if right == dummy else hands[right] & ~known[right])
     for s in range(seats):
-        hands[s] |= np.int64(1) << drawn[s]
+        hands[(s - 1) % seats] &= ~(np.int64(1) << drawn[s])
+    for s in range(seats):
+        if s == dummy:
+            gave = drawn[(s + 1) % seats]
+            for c in range(40):
+                if under[c] == gave:
+                    under[c] = drawn[s]
+        else:
+            hands[s] |= np.int64(1) << drawn[s]
+    wrapped = possible[seats - 1]  # seat 0's right, before it changes
+    for s in range(seats - 1, -1, -1):  # each seat reads its right neighbour's old knowledge
+        right = (s - 1) % seats
+        if s == dummy:
+            continue
+        if right == dummy:  # one of the face-down cards, which nobody has seen
+            possible[s] |= hidden & ~hands[dummy]
+        else:
+            possible[s] |= (wrapped if s == 0 else possible[right]) & ~known[right]

@@ -105,7 +105,8 @@ BP_HANDOVER_GAIN = 4  # score gain needed for a 5-player task hand-over
 BP_POOR_SCORE = 5  # task score below which an owner judges a task poor (distress vote)
 BP_TOKEN_GAIN = 6  # ranks a token swap or move must gain (Planet Nine 23 / 40)
 BP_ENDGAME = 7  # tricks left when members start checking every line (kernel.endgame)
-BP_SIZE = 8
+BP_BLIND_YES = 8  # mean task score over unseen task cards at which a member answers "yes"
+BP_SIZE = 9
 
 # ---- recording (cross-check) layout per game
 REC_PLAYS = 65  # 13 tricks x 5 seats
@@ -143,6 +144,25 @@ G_FIRST_WINNER = 25
 G_SIZE = 26
 
 ENDGAME_SCRATCH = 1024  # room for 13 tricks of 5 seats, 8 deals of the unseen cards, 12 tasks
+
+# ---- the honest-information probe (kernel.probe): stop at one decision, optionally after the
+# cards hidden from the deciding seat were re-dealt, and report what was decided
+PR_AT = 0  # the decision to probe, counted from 1 in the game (0: no probe)
+PR_COUNT = 1  # decisions taken so far
+PR_SWAP = 2  # 1: replace hands, face-down dummy cards (and hidden task cards) first
+PR_KIND = 3  # DEC_* of the probed decision
+PR_SEAT = 4  # the seat deciding (the dummy's seat for the commander's choice for it)
+PR_VALUE = 5  # what it decided: task index, 0/1, card, or -1 (no communication)
+PR_TRICK = 6  # trick index (-1 during set-up)
+PR_NIN = 7  # cards already in the trick
+PR_COMMS = 8  # communications made before it in the game
+PROBE_SIZE = 9
+DEC_DRAFT = 1  # which open task to take
+DEC_YES = 2  # "can you take this task?" when the commander distributes
+DEC_BLIND_YES = 3  # "will you take all the tasks?" before they are shown (pn-20/27/37)
+DEC_PASS = 4  # the card to pass in the distress signal
+DEC_COMM = 5  # the card to communicate, or none
+DEC_PLAY = 6  # the card to play
 
 # ---- the chunk's scratch state as one record: arrays viewed out of a numpy record carry no
 # reference count, so passing them between jitted functions costs no atomic incref/decref
@@ -185,4 +205,8 @@ STATE_FIELDS = (
     ("ds_deck", "i8", 96),
     ("score", "f8", 5),
     ("endgame", "i8", ENDGAME_SCRATCH),  # the endgame search's arrays (kernel.endgame)
+    ("probe", "i8", PROBE_SIZE),
+    ("probe_hands", "i8", 5),
+    ("probe_under", "i8", 40),
+    ("probe_tasks", "i8", MAX_TASKS),
 )

@@ -57,6 +57,7 @@ from crewsim.kernel.deep_sea_tables import (
 )
 from crewsim.kernel.endgame import endgame_play
 from crewsim.kernel.layout import (
+    BP_BLIND_YES,
     BP_COMM,
     BP_KIND,
     BP_POOR_SCORE,
@@ -146,6 +147,16 @@ def _nth_index(m: np.int64, k: np.int64):
 def says_yes(bp, hand, tc):
     """A crew member's yes/no answer to "can you take this task?" (no card is revealed)."""
     return task_score(hand, tc) >= bp[BP_YES_THRESHOLD]
+
+
+@njit(cache=True)
+def says_yes_blind(bp, hand):
+    """The answer to "will you take all the tasks?" asked before they are shown (Planet Nine
+    20, 27, 37): the task score my hand expects of a task card drawn from all 36."""
+    tot = 0.0
+    for c in range(36):
+        tot += task_score(hand, c)
+    return tot >= bp[BP_BLIND_YES] * 36
 
 
 @njit(cache=True)
@@ -1408,7 +1419,9 @@ def _objective_score(g, mp, me, c, winner, wcard, desig, risk, hand, shown):
             elif c < 36 and value_of(c) == a:
                 sc += 30.0  # a card of the forbidden rank gone without winning: one less danger
         elif kind == 8 and c < 9:
-            if winner != g[G_PINK_TARGET]:
+            if _keeps_last_pink(g, hand, c):
+                sc -= BIG
+            elif winner != g[G_PINK_TARGET]:
                 sc -= 2 * BIG
             else:  # pinks go to the target while it surely wins
                 sc += 25.0 + 4.0 * value_of(c)
@@ -2113,6 +2126,14 @@ def _ones_length(g, hand, c, shown):
     if g[G_PLAYED] >> one & 1:
         return 0.0
     return (ONES_SHED if shown >> one & 1 else 5.0) + 2.0 * value_of(c)
+
+
+@njit(cache=True, forceinline=True)
+def _keeps_last_pink(g, hand, c):
+    """Mission 46 with three players: the seat dealt 14 cards never plays one, and a pink
+    kept to the end need not be won, so it keeps its last pink ``c`` as that card."""
+    spare = popcount(hand) > g[G_NT] - g[G_T]
+    return spare and hand & SUIT[0] == np.int64(1) << c
 
 
 @njit(cache=True, forceinline=True)

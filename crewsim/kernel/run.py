@@ -31,10 +31,23 @@ def _tables(mp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros(96 * N_COLS, dtype=np.int64), np.zeros(96 * CODE_SIZE, dtype=np.int64)
 
 
+def new_state() -> np.recarray:
+    """The kernel's scratch state for one chunk, zeroed."""
+    return np.zeros(1, dtype=STATE_DTYPE).view(np.recarray)
+
+
 def run_chunk(
-    mp: np.ndarray, bp: np.ndarray, n: int, seed: int, record: bool = False
+    mp: np.ndarray,
+    bp: np.ndarray,
+    n: int,
+    seed: int,
+    record: bool = False,
+    state: np.recarray | None = None,
 ) -> dict[str, np.ndarray]:
     """Play ``n`` games from ``seed`` (an int64); with ``record`` keep every move as well.
+
+    ``state`` (from ``new_state``) is given only to read or preset the scratch, as the
+    honest-information probe (``crewsim.kernel.probe``) does.
 
     Always returned besides the outcome columns: ``redeals`` and ``repairs`` per game, and
     for Deep Sea ``ds_cards`` (n x 16 card numbers in reveal order, 0 = none) and
@@ -66,7 +79,7 @@ def run_chunk(
     }
     tab, codes = _tables(mp)
     play_chunk(
-        np.zeros(1, dtype=STATE_DTYPE).view(np.recarray), mp, bp, tab, codes, n,
+        new_state() if state is None else state, mp, bp, tab, codes, n,
         np.int64(seed), out["success"], out["fail_trick"], out["fail_kind"], out["fail_detail"],
         out["distress"], record, rec["hands"], rec["under"], rec["tasks"], rec["pick"],
         rec["setup"], rec["comms"], rec["draws"], rec["plays"], rec["ds"], out["redeals"],

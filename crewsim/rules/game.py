@@ -125,10 +125,12 @@ class GameState:
         self.comm_used = [False] * self.seats
         self.comms: list[tuple[int, int, Claim, int]] = []  # seat, card, claim, before trick
         self.distress: int = 0  # 0 unused, +1 passed clockwise, -1 counter-clockwise
+        self.distress_passes: tuple[int, ...] = ()  # the card each seat passed
         self.designated: tuple[int, ...] = ()
         self.silenced: int | None = None
         self.handed_over = False
-        self.draws_done = False
+        self.draws: tuple[int, ...] = ()  # Planet Nine 12: the card each seat drew
+        self.comms_before_draw = 0  # the communications made before the draw
         self.outcome: Outcome | None = None
         self.history: list[str] = []
         self._objective_done = [False] * len(self.rules.objectives)
@@ -298,42 +300,44 @@ class GameState:
 
     # ---- distress signal -----------------------------------------------------------------
     def verify_distress(self, direction: int, passes: Sequence[int]) -> None:
-        """Everyone passes one non-trump card to the same neighbour, before trick 1 and comms."""
+        """Everyone passes one non-trump card to the same neighbour, before trick 1 and comms.
+
+        With two players the dummy takes part: the commander picks one of its face-up cards."""
         self._require_running()
         self._require(direction in (1, -1), "direction is +1 (clockwise) or -1")
         self._require(self.distress == 0, "the distress signal was already used")
         self._require(not self.started, "the distress signal comes before the first trick")
         self._require(not self.comms, "the distress signal comes before any communication")
         self._require(self.tasks_assigned, "the distress signal comes after the tasks are taken")
-        givers = self._distress_givers()
-        self._require(len(passes) == len(givers), f"{len(givers)} cards must be passed")
-        for seat, c in zip(givers, passes, strict=True):
+        self._require(len(passes) == self.seats, f"{self.seats} cards must be passed")
+        for seat, c in enumerate(passes):
             self._require(
-                self.hands[seat] >> c & 1 == 1, f"{self._who(seat)} does not hold {self._name(c)}"
+                self.hands[seat] >> c & 1 == 1,
+                f"{self._who(seat)} does not hold {self._name(c)}"
+                + (" face up" if self.is_dummy(seat) else ""),
             )
             self._require(suit_of(c) != TRUMP, "trump cards may not be passed")
-
-    def _distress_givers(self) -> list[int]:
-        """The seats that pass: in the two-player game the dummy does not take part."""
-        return [0, 1] if self.is_dummy_game else list(range(self.seats))
 
     def can_distress(self, direction: int, passes: Sequence[int]) -> bool:
         return _can(self.verify_distress, direction, passes)
 
     def distress_signal(self, direction: int, passes: Sequence[int]) -> None:
         self.verify_distress(direction, passes)
-        givers = self._distress_givers()
-        for seat, c in zip(givers, passes, strict=True):
+        for seat, c in enumerate(passes):
             self.hands[seat] &= ~(1 << c)
-        for i, c in enumerate(passes):
-            self.hands[givers[(i + direction) % len(givers)]] |= 1 << c
+        for seat, c in enumerate(passes):
+            to = (seat + direction) % self.seats
+            self.hands[to] |= 1 << c
+            if self.is_dummy(to) and passes[2] in self.under:  # face up where its card lay
+                self.under[c] = self.under.pop(passes[2])
         self.distress = direction
+        self.distress_passes = tuple(passes)
         self.history.append(
             "distress signal, passing "
             + ("clockwise" if direction == 1 else "counter-clockwise")
             + ": "
             + ", ".join(
-                f"{self._who(s)} {self._name(c)}" for s, c in zip(givers, passes, strict=True)
+                f"{self._who(s)} {self._name(c)}" for s, c in enumerate(passes)
             )
         )
 
@@ -380,11 +384,18 @@ class GameState:
         shown = "?" if self.rules.communication == "dead_zone" else claim.value
         self.history.append(f"{self._who(seat)} communicates {self._name(card)} ({shown})")
 
+    def shown(self, seat: int) -> set[int]:
+        """The cards ``seat`` has communicated that it still holds (face up on the table)."""
+        return {c for s, c, _, _ in self.comms if s == seat and self.hands[seat] >> c & 1}
+
     # ---- random draw (Planet Nine 12) ----------------------------------------------------
     def verify_draw(self, draws: Sequence[int]) -> None:
-        """After trick N every player takes one card (drawn at random) from the right neighbour."""
+        """After trick N every player takes one card (drawn at random) from the right neighbour.
+
+        A card its holder has communicated lies face up on the table and cannot be drawn; the
+        dummy gives one of its face-down cards and takes the new one face down in its place."""
         self._require(self.rules.card_draw_after_trick > 0, "this mission has no card draw")
-        self._require(not self.draws_done, "the cards were already drawn")
+        self._require(not self.draws, "the cards were already drawn")
         self._require(
             not self.trick and len(self.tricks) == self.rules.card_draw_after_trick,
             f"cards are drawn right after trick {self.rules.card_draw_after_trick}",
@@ -392,9 +403,14 @@ class GameState:
         self._require(len(draws) == self.seats, "one card per seat")
         for seat, c in enumerate(draws):
             right = (seat - 1) % self.seats
+            held = set(self.under.values()) if self.is_dummy(right) else cards_of(self.hands[right])
             self._require(
-                self.hands[right] >> c & 1 == 1,
+                c in held,
                 f"{self._who(seat)} cannot draw {self._name(c)} from {self._who(right)}",
+            )
+            self._require(
+                c not in self.shown(right),
+                f"{self._name(c)} lies face up ({self._who(right)} communicated it): not drawn",
             )
 
     def draw_cards(self, draws: Sequence[int]) -> None:
@@ -402,11 +418,14 @@ class GameState:
         for seat, c in enumerate(draws):
             right = (seat - 1) % self.seats
             self.hands[right] &= ~(1 << c)
-            if self.is_dummy(right) and c in self.under:  # a taken top card uncovers its stack
-                self.hands[right] |= 1 << self.under.pop(c)
         for seat, c in enumerate(draws):
-            self.hands[seat] |= 1 << c
-        self.draws_done = True
+            if self.is_dummy(seat):  # face down, where the card it gave lay
+                top = next(t for t, u in self.under.items() if u == draws[(seat + 1) % self.seats])
+                self.under[top] = c
+            else:
+                self.hands[seat] |= 1 << c
+        self.draws = tuple(draws)
+        self.comms_before_draw = len(self.comms)
         self.history.append(
             "draw: "
             + ", ".join(f"{self._who(s)} takes {self._name(c)}" for s, c in enumerate(draws))
@@ -429,7 +448,7 @@ class GameState:
         if (
             self.rules.card_draw_after_trick
             and len(self.tricks) == (self.rules.card_draw_after_trick)
-            and not self.draws_done
+            and not self.draws
         ):
             raise IllegalMove("the cards must be drawn before the next trick")
         for task in self.deep_tasks:

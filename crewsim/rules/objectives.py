@@ -126,9 +126,11 @@ def left_of_pink9_wins_pink(h: HandSoFar, p: Mapping[str, Any]) -> Verdict:
     trick = h.tricks[-1]
     if any(suit_of(c) == 0 for c in trick) and h.winners[-1] != target:
         return Verdict.FAILED
-    if not h.in_hands & int(SUIT_MASK[0]):
+    # a pink still in hand after the last trick is the card never played (2 and 3 players):
+    # it need not be won (Board Game Arena's reading; the rule book is silent)
+    if h.last or not h.in_hands & int(SUIT_MASK[0]):
         return Verdict.DONE
-    return Verdict.FAILED if h.last else Verdict.PENDING
+    return Verdict.PENDING
 
 
 def role_split(h: HandSoFar, p: Mapping[str, Any]) -> Verdict:

@@ -315,7 +315,6 @@ def _objective_clauses(
     if obj.code == OBJ_PINK:
         for c in cards:
             if c < 9:
-                add([cnf.p(c, last)])  # a pink card kept back is never done (the referee)
                 for t in rt:
                     add([-x(c, t), won(obj.p1, t)])
         return set()

@@ -264,7 +264,7 @@ def _end_trick(
     elif obj_kind == OBJ_PINK:
         if pink_in and ws != p1:
             return 0, done, ost
-        obj_done = (inhand & SUIT[0]) == 0
+        obj_done = last or (inhand & SUIT[0]) == 0  # a pink never played need not be won
     elif obj_kind == OBJ_ROLES:
         if t < p1:
             ok = ws == d1

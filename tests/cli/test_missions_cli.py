@@ -40,8 +40,18 @@ def test_list_csv_per_game(game: str, count: int) -> None:
     rows = list(csv.DictReader(io.StringIO(result.output)))
     assert len(rows) == count
     assert {r["game"] for r in rows} == {game}
-    assert list(rows[0]) == ["id", "game", "tasks", "difficulty", "fixed_tasks", "tokens",
-                             "communication", "allocation", "objectives", "description"]
+    assert list(rows[0]) == [
+        "id",
+        "game",
+        "tasks",
+        "difficulty",
+        "fixed_tasks",
+        "tokens",
+        "communication",
+        "allocation",
+        "objectives",
+        "description",
+    ]
     by_id = {r["id"]: r for r in rows}
     if game == "planet-nine":  # no task-card draw: no difficulty (it read 0)
         assert {r["difficulty"] for r in rows} == {""}
@@ -91,9 +101,73 @@ def test_show_unknown_mission_is_a_user_error() -> None:
     assert "unknown mission id 'pn-99'" in str(result.exception)
 
 
-@pytest.mark.parametrize("mission_id", [f"pn-{n}" for n in range(1, 51)]
-                         + [f"ds-{n}" for n in range(1, 33)])
+@pytest.mark.parametrize(
+    "mission_id", [f"pn-{n}" for n in range(1, 51)] + [f"ds-{n}" for n in range(1, 33)]
+)
 def test_show_every_mission(mission_id: str) -> None:
     result = runner.invoke(app, ["missions", "show", mission_id])
     assert result.exit_code == 0, result.output
     assert "Description" in result.output
+
+
+def _shown(mission_id: str) -> str:
+    """`missions show ID` as one line of words (the table wraps long sentences)."""
+    result = runner.invoke(app, ["missions", "show", mission_id])
+    assert result.exit_code == 0, result.output
+    return " ".join(result.output.split())
+
+
+@pytest.mark.parametrize(
+    ("mission_id", "phrases"),
+    [
+        (
+            "pn-20",
+            [
+                "task cards stay hidden (face down) until the commander has chosen",
+                "the commander is the only one who looks at them",
+                "answers only yes or no, from their own hand",
+            ],
+        ),
+        (
+            "pn-12",
+            [
+                "A card its holder has communicated lies face up on the table and cannot be drawn",
+                "JARVIS gives a random face-down card",
+                "the card it receives goes face down into that place",
+            ],
+        ),
+        (
+            "pn-46",
+            [
+                "3 players One card is never played (the 14th card): if it is pink",
+                "the mission can still be won",
+            ],
+        ),
+        ("ds-12", ["Such a lead is a legal play, not a forbidden move, but it fails the mission"]),
+    ],
+)
+def test_show_says_the_readings_played(mission_id: str, phrases: list[str]) -> None:
+    text = _shown(mission_id)
+    for phrase in phrases:
+        assert phrase in text
+
+
+def _topic(text: str, topic: str, next_topic: str) -> str:
+    """One topic's sentence out of the flattened output: from its name to the next topic's."""
+    start = text.index(topic)
+    return text[start : text.index(next_topic, start)]
+
+
+@pytest.mark.parametrize("mission_id", ["pn-20", "pn-27", "pn-37"])
+def test_show_one_member_planet_nine_gives_its_own_rule(mission_id: str) -> None:
+    text = _shown(mission_id)
+    allocation = _topic(text, "Allocation", "Communication")
+    assert "commander is the only one who looks at them" in allocation
+    assert "Deep Sea" not in allocation and "crew chooses together" not in allocation
+
+
+def test_show_one_member_deep_sea_gives_its_own_rule() -> None:
+    text = _shown("ds-6")
+    allocation = _topic(text, "Allocation", "Communication")
+    assert "crew chooses together" in allocation
+    assert "Planet Nine" not in allocation and "commander" not in allocation

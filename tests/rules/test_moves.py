@@ -325,13 +325,17 @@ def test_distress_after_tasks_taken() -> None:
     assert not state.can_distress(1, PASSES)
 
 
-def test_distress_two_players_dummy_takes_no_part() -> None:
+def test_distress_two_players_dummy_passes_face_up() -> None:
+    """The commander passes one of the dummy's face-up cards; the card the dummy receives lies
+    face up where it lay, on the same face-down card (BGA)."""
     state = GameState(dummy_deal(), tasks=[TaskSpec(c("pink1"), owner=1)])
-    dummy_before = state.hands[2]
-    assert not state.can_distress(1, [c("blue1"), c("pink1"), c("green1")])
-    state.distress_signal(1, [c("blue1"), c("pink2")])
-    assert state.hands[1] >> c("blue1") & 1 and state.hands[0] >> c("pink2") & 1
-    assert state.hands[2] == dummy_before
+    assert not state.can_distress(1, [c("blue1"), c("pink2")])  # the dummy passes too
+    assert not state.can_distress(1, [c("blue1"), c("pink2"), c("yellow3")])  # face down
+    state.distress_signal(1, [c("blue1"), c("pink2"), c("green3")])
+    assert state.hands[1] >> c("blue1") & 1 and state.hands[2] >> c("pink2") & 1
+    assert state.hands[0] >> c("green3") & 1 and not state.hands[2] >> c("green3") & 1
+    assert state.under[c("pink2")] == c("yellow3") and c("green3") not in state.under
+    assert state.distress_passes == (c("blue1"), c("pink2"), c("green3"))
 
 
 # ---- draft order (rule nuance 12) ----------------------------------------------------------------
@@ -476,6 +480,34 @@ def test_card_draw_after_first_trick() -> None:
     with pytest.raises(IllegalMove, match="already"):
         state.verify_draw(draws)
     assert state.can_play(ANA, c("pink8"))
+    assert state.draws == tuple(draws)
+
+
+def test_card_draw_never_takes_a_communicated_card() -> None:
+    """A communicated card lies face up on the table: the neighbour cannot draw it (BGA)."""
+    state = worked_state(Rules(card_draw_after_trick=1))
+    state.communicate(DIEGO, c("yellow6"), Claim.HIGHEST)
+    first_trick(state)
+    assert c("yellow6") in state.shown(DIEGO)
+    with pytest.raises(IllegalMove, match="face up"):
+        state.verify_draw([c("yellow6"), c("pink2"), c("pink3"), c("blue6")])
+    state.draw_cards([c("yellow1"), c("pink2"), c("pink3"), c("blue6")])
+    assert state.hands[DIEGO] >> c("yellow6") & 1
+
+
+def test_card_draw_two_players_jarvis_gives_and_takes_face_down() -> None:
+    """JARVIS gives one of its face-down cards and the card it draws goes face down in that
+    place: its face-up cards do not change (BGA)."""
+    state = GameState(dummy_deal(), tasks=[], rules=Rules(card_draw_after_trick=1))
+    play_trick(state, "pink9", "green1", "blue1")  # seat 1 leads; the dummy shows yellow 1
+    up = state.hands[2]
+    assert up >> c("yellow1") & 1
+    with pytest.raises(IllegalMove, match="cannot draw"):  # a face-up card of JARVIS
+        state.verify_draw([c("green2"), c("blue2"), c("pink8")])
+    state.draw_cards([c("yellow2"), c("blue2"), c("pink8")])
+    assert state.hands[2] == up and state.under[c("green2")] == c("pink8")
+    assert state.hands[0] >> c("yellow2") & 1 and state.hands[1] >> c("blue2") & 1
+    assert not state.hands[1] >> c("pink8") & 1
 
 
 # ---- order tokens (rule nuance 13) -------------------------------------------------------------
@@ -763,7 +795,8 @@ def test_left_of_pink9_wins_pink() -> None:
     played = mask_of(c(x) for x in S1_TRUMPS)
     pinks_gone = FULL_DECK & ~played & ~PINK
     assert judge(k, hsf([S1_TRUMPS], in_hands=pinks_gone)) is Verdict.DONE
-    assert judge(k, hsf([S1_TRUMPS], n_tricks=1)) is Verdict.FAILED  # pinks never played
+    # pinks left after the last trick are the card never played (2 and 3 players), not lost
+    assert judge(k, hsf([S1_TRUMPS], n_tricks=1)) is Verdict.DONE
 
 
 def test_role_split() -> None:
