@@ -55,6 +55,9 @@ from crewsim.kernel.layout import (
     COMM_DEAD_ZONE,
     COMM_NORMAL,
     COMM_RAPTURE,
+    DEC_ANSWER,
+    DEC_PREDICT,
+    DEC_SELECT,
     G_CMD,
     G_NDS,
     G_NT,
@@ -65,8 +68,10 @@ from crewsim.kernel.layout import (
     MP_FIXED,
     MP_FIXED_OWNER,
     MP_NFIXED,
+    PR_VALUE,
 )
 from crewsim.kernel.policy import strength
+from crewsim.kernel.probe_point import probe_point
 
 PASS_MARGIN = 1.5  # an average hand's task score above minus the card's value
 LOW = np.int64(0x1F) * ONES  # the colours' 1 to 5
@@ -243,12 +248,7 @@ def select(S, bp, alloc, hands, st):
         return False
     if alloc == 2 or alloc == 3 or alloc == 4:  # one player takes every task
         for s in range(seats):
-            score[s] = 0.0
-            for k in range(n):
-                row = task[k] * N_COLS
-                if not _may_take(tab, row, s, cap):
-                    score[s] -= 1e6
-                score[s] += task_score(tab, row, hands[s])
+            score[s] = _all_score(tab, task, n, s, cap, hands[s])
         cap_ok = score[cap] > -1e5  # no captain card among the tasks
         chosen = cap
         if rnd and cap_ok:  # a random member who may take every task
@@ -262,7 +262,11 @@ def select(S, bp, alloc, hands, st):
             first = 1 if alloc == 4 else 0
             for j in range(first, first + seats):
                 s = (cap + j) % seats
-                if score[s] >= -1.5 * n:
+                probed = probe_point(S, DEC_ANSWER, s, 0)
+                yes = _all_score(tab, task, n, s, cap, hands[s]) >= -1.5 * n
+                if probed:
+                    S.probe[PR_VALUE] = yes
+                if yes:
                     chosen = s
                     break
             if chosen < 0:  # nobody said yes: the captain, or if a captain card is among
@@ -280,10 +284,13 @@ def select(S, bp, alloc, hands, st):
         got = 0
         for j in range(1, seats + 1):
             s = (cap + j) % seats
+            probed = probe_point(S, DEC_ANSWER, s, 0)
             sc = 0.0
             for k in range(n):
                 sc += task_score(tab, task[k] * N_COLS, hands[s])
             yes = rand_below(st, 2) == 1 if rnd else sc >= -1.5 * n
+            if probed:
+                S.probe[PR_VALUE] = yes
             if yes or seats - j + 1 <= 2 - got:
                 takers |= np.int64(1) << s
                 got += 1
@@ -327,11 +334,14 @@ def select(S, bp, alloc, hands, st):
                     continue
                 if fewest < 0 or seat_count(counts, q) < seat_count(counts, fewest):
                     fewest = q
+                probed = probe_point(S, DEC_ANSWER, q, 0)
                 if rnd:
                     yes = rand_below(st, 2) == 1
                 else:
                     b = task_score(tab, row, hands[q]) - 1.5 * seat_count(counts, q)
                     yes = b >= PASS_MARGIN - tab[row + C_VALUE]
+                if probed:
+                    S.probe[PR_VALUE] = yes
                 if yes:
                     best_s = q
                     break
@@ -344,6 +354,7 @@ def select(S, bp, alloc, hands, st):
         turn = (turn + 1) % seats
         if not (takers >> s & 1):
             continue
+        probed = probe_point(S, DEC_SELECT, s, 0)
         best_k, best_sc = -1, -1e18
         for k in range(n):
             row = task[k] * N_COLS
@@ -354,11 +365,13 @@ def select(S, bp, alloc, hands, st):
                 sc = float(rand_below(st, 1000))
             elif _clashes(tab, task, owner, n, task[k], s, k):
                 sc -= 1e9  # a bot takes a task that cannot go with the others only if forced
-            elif not _ends_clean(tab, task, owner, n, k, s, seats, takers, cap, hands):
+            elif not _ends_clean(tab, task, owner, n, k, s, seats, takers, cap, hands[s]):
                 sc -= 1e6  # ... or one that leaves a clash for the rest of the draft
             if sc > best_sc:
                 best_k, best_sc = k, sc
         if best_k < 0:
+            if probed:
+                S.probe[PR_VALUE] = -1
             continue
         # with fewer tasks than players a member may pass (rule 16); a bot passes on a task
         # that suits its hand worse than an average hand, while passes are still to spare
@@ -367,11 +380,27 @@ def select(S, bp, alloc, hands, st):
             passes == 1 and best_sc > -NO_WAY / 2 and _only_held_count(tab, task[best_k] * N_COLS)
         ):  # an exact count of submarines: with one pass left, a hand able to end on it
             passes -= 1  # keeps it rather than leave it to the next, which may hold none
+            if probed:
+                S.probe[PR_VALUE] = -1
             continue
+        if probed:
+            S.probe[PR_VALUE] = best_k
         owner[best_k] = s
         counts = count_seat(counts, s)
         left -= 1
     return False
+
+
+@njit(cache=True)
+def _all_score(tab, task, n, s, cap, hand):
+    """How well ``hand`` (seat ``s``) suits every task at once; -1e6 a card it may not take."""
+    sc = 0.0
+    for k in range(n):
+        row = task[k] * N_COLS
+        if not _may_take(tab, row, s, cap):
+            sc -= 1e6
+        sc += task_score(tab, row, hand)
+    return sc
 
 
 @njit(cache=True)
@@ -472,10 +501,12 @@ def _counts_clash(tab, task, owner, n, seats, cap, nt):
 
 
 @njit(cache=True)
-def _ends_clean(tab, task, owner, n, k, seat, seats, takers, cap, hands):
-    """Whether the draft, with task ``k`` to ``seat`` and each later member taking its best
+def _ends_clean(tab, task, owner, n, k, seat, seats, takers, cap, hand):
+    """Whether the draft, with task ``k`` to ``seat`` and each later member taking the first
     task that clashes with none it would hold, ends with no pairwise contradiction.  A crew
-    looks that far ahead: the member who must take the last card cannot refuse it (ds-32)."""
+    looks that far ahead: the member who must take the last card cannot refuse it (ds-32).
+    The others' hands are unseen: their picks are judged by the cards' clashes alone, and
+    ``seat``'s own by its ``hand``."""
     sim = owner.copy()
     sim[k] = seat
     s = seat
@@ -486,7 +517,7 @@ def _ends_clean(tab, task, owner, n, k, seat, seats, takers, cap, hands):
             row = task[j] * N_COLS
             if sim[j] >= 0 or not (takers >> s & 1) or not _may_take(tab, row, s, cap):
                 continue
-            sc = task_score(tab, row, hands[s])
+            sc = task_score(tab, row, hand) if s == seat else -float(j)
             if _clashes(tab, task, sim, n, task[j], s, j):
                 sc -= 1e9
             if sc > best_sc:
@@ -592,5 +623,8 @@ def predict(S, hands):
         kind = tab[task[k] * N_COLS + C_PREDICT]  # 1 public, 2 secret
         if kind:
             more = max((1.2 if kind == 2 else 0.7) * (share - 2.5), 0.0)
+            probed = probe_point(S, DEC_PREDICT, owner[k], 0)
             guess = np.int64(strength(hands[owner[k]]) * 0.6 + 0.5 + more)
             S.ds_pred[k] = min(max(guess, 0), nt)
+            if probed:
+                S.probe[PR_VALUE] = S.ds_pred[k]

@@ -35,6 +35,7 @@ from crewsim.kernel.layout import (
     COMM_DEAD_ZONE,
     COMM_NONE,
     COMM_RAPTURE,
+    DEC_ANSWER,
     DEC_BLIND_YES,
     DEC_COMM,
     DEC_DRAFT,
@@ -93,14 +94,6 @@ from crewsim.kernel.layout import (
     MP_TOKEN_ADJUST,
     MP_TOKENS,
     OMEGA_CODE,
-    PR_AT,
-    PR_COMMS,
-    PR_COUNT,
-    PR_KIND,
-    PR_NIN,
-    PR_SEAT,
-    PR_SWAP,
-    PR_TRICK,
     PR_VALUE,
 )
 from crewsim.kernel.policy import (
@@ -117,6 +110,7 @@ from crewsim.kernel.policy import (
     sure_tricks,
     task_score,
 )
+from crewsim.kernel.probe_point import probe_point
 from crewsim.kernel.tokens import adjust_tokens
 
 
@@ -344,27 +338,6 @@ def judge_objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, 
 
 
 @njit(cache=True, forceinline=True)
-def _probe(S, kind, seat, n_comms):
-    """Count a decision; True when it is the probed one (the honest-information test), whose
-    hidden cards are first replaced by the test's re-deal when it asks for that."""
-    p = S.probe
-    if p[PR_AT] == 0:
-        return False
-    p[PR_COUNT] += 1
-    if p[PR_COUNT] != p[PR_AT]:
-        return False
-    setup = kind <= DEC_PASS
-    p[PR_KIND], p[PR_SEAT], p[PR_COMMS] = kind, seat, n_comms
-    p[PR_TRICK], p[PR_NIN] = (-1, 0) if setup else (S.g[G_T], S.g[G_NIN])
-    if p[PR_SWAP]:
-        S.hands[:] = S.probe_hands
-        S.under[:] = S.probe_under
-        if kind == DEC_BLIND_YES:
-            S.tcard[:] = S.probe_tasks
-    return True
-
-
-@njit(cache=True, forceinline=True)
 def _allocate(S, mp, bp, g, hands, tcard, towner, pick, st):
     """Give every task an owner by the mission's allocation rule; ``pick`` keeps the order."""
     seats, cmd, n = g[G_SEATS], g[G_CMD], g[G_NTASK]
@@ -373,7 +346,7 @@ def _allocate(S, mp, bp, g, hands, tcard, towner, pick, st):
         free = (np.int64(1) << n) - 1
         for k in range(n):
             s = (cmd + k) % seats
-            probed = _probe(S, DEC_DRAFT, s, 0)
+            probed = probe_point(S, DEC_DRAFT, s, 0)
             i = choose_draft(bp, hands[s], free, tcard, st)
             if probed:
                 S.probe[PR_VALUE] = i
@@ -398,7 +371,7 @@ def _allocate(S, mp, bp, g, hands, tcard, towner, pick, st):
                     continue
                 if fewest < 0 or c < seat_count(counts, fewest):
                     fewest = s
-                probed = _probe(S, DEC_YES, s, 0)
+                probed = probe_point(S, DEC_YES, s, 0)
                 yes = (
                     rand_below(st, 2) == 1 if bp[BP_KIND] == 0 else says_yes(bp, hands[s], tcard[i])
                 )
@@ -419,7 +392,7 @@ def _allocate(S, mp, bp, g, hands, tcard, towner, pick, st):
             s = (cmd + k) % seats
             if bp[BP_KIND] == 0:
                 continue
-            probed = _probe(S, DEC_BLIND_YES, s, 0)
+            probed = probe_point(S, DEC_BLIND_YES, s, 0)
             yes = says_yes_blind(bp, hands[s])
             if probed:
                 S.probe[PR_VALUE] = yes
@@ -434,7 +407,7 @@ def _allocate(S, mp, bp, g, hands, tcard, towner, pick, st):
 
 
 @njit(cache=True)  # not inline="always": numba 0.68 then miscompiled the random crew's draw
-def _designate(mp, bp, g, hands, desig, st):
+def _designate(S, mp, bp, g, hands, desig, st):
     """Crew members named by the commander for objectives that need them (and mission 11)."""
     seats, cmd = g[G_SEATS], g[G_CMD]
     desig[0], desig[1] = -1, -1
@@ -447,7 +420,11 @@ def _designate(mp, bp, g, hands, desig, st):
             desig[0] = (cmd + 1) % seats
             for j in range(1, seats):
                 s = (cmd + j) % seats
-                if answers_good(kind, hands[s]):
+                probed = probe_point(S, DEC_ANSWER, s, 0)
+                yes = answers_good(kind, hands[s])
+                if probed:
+                    S.probe[PR_VALUE] = yes
+                if yes:
                     desig[0] = s
                     break
         elif kind == 9:  # roles, agreed without showing cards: the first tricks go to the
@@ -529,7 +506,7 @@ def _distress(S, mp, bp, g, hands, under, tcard, towner, passes, st):
     if bp[BP_KIND] == 0:
         d = 1 if rand_below(st, 2) == 1 else -1
     for s in range(seats):
-        probed = _probe(S, DEC_PASS, s, 0)
+        probed = probe_point(S, DEC_PASS, s, 0)
         passes[s] = distress_card(bp, hands[s], s, (s + d) % seats, towner, tcard, n, st)
         if probed:
             S.probe[PR_VALUE] = passes[s]
@@ -661,7 +638,7 @@ def play_chunk(
             for i in range(ntask):
                 r_tasks[ri, i, 0], r_tasks[ri, i, 1] = tcard[i], towner[i]
                 r_tasks[ri, i, 2], r_pick[ri, i] = ttok[i], pick[i]
-        _designate(mp, bp, g, hands, desig, st)
+        _designate(S, mp, bp, g, hands, desig, st)
         if deep:
             if select(S, bp, mp[MP_ALLOC], hands, st) and mp[MP_COMM_IF_PASSED]:
                 g[G_COMM_UNTIL] = 1
@@ -732,7 +709,7 @@ def play_chunk(
                             continue
                     elif comm_used[s]:
                         continue
-                    probed = _probe(S, DEC_COMM, s, n_comms)
+                    probed = probe_point(S, DEC_COMM, s, n_comms)
                     c = choose_comm(S, bp, g, mp, s, hands[s], known[s], ct)
                     if probed:
                         S.probe[PR_VALUE] = c
@@ -769,7 +746,7 @@ def play_chunk(
             for k in range(seats):
                 s = seat_after(g[G_LEADER], k, seats)
                 g[G_NIN] = k
-                probed = _probe(S, DEC_PLAY, s, n_comms)
+                probed = probe_point(S, DEC_PLAY, s, n_comms)
                 hand = hands[s]
                 legal = hand
                 if k > 0:

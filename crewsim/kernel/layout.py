@@ -161,8 +161,11 @@ DEC_DRAFT = 1  # which open task to take
 DEC_YES = 2  # "can you take this task?" when the commander distributes
 DEC_BLIND_YES = 3  # "will you take all the tasks?" before they are shown (pn-20/27/37)
 DEC_PASS = 4  # the card to pass in the distress signal
-DEC_COMM = 5  # the card to communicate, or none
-DEC_PLAY = 6  # the card to play
+DEC_ANSWER = 5  # a yes/no answer from the seat's own hand (designation, Deep Sea selection)
+DEC_SELECT = 6  # Deep Sea: the task card to take in turn, or -1 to pass
+DEC_PREDICT = 7  # Deep Sea: the trick count predicted
+DEC_COMM = 8  # the card to communicate, or none
+DEC_PLAY = 9  # the card to play
 
 # ---- the chunk's scratch state as one record: arrays viewed out of a numpy record carry no
 # reference count, so passing them between jitted functions costs no atomic incref/decref

@@ -1,0 +1,140 @@
+"""Bots are honest: a decision does not change when the cards hidden from its seat are re-dealt
+in another way consistent with everything that seat has seen (``crewsim.rules.knowledge``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crewsim.bots import get_bot
+from crewsim.cards import Game, seats_of
+from crewsim.kernel import layout as L
+from crewsim.kernel.probe import Decision, Swap, count_decisions, probe
+from crewsim.kernel.spec import KernelMission
+from crewsim.missions import get_mission, resolve_missions
+from crewsim.missions.schema import Mission
+from crewsim.replay import recorded_deep_tasks, set_up
+from crewsim.rules.deal import Deal
+from crewsim.rules.game import Claim, GameState, Rules, TaskSpec
+from crewsim.rules.knowledge import redeal
+
+_CLAIMS = (Claim.HIGHEST, Claim.ONLY, Claim.LOWEST)
+MISSIONS = [m.id for m in resolve_missions("all")]
+BOTS = {name: get_bot(name).vector() for name in ("heuristic", "random")}
+
+
+def position(mission: Mission, players: int, rec: dict[str, np.ndarray], d: Decision) -> GameState:
+    """The referee's state of the recorded game at the probed decision."""
+    if d.trick < 0:  # set-up: the deal and the task cards, nothing played or told yet
+        seats = seats_of(players)
+        under = tuple((int(a), int(b)) for a, b in rec["rec_under"][0] if a >= 0)
+        deal = Deal(players, tuple(int(h) for h in rec["rec_hands"][0][:seats]), under)
+        tasks = [TaskSpec(int(c), L.TOKEN_NAMES[int(tok)]) for c, _, tok in
+                 rec["rec_tasks"][0][: mission.tasks]]  # fmt: skip
+        deep = recorded_deep_tasks(rec, 0) if mission.game is Game.DEEP_SEA else []
+        return GameState(deal, tasks, Rules.of(mission), Game(mission.game), deep)
+    state = set_up(mission, players, rec, 0)
+    comms = [tuple(int(x) for x in c) for c in rec["rec_comms"][0] if c[0] >= 0][: d.comms]
+    plays = [int(c) for c in rec["rec_plays"][0] if c >= 0]
+    draw_after = mission.card_draw_after_trick
+    for t in range(d.trick + 1):
+        for seat, card, claim, before in comms:
+            if before == t:
+                state.communicate(seat, card, _CLAIMS[claim])
+        if draw_after and t == draw_after and (t < d.trick or d.kind == L.DEC_PLAY):
+            state.draw_cards([int(c) for c in rec["rec_draws"][0][: state.seats]])
+        n = state.seats if t < d.trick else (d.nin if d.kind == L.DEC_PLAY else 0)
+        for card in plays[t * state.seats : t * state.seats + n]:
+            state.play(state.to_play, card)
+    return state
+
+
+def decider(state: GameState, d: Decision) -> int:
+    """The seat whose knowledge the decision may use: the commander decides for the dummy."""
+    return state.commander if state.is_dummy_game and d.seat == 2 else d.seat
+
+
+def check(mission_id: str, players: int, seed: int, pick: int, bot: str = "heuristic") -> str:
+    """Probe one decision of the game from ``seed``, re-deal what its seat cannot see, probe
+    again; returns a description of the decision (asserting it did not change)."""
+    mission = get_mission(mission_id)
+    distress = "always" if seed % 3 == 0 else "auto"
+    mp = KernelMission(mission, players, distress=distress).vector()
+    bp = BOTS[bot]
+    n = count_decisions(mp, bp, seed)
+    at = 1 + pick % n
+    d, rec = probe(mp, bp, seed, at)
+    state = position(mission, players, rec, d)
+    rng = np.random.default_rng(seed * 7919 + pick)
+    world = redeal(state, decider(state, d), rng)
+    tasks: tuple[int, ...] = ()
+    if d.kind == L.DEC_BLIND_YES:  # the task cards are not shown yet: draw others
+        tasks = tuple(int(c) for c in rng.choice(36, size=mission.tasks, replace=False))
+    again, _ = probe(mp, bp, seed, at, Swap(tuple(world.hands), dict(world.under), tasks))
+    where = f"{mission_id} {players}p seed {seed} decision {at}: {d}"
+    assert again == d, f"{where} became {again.value} in a re-deal"
+    return where
+
+
+@pytest.mark.parametrize("mission_id", MISSIONS)
+def test_decisions_do_not_see_hidden_cards(mission_id: str) -> None:
+    """Ten positions of every mission at every crew size, for the heuristic crew."""
+    for players in (2, 3, 4, 5):
+        for k in range(10):
+            check(mission_id, players, seed=1000 * players + k, pick=7919 * k + 13)
+
+
+def test_the_random_crew_too() -> None:
+    for k, mission_id in enumerate(MISSIONS):
+        check(mission_id, 2 + k % 4, seed=k, pick=31 * k, bot="random")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(MISSIONS),
+    st.integers(2, 5),
+    st.integers(0, 2**40),
+    st.integers(0, 10**6),
+)
+def test_random_positions(mission_id: str, players: int, seed: int, pick: int) -> None:
+    check(mission_id, players, seed, pick)
+
+
+def test_a_dishonest_redeal_is_noticed() -> None:
+    """The probe can fail: exchanging the deciding seat's own hand with a neighbour's (which
+    no honest re-deal does) changes most card plays."""
+    mission = get_mission("pn-10")
+    mp = KernelMission(mission, 4).vector()
+    changed = plays = 0
+    for seed in range(60):
+        n = count_decisions(mp, BOTS["heuristic"], seed)
+        d, rec = probe(mp, BOTS["heuristic"], seed, 1 + (seed * 37) % n)
+        if d.kind != L.DEC_PLAY:
+            continue
+        state = position(mission, 4, rec, d)
+        hands = list(state.hands)
+        other = (d.seat + 1) % 4
+        hands[d.seat], hands[other] = hands[other], hands[d.seat]
+        again, _ = probe(mp, BOTS["heuristic"], seed, 1 + (seed * 37) % n, Swap(tuple(hands), {}))
+        plays += 1
+        changed += again.value != d.value
+    assert plays > 20 and changed > 0.8 * plays
+
+
+def test_every_kind_of_decision_is_probed() -> None:
+    """The positions above reach each kind of decision (a probe that never fires tests
+    nothing): the Planet Nine draft, answers and passes, Deep Sea's selection, predictions."""
+    kinds = set()
+    cases = (("pn-10", 4, ()), ("pn-20", 4, ()), ("pn-24", 3, ()), ("pn-11", 3, ()),
+             ("ds-6", 4, ()), ("ds-1", 3, (95, 96)))  # fmt: skip
+    for mission_id, players, tasks in cases:
+        mission = get_mission(mission_id)
+        mp = KernelMission(mission, players, distress="always", tasks=tasks).vector()
+        for seed in range(20):
+            n = count_decisions(mp, BOTS["heuristic"], seed)
+            for at in range(1, min(n, 12) + 1):
+                kinds.add(probe(mp, BOTS["heuristic"], seed, at)[0].kind)
+    assert kinds >= {L.DEC_DRAFT, L.DEC_YES, L.DEC_BLIND_YES, L.DEC_PASS, L.DEC_ANSWER,
+                     L.DEC_SELECT, L.DEC_PREDICT, L.DEC_COMM, L.DEC_PLAY}  # fmt: skip
