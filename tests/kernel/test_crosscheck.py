@@ -143,3 +143,25 @@ def test_every_deep_sea_card_gets_an_owner(bot: str) -> None:
                 assert ((owners >= 0) & (owners < seats)).all(), (
                     f"{mission.id} {players}p {bot} game {i}: {owners}"
                 )
+
+
+def test_rule_edges_agree_with_the_referee() -> None:
+    """The readings of issue 50 occur in kernel games and the referee accepts them: the dummy
+    passes in the two-player distress signal, pn-12's draw with JARVIS and with communicated
+    cards lying face up, pn-46 won with a pink never played."""
+    by_id = {m.id: m for m in CAMPAIGN}
+    bad = _mismatches(by_id["pn-1"], 2, "heuristic", "always", 200)
+    mp = KernelMission(by_id["pn-1"], 2, distress="always").vector()
+    rec = run_chunk(mp, get_bot("heuristic").vector(), 200, 1002, record=True)
+    assert (rec["rec_setup"][:, 6 + 2] >= 0).sum() > 150  # the dummy's face-up card passed
+    for players in (2, 4):
+        bad += _mismatches(by_id["pn-12"], players, "heuristic", "auto", 300)
+    bad += _mismatches(by_id["pn-46"], 3, "heuristic", "auto", 400)
+    assert not bad, bad[:5]
+    mp = KernelMission(by_id["pn-46"], 3).vector()
+    rec = run_chunk(mp, get_bot("heuristic").vector(), 400, 46003, record=True)
+    kept = 0
+    for i in np.flatnonzero(rec["success"]):
+        state = replay(by_id["pn-46"], 3, rec, int(i))
+        kept += state.in_hands & 0x1FF != 0  # a pink in hand after the last trick
+    assert kept > 0
