@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from crewsim.montecarlo import RunConfig
+    from crewsim.runs.plan import RunConfig
 
 MISSION = "pn-10"  # Planet Nine 10: 4 tasks, no tokens, normal communication
 DEEP_SEA_MISSION = "ds-20"  # Deep Sea 20: task cards drawn to difficulty 10
@@ -330,7 +330,7 @@ def _runner_config(games: int, jobs: int, chunk_size: int, seed: int = SEED) -> 
     """The Monte Carlo runner's configuration for the benchmark cell (heuristic crew)."""
     from crewsim.bots import get_bot
     from crewsim.missions import get_mission
-    from crewsim.montecarlo import RunConfig
+    from crewsim.runs.plan import RunConfig
 
     return RunConfig(
         missions=(get_mission(MISSION),),
@@ -351,7 +351,7 @@ def scaling(chunks: int, chunk_size: int, repeats: int, jobs: int | None = None)
     run first starts and warms the worker pool (loky reuses it), so neither side pays for
     process start-up or JIT loading inside the timed runs.
     """
-    from crewsim.montecarlo import run
+    from crewsim.runs.montecarlo import run
 
     cores = jobs or os.cpu_count() or 1
     games = chunks * chunk_size
@@ -385,7 +385,7 @@ try:
 except ImportError:
     psutil = None
 from crewsim.bench import _runner_config
-from crewsim.montecarlo import run
+from crewsim.runs.montecarlo import run
 
 peak = {{"tree": 0, "pss": 0, "self": 0, "procs": 0}}
 stop = threading.Event()
@@ -443,7 +443,7 @@ def peak_memory(games: int, chunk_size: int | None = None) -> dict[str, Any]:
     The headline is the sampled sum over the driver and its workers (an upper bound: shared
     library pages count once per process); ``ru_maxrss`` gives each process's own peak.
     """
-    from crewsim.montecarlo import CHUNK_SIZE
+    from crewsim.runs.plan import CHUNK_SIZE
 
     with tempfile.TemporaryDirectory(prefix="crewsim-bench-mem-") as tmp:
         code = _MEMORY_CHILD.format(

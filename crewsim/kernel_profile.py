@@ -61,7 +61,7 @@ class Profile:
 
 
 def demangle(name: str) -> str:
-    """``_ZN7crewsim6kernel6policy5_wantB4v179...`` -> ``policy._want`` (module and name)."""
+    """``_ZN7crewsim4bots4want9fill_wantB4v179...`` -> ``want.fill_want`` (module and name)."""
     if not name.startswith("_ZN"):
         return name
     parts, i = [], 3

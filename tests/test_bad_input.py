@@ -205,7 +205,7 @@ def test_bad_input_is_one_line_and_exit_2(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("crewsim.backends.DASK_CONNECT_TIMEOUT", 1.0)
+    monkeypatch.setattr("crewsim.runs.backends.DASK_CONNECT_TIMEOUT", 1.0)
     args = [a.format(**{k: str(v) for k, v in files.items()}) for a in argv]
     capsys.readouterr()
     assert_exit_2(args, fragment, capsys)

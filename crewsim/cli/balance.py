@@ -1,7 +1,7 @@
 """`crewsim balance`: which Deep Sea task cards are printed too easy or too hard.
 
 Simulates the Deep Sea missions that draw task cards (or reads a run with ``--run``), fits the
-balance model of ``crewsim.report.balance`` per crew size and prints the mis-rated cards; with
+balance model of ``crewsim.analysis.balance`` per crew size and prints the mis-rated cards; with
 ``--out`` it also writes a report folder like `crewsim report` does.
 """
 
@@ -17,6 +17,7 @@ import typer
 from rich import box
 from rich.table import Table
 
+from crewsim.analysis.task_check import CHUNK
 from crewsim.cli.options import (
     Backend,
     Jobs,
@@ -27,14 +28,13 @@ from crewsim.cli.options import (
     refuse_new_run_options,
 )
 from crewsim.cli.output import busy, deals_bar, stdout_console
-from crewsim.csv_out import csv_text
 from crewsim.errors import CrewsimError, writable_folder
-from crewsim.task_check import CHUNK
+from crewsim.runs.csv_out import csv_text
 
 if TYPE_CHECKING:
     import polars as pl
 
-    from crewsim.report.balance import Balance
+    from crewsim.analysis.balance import Balance
 
 DEFAULT_GAMES = 25_000  # per mission and crew size: the fit reads this many (FIT_GAMES)
 DEFAULT_CEILING_DEALS = 300  # per card and crew size: 96 cards x 3 sizes in ~1 min on 2 cores
@@ -105,10 +105,10 @@ def balance(
     ] = DEFAULT_CEILING_DEALS,
 ) -> None:
     """Deep Sea balance: each task card's estimated difficulty against its printed value."""
+    from crewsim.analysis import balance as bal_mod  # statsmodels, matplotlib: loaded here only
     from crewsim.cli.options import parse_players
-    from crewsim.report import balance as bal_mod  # statsmodels, matplotlib: loaded here only
     from crewsim.report import balance_report
-    from crewsim.report.run import load_run
+    from crewsim.runs.reader import load_run
 
     if players and "2" in {p.strip() for p in players.split(",")}:
         raise CrewsimError("--players: 2 players use the 3-player card values; give 3, 4 or 5")
@@ -185,9 +185,9 @@ def _card_ceilings(
     """Every card alone, per crew size of the analysis, solved on the run's seed and bot."""
     from rich.console import Console
 
-    from crewsim.backends import open_workers
+    from crewsim.analysis.balance import card_ceilings
     from crewsim.missions import load_task_cards
-    from crewsim.report.balance import card_ceilings
+    from crewsim.runs.backends import open_workers
     from crewsim.solver.api import DEFAULT_CONFLICTS
 
     players = bal.players

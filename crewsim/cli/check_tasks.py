@@ -1,6 +1,6 @@
 """`crewsim check-tasks TASK...`: can these Deep Sea task cards be completed together?
 
-Two answers of different strength (``crewsim.task_check``).  The static one comes from the
+Two answers of different strength (``crewsim.analysis.task_check``).  The static one comes from the
 rules alone: it decides the exit status, so scripts can sort combinations without simulating.
 The optional Monte Carlo one (``-n``) plays random deals with the bot crew in the kernel and
 says how often the combination is actually completed; it never changes the exit status,
@@ -17,16 +17,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from crewsim.cards import seats_of
-from crewsim.ceiling import DEFAULT_CEILING_N
-from crewsim.cli.options import Jobs, Seed, count_option, refuse_ceiling_options_without_it
-from crewsim.cli.output import deals_bar, games_bar, loading_kernel
-from crewsim.errors import CrewsimError
-from crewsim.kernel.layout import MAX_FIXED
-from crewsim.missions import TaskCard, get_task_card
-from crewsim.report.format import pct, pct_ci
-from crewsim.solver.api import DEFAULT_CONFLICTS
-from crewsim.task_check import (
+from crewsim.analysis.task_check import (
     CHUNK,
     StaticResult,
     ceiling,
@@ -35,6 +26,15 @@ from crewsim.task_check import (
     owners_text,
     warm_up,
 )
+from crewsim.cards import seats_of
+from crewsim.cli.options import Jobs, Seed, count_option, refuse_ceiling_options_without_it
+from crewsim.cli.output import deals_bar, games_bar, loading_kernel
+from crewsim.errors import CrewsimError
+from crewsim.kernel.layout import MAX_FIXED
+from crewsim.missions import TaskCard, get_task_card
+from crewsim.report.format import pct, pct_ci
+from crewsim.runs.ceiling import DEFAULT_CEILING_N
+from crewsim.solver.api import DEFAULT_CONFLICTS
 
 
 class CheckFormat(StrEnum):
@@ -163,7 +163,7 @@ def check_tasks(
 
     Exit status: 0 no contradiction, 1 contradiction, 2 bad input.
     """
-    from crewsim.montecarlo import check_games
+    from crewsim.runs.plan import check_games
 
     seats = _seats(players)
     cards = resolve_tasks(tasks)

@@ -12,13 +12,13 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from crewsim.analysis.feasibility import random_deep_setup
 from crewsim.cards import Game, card_name, cards_of
 from crewsim.cli.output import stdout_console
 from crewsim.errors import CrewsimError
 from crewsim.missions import load_task_cards
 from crewsim.rules.conditions import HeldTask
 from crewsim.rules.setup import random_setup
-from crewsim.solver.sample import random_deep_setup
 
 
 class DealFormat(str, Enum):

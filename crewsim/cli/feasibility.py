@@ -12,15 +12,16 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from crewsim.backends import backend_named, check_backend, describe, open_workers, worker_count
 from crewsim.cli.options import Backend, Jobs, Scheduler, Seed, count_option, parse_players
 from crewsim.cli.output import deals_bar, json_row, stdout_console
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
-from crewsim.montecarlo import cell_seed_sequence
 from crewsim.report.format import pct, pct_ci
-from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_CONFLICTS, unsupported_reason
-from crewsim.stats import share_bounds
+from crewsim.runs.backends import backend_named, check_backend, describe, open_workers, worker_count
+from crewsim.runs.plan import cell_seed_sequence
+from crewsim.runs.stats import share_bounds
+from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_CONFLICTS
+from crewsim.solver.problem import unsupported_reason
 
 DEFAULT_N = 5000  # a 4-task mission (pn-10), DFS + SAT defaults: about 5 s on 2 cores
 CHUNK = 25
@@ -63,8 +64,8 @@ def feasibility(
     The share is that of the decided deals (as in `simulate --ceiling` and the reports); its
     95 % interval spans every way the undecided ones could go.
     """
-    from crewsim.montecarlo import check_games
-    from crewsim.solver.sample import DRAFTS, solve_chunk
+    from crewsim.analysis.feasibility import DRAFTS, solve_chunk
+    from crewsim.runs.plan import check_games
 
     if n < 1:
         raise CrewsimError(f"-n: expected a positive number, got {n}")

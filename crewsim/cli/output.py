@@ -27,9 +27,9 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from crewsim.montecarlo import ChunkCounts
 from crewsim.report.format import num_ci, pct, pct_ci
-from crewsim.stats import CEILING_COLUMNS
+from crewsim.runs.chunks import ChunkCounts
+from crewsim.runs.stats import CEILING_COLUMNS
 
 JSON_COLUMNS = (
     "mission", "players", "bot", "games", "successes", "success_rate", "ci_low", "ci_high",

@@ -13,7 +13,6 @@ import typer
 from rich import box
 from rich.table import Table
 
-from crewsim.ceiling import DEFAULT_CEILING_N
 from crewsim.cli.options import (
     Backend,
     Jobs,
@@ -26,11 +25,12 @@ from crewsim.cli.options import (
 )
 from crewsim.cli.output import json_row, stdout_console
 from crewsim.cli.runs import new_run
-from crewsim.csv_out import csv_text
 from crewsim.errors import CrewsimError
 from crewsim.report import tables
 from crewsim.report.format import ceiling_cells, num_ci, pct_ci, rank_label, rho_ci
-from crewsim.report.run import Run, load_run
+from crewsim.runs.ceiling import DEFAULT_CEILING_N
+from crewsim.runs.csv_out import csv_text
+from crewsim.runs.reader import Run, load_run
 from crewsim.solver.api import DEFAULT_CONFLICTS
 
 
@@ -45,7 +45,7 @@ def _filter(run: Run, missions: str | None, players: str | None) -> Run:
     s = run.summary
     if missions:
         from crewsim.missions import resolve_missions
-        from crewsim.montecarlo import MANIFEST, manifest_missions
+        from crewsim.runs.folder import MANIFEST, manifest_missions
 
         own = manifest_missions(run.manifest, run.path / MANIFEST)
         try:  # the run's own missions: its scenario folder may be gone or set elsewhere

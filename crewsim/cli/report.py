@@ -22,7 +22,7 @@ def report(
 ) -> None:
     """Write a self-contained HTML report, Markdown, PNG/SVG charts and CSV/Parquet tables."""
     from crewsim.report.build import build  # matplotlib: loaded only when a report is made
-    from crewsim.report.run import load_run
+    from crewsim.runs.reader import load_run
 
     with busy("reading the run"):
         run = load_run(run_dir)  # a bad run folder is an error before any report folder is made

@@ -13,24 +13,23 @@ import polars as pl
 from rich.console import Console
 from rich.markup import escape
 
-from crewsim.backends import backend_named, describe
 from crewsim.bots import get_bot
-from crewsim.ceiling import DEFAULT_CEILING_N, ceiling_rows, earlier_ceiling, with_ceiling
 from crewsim.cli.options import parse_players
 from crewsim.cli.output import loading_kernel, progress_bar
-from crewsim.csv_out import write_csv
 from crewsim.missions import resolve_missions
-from crewsim.montecarlo import (
-    RunConfig,
+from crewsim.runs.backends import backend_named, describe
+from crewsim.runs.ceiling import DEFAULT_CEILING_N, ceiling_rows, earlier_ceiling, with_ceiling
+from crewsim.runs.csv_out import write_csv
+from crewsim.runs.folder import default_out, resume_command
+from crewsim.runs.montecarlo import (
     RunInterrupted,
     RunState,
-    default_out,
     execute,
     open_backend,
     prepare,
-    resume_command,
     warm_up,
 )
+from crewsim.runs.plan import RunConfig
 from crewsim.solver.api import DEFAULT_CONFLICTS
 
 

@@ -12,9 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from crewsim.backends import backend_named
 from crewsim.bots import get_bot
-from crewsim.ceiling import DEFAULT_CEILING_N
 from crewsim.cli.options import (
     Backend,
     Scheduler,
@@ -26,14 +24,11 @@ from crewsim.cli.output import compact_table, stacked, stdout_console
 from crewsim.cli.runs import play
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
-from crewsim.montecarlo import (
-    CHUNK_SIZE,
-    RunConfig,
-    config_from_manifest,
-    default_out,
-    plan,
-)
 from crewsim.report.format import pct, pct_ci
+from crewsim.runs.backends import backend_named
+from crewsim.runs.ceiling import DEFAULT_CEILING_N
+from crewsim.runs.folder import config_from_manifest, default_out
+from crewsim.runs.plan import CHUNK_SIZE, RunConfig, plan
 from crewsim.solver.api import DEFAULT_CONFLICTS
 
 
@@ -45,7 +40,7 @@ class OutputFormat(str, Enum):
 def trace_games(config: RunConfig, console: Console) -> None:
     """Play the first game of each cell's first chunk with recording; print the referee trace."""
     from crewsim.kernel.run import run_chunk
-    from crewsim.replay import replay
+    from crewsim.runs.replay import replay
 
     bp = config.bot.vector()
     first = {t.cell: t for t in plan(config) if t.index == 0}

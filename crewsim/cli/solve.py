@@ -16,15 +16,9 @@ from crewsim.cards import Game, card_name
 from crewsim.cli.output import busy, deals_bar
 from crewsim.errors import CrewsimError
 from crewsim.rules.play import trick_winner
-from crewsim.solver.api import (
-    DEFAULT_BUDGET,
-    DEFAULT_CONFLICTS,
-    Problem,
-    Result,
-    solve,
-    warm_up,
-)
+from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_CONFLICTS, solve, warm_up
 from crewsim.solver.deals import DealRecord, read_deals
+from crewsim.solver.problem import Problem, Result
 
 
 def result_record(problem: Problem | None, res: Result, deal: int) -> dict[str, Any]:
@@ -92,7 +86,7 @@ def solve_cmd(
 
     A .jsonl file's deals are solved in chunks on every core, with a progress bar on
     stderr; results come out in the file's order, the same whatever --jobs."""
-    from crewsim.backends import open_workers, worker_count
+    from crewsim.runs.backends import open_workers, worker_count
 
     if budget < 1:
         raise CrewsimError(f"--budget: expected a positive number, got {budget}")

@@ -2,8 +2,9 @@
 
 numba's ``cache=True`` only notices edits to a jitted function's own file, not to its callees
 or constants in other modules, so the cache directory is versioned by a hash of every jitted
-source: the kernel's and the solver's (its searches compile in the kernel's bits and judges,
-and the Deep Sea search compiles in the Planet Nine search's constants and helpers).
+source: the kernel's, the bots' (the game loop compiles in every decision) and the solver's
+(its searches compile in the kernel's bits and judges, and the Deep Sea search compiles in
+the Planet Nine search's constants and helpers).
 
 The game loop's helpers are ``forceinline=True``: LLVM inlines them (as separate calls, passing
 a dozen arrays each, they cost about 40 % of the speed), while numba's own IR inlining
@@ -32,7 +33,7 @@ def jitted_sources() -> list[Path]:
     """The files whose edits must invalidate compiled code: every module with jitted code and
     the card tables they compile in."""
     package = Path(__file__).resolve().parents[1]
-    return sorted([*package.joinpath("kernel").glob("*.py"),
+    return sorted([*package.joinpath("kernel").glob("*.py"), *package.joinpath("bots").glob("*.py"),
                    *package.joinpath("solver").glob("*.py"), package / "cards.py"])  # fmt: skip
 
 

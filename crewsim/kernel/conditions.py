@@ -652,7 +652,7 @@ def ds_judge(
 def won_cards_verdict(codes, at, mine, live):
     """Verdict of a task that counts the cards its owner won (the row from ``codes[at]``),
     with ``mine`` won and ``live`` still to come; FAILED for any other kind.  The bots ask it
-    too (``crewsim.kernel.collect``), so they and the judge read one rule."""
+    too (``crewsim.bots.collect``), so they and the judge read one rule."""
     kind = codes[at]
     a, b, c = codes[at + 1], codes[at + 2], codes[at + 3]
     if kind == K_CARDS:

@@ -6,7 +6,8 @@ whether the captain may take the card, redeal sets, pairwise contradictions prov
 wants or must not win, a trick-count target, which tricks it must win or avoid, a streak, a
 trick count compared with the others', the ranks it must win with, the make-up of a trick
 it must win).  The hints only shape play; whether a task is met is judged by
-``crewsim.kernel.conditions``.
+``crewsim.kernel.conditions``.  The rule columns' compiled readers (``may_take``, ``clashes``)
+sit at the end: the kernel's repair and the bots' selection both obey them.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from functools import cache
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from crewsim.cards import COLOUR_MASK, SUIT_MASK, TRUMP_MASK, card_id, parse_card, seats_of
 from crewsim.kernel.conditions import (
@@ -222,3 +224,33 @@ def task_table(players: int) -> np.ndarray:
         row[C_HOLD_ANY], row[C_HOLD_NONE] = _holdings(card, int(row[C_WITH]))
         row[C_TLO], row[C_THI], row[C_TWIN], row[C_TLOSE] = trick_bounds(card, players)
     return table
+
+
+@njit(cache=True)
+def may_take(tab: np.ndarray, row: int, seat: int, captain: int) -> bool:
+    """Whether ``seat`` may own the card whose row starts at ``row`` of the flat table (the
+    captain may not own some)."""
+    return seat != captain or tab[row + C_CAPTAIN_OK] == 1
+
+
+@njit(cache=True)
+def contradiction(tab: np.ndarray, a: int, b: int, same_owner: bool) -> bool:
+    """Pairwise contradiction of rows a and b, proven at the boundary by the referee's checker."""
+    col = C_SAME0 if same_owner else C_DIFF0
+    word = tab[a * N_COLS + col + (1 if b >= 48 else 0)]
+    return word >> (b % 48) & 1 == 1
+
+
+@njit(cache=True)
+def clashes(
+    tab: np.ndarray, task: np.ndarray, owner: np.ndarray, n: int, card: int, seat: int, skip: int
+) -> bool:
+    """Whether ``card`` owned by ``seat`` contradicts a task already owned (slot ``skip``
+    aside), in either reveal order."""
+    for i in range(n):
+        if i == skip or owner[i] < 0:
+            continue
+        same = owner[i] == seat
+        if contradiction(tab, task[i], card, same) or contradiction(tab, card, task[i], same):
+            return True
+    return False

@@ -1,63 +1,34 @@
-"""Setting up a Deep Sea game inside the kernel: terrain, task draw, redeal, selection, repair
-and predictions (rules 10, 15, 16).  Reads the per-crew-size card table in ``S.ds_tab``.
+"""Setting up a Deep Sea game inside the kernel: terrain, task draw, redeal and repair (rules
+10, 15, 16).  Reads the per-crew-size card table in ``S.ds_tab``.  Who takes which card and
+the owners' predictions are the crew's decisions (``crewsim.bots.deep_sea_setup``).
 """
 
 import numpy as np
 from numba import njit
 
-from crewsim.kernel.bits import (
-    BEATS,
-    COLOURS,
-    ONES,
-    SUIT,
-    TRUMPS,
-    count_seat,
-    lowest,
-    popcount,
-    rand_below,
-    rand_card,
-    seat_count,
-    suit_of,
-)
-from crewsim.kernel.collect import sub_wins
+from crewsim.kernel.bits import popcount, rand_below
 from crewsim.kernel.deep_sea_tables import (
-    C_CAPTAIN_OK,
     C_CMP,
-    C_DIFF0,
-    C_FAMILY,
-    C_FIT,
-    C_HOLD_ANY,
-    C_HOLD_NONE,
-    C_NEED,
-    C_PREDICT,
     C_REDEAL0,
-    C_SAME0,
-    C_SUM_HI,
-    C_TARGET,
     C_THI,
     C_TLO,
     C_TLOSE,
     C_TWIN,
     C_VALUE,
-    C_WITH,
     CMP_EQUAL_CAPT,
     CMP_FEWER_CAPT,
     CMP_FEWER_EACH,
     CMP_MORE_CAPT,
     CMP_MORE_EACH,
-    FAM_AVOID,
-    FAM_COUNT,
-    FAM_WIN,
     N_COLS,
+    clashes,
+    contradiction,
+    may_take,
 )
 from crewsim.kernel.layout import (
-    BP_KIND,
     COMM_DEAD_ZONE,
     COMM_NORMAL,
     COMM_RAPTURE,
-    DEC_ANSWER,
-    DEC_PREDICT,
-    DEC_SELECT,
     G_CMD,
     G_NDS,
     G_NT,
@@ -66,20 +37,8 @@ from crewsim.kernel.layout import (
     MAX_DS,
     MP_DIFFICULTY,
     MP_FIXED,
-    MP_FIXED_OWNER,
     MP_NFIXED,
-    PR_VALUE,
 )
-from crewsim.kernel.policy import strength
-from crewsim.kernel.probe_point import probe_point
-
-PASS_MARGIN = 1.5  # an average hand's task score above minus the card's value
-LOW = np.int64(0x1F) * ONES  # the colours' 1 to 5
-HIGH = np.int64(0x7 << 6) * ONES  # the colours' 7 to 9
-TOP_GAIN = 1.0  # per high card (of the colour, or a submarine) over the average hand
-WITH_COVER = 4.0  # per card of its own above the card a hand must win with, over the average
-NO_WAY = 100.0  # a task score's penalty for a task this hand can never complete
-ONLY_ME = 10.0  # its bonus for a task that no other hand can complete (no pass then)
 
 
 @njit(cache=True)
@@ -161,276 +120,6 @@ def _redeal_met(tab, row, hands, covered, seats):
 
 
 @njit(cache=True)
-def task_score(tab, row, hand):
-    """How much a crew member wants a task card, from its own hand only."""
-    fam = tab[row + C_FAMILY]
-    sc = -1.0 * tab[row + C_VALUE]
-    hold = tab[row + C_HOLD_ANY]
-    held = popcount(hand & hold)
-    if (hold != 0 and held == 0) or (hand & tab[row + C_HOLD_NONE]) != 0:
-        return sc - NO_WAY  # this hand can never complete it
-    if hold != 0 and held == popcount(hold):
-        sc += ONLY_ME  # nor can any other hand
-    power = strength(hand)
-    fit = tab[row + C_FIT]
-    if fit and not fit & TRUMPS and (tab[row + C_SUM_HI] == 99 or not fit & LOW):
-        power = strength(hand & COLOURS)  # a trick of high colour cards: submarines spoil it
-    need = tab[row + C_NEED]
-    if fam == FAM_WIN and popcount(need) == 9 and not fit and not tab[row + C_WITH]:
-        # at least n cards of one colour: taken with its high cards and submarines, so a hand
-        # with more of those than the average hand takes it
-        sc += PASS_MARGIN + TOP_GAIN * _over_average(hand, need & HIGH | TRUMPS)
-    elif fam == FAM_WIN:
-        sc += 0.6 * power + 0.8 * popcount(hand & (need | tab[row + C_WITH]) & COLOURS)
-        sc += WITH_COVER * _with_cover(hand, tab[row + C_WITH])
-    elif fam == FAM_AVOID:
-        sc += 0.6 * (4.0 - power)
-    elif _only_held_count(tab, row):  # exactly n submarines: only a hand able to end on n
-        fewest, most = sub_wins(hand & TRUMPS, TRUMPS & ~hand)
-        n = tab[row + C_TARGET]
-        if not fewest <= n <= most:
-            sc -= NO_WAY
-        elif n >= 3:  # hardly a hand holds three: waiting for one left the card to the last
-            sc += 2.0  # seat, whatever it held (a third of those deals could be won)
-        else:  # best with about as many in hand (measured: any hand able to is worse)
-            sc += 2.0 - abs(held - n)
-    elif fam == FAM_COUNT and popcount(need) >= 9 and tab[row + C_TARGET] >= 2:
-        # exactly n (two or more) cards of some colours: each one in hand must be shed into
-        # another seat's trick, so a hand with fewer of them than the average hand takes it
-        # (measured: "exactly 1 pink" does not gain)
-        sc += PASS_MARGIN - 0.5 * _over_average(hand, need)
-    return sc
-
-
-@njit(cache=True)
-def _with_cover(hand, with_):
-    """For a card won with a given rank: the most cards of its own colour a hand holds above
-    one of its cards to win with, over what an average hand holds (the fewer other hands hold
-    above it, the sooner it wins); 0 without such a card."""
-    best = -99.0
-    m = hand & with_
-    while m:
-        w = lowest(m)
-        m &= m - 1
-        above = SUIT[suit_of(w)] & BEATS[w] & COLOURS
-        best = max(best, _over_average(hand, above))
-    return best if best > -99.0 else 0.0
-
-
-@njit(cache=True)
-def _over_average(hand, cards):
-    """How many of ``cards`` this hand holds beyond an average hand of its size: the draft's
-    measure of how much better a card suits this hand than the others."""
-    return popcount(hand & cards) - popcount(cards) * popcount(hand) / 40.0
-
-
-@njit(cache=True)
-def _may_take(tab, row, seat, captain):
-    return seat != captain or tab[row + C_CAPTAIN_OK] == 1
-
-
-@njit(cache=True)
-def select(S, bp, alloc, hands, st):
-    """Give every task card an owner by the mission's selection rule.
-
-    Returns True when the captain passed the tasks on (Deep Sea 10/13)."""
-    tab, task, owner, score = S.ds_tab, S.ds_task, S.ds_owner, S.score
-    g = S.g
-    seats, cap, n = g[G_SEATS], g[G_CMD], g[G_NDS]
-    rnd = bp[BP_KIND] == 0
-    fixed = 0  # owners given in advance (crewsim check-tasks --owners), seats from the captain
-    for k in range(n):
-        owner[k] = -1
-        if S.mp[MP_NFIXED] > 0 and S.mp[MP_FIXED_OWNER + k] >= 0:
-            owner[k] = (cap + S.mp[MP_FIXED_OWNER + k]) % seats
-            fixed += 1
-    if fixed == n:
-        return False
-    if alloc == 2 or alloc == 3 or alloc == 4:  # one player takes every task
-        for s in range(seats):
-            score[s] = _all_score(tab, task, n, s, cap, hands[s])
-        cap_ok = score[cap] > -1e5  # no captain card among the tasks
-        chosen = cap
-        if rnd and cap_ok:  # a random member who may take every task
-            chosen = rand_below(st, seats)
-        elif rnd:  # drawn from a mask: numba 0.68 miscompiled (cap + 1 + r) % seats once
-            chosen = rand_card(st, ((np.int64(1) << seats) - 1) & ~(np.int64(1) << cap))
-        else:  # yes/no answers in turn, each from the member's own hand: 2 (the crew picks
-            # one) and 3 (the captain keeps them or passes them on) start at the captain, 4 (a
-            # volunteer) at the captain's left with the captain last
-            chosen = -1
-            first = 1 if alloc == 4 else 0
-            for j in range(first, first + seats):
-                s = (cap + j) % seats
-                probed = probe_point(S, DEC_ANSWER, s, 0)
-                yes = _all_score(tab, task, n, s, cap, hands[s]) >= -1.5 * n
-                if probed:
-                    S.probe[PR_VALUE] = yes
-                if yes:
-                    chosen = s
-                    break
-            if chosen < 0:  # nobody said yes: the captain, or if a captain card is among
-                chosen = cap if cap_ok else (cap + 1) % seats  # them the member at its left
-        for k in range(n):
-            owner[k] = chosen
-        return alloc == 3 and chosen != cap
-    takers = np.int64((1 << seats) - 1)
-    if alloc == 8:  # the captain skips the selection
-        takers &= ~(np.int64(1) << cap)
-    if alloc == 5:  # two volunteers, asked clockwise from the captain's left, the captain
-        # last; the first two yes split the tasks, and when too few say yes those asked last
-        # must (seed: "the first two say no: the third member and the captain take them")
-        takers = np.int64(0)
-        got = 0
-        for j in range(1, seats + 1):
-            s = (cap + j) % seats
-            probed = probe_point(S, DEC_ANSWER, s, 0)
-            sc = 0.0
-            for k in range(n):
-                sc += task_score(tab, task[k] * N_COLS, hands[s])
-            yes = rand_below(st, 2) == 1 if rnd else sc >= -1.5 * n
-            if probed:
-                S.probe[PR_VALUE] = yes
-            if yes or seats - j + 1 <= 2 - got:
-                takers |= np.int64(1) << s
-                got += 1
-                if got == 2:
-                    break
-    left = n - fixed
-    turn = cap
-    if alloc == 7:  # the captain takes the hardest task first
-        hard = -1
-        for k in range(n):
-            if _may_take(tab, task[k] * N_COLS, cap, cap) and (
-                hard < 0 or tab[task[k] * N_COLS + C_VALUE] > tab[task[hard] * N_COLS + C_VALUE]
-            ):
-                hard = k
-        if hard >= 0:
-            owner[hard] = cap
-            left -= 1
-            turn = (cap + 1) % seats
-    counts = np.int64(0)  # tasks per seat (seat_count)
-    passes = max(popcount(takers) - left, 0) if n < seats else 0
-    guard = 0
-    while left > 0 and guard < 4 * MAX_DS * 5:
-        guard += 1
-        s = turn
-        if alloc == 6:  # free selection: each task in reveal order goes to the first member,
-            # from the captain, who says yes (from its own hand and the tasks it already has);
-            # if nobody does, to a member with the fewest tasks (the random crew: at random);
-            # the heuristic crew gives no member a task that contradicts one it holds
-            k = 0
-            while owner[k] >= 0:
-                k += 1
-            row = task[k] * N_COLS
-            best_s, fewest, fewest_any = -1, -1, -1
-            for j in range(seats):
-                q = (cap + j) % seats
-                if not (takers >> q & 1) or not _may_take(tab, row, q, cap):
-                    continue
-                if fewest_any < 0 or seat_count(counts, q) < seat_count(counts, fewest_any):
-                    fewest_any = q
-                if not rnd and _clashes(tab, task, owner, n, task[k], q, k):
-                    continue
-                if fewest < 0 or seat_count(counts, q) < seat_count(counts, fewest):
-                    fewest = q
-                probed = probe_point(S, DEC_ANSWER, q, 0)
-                if rnd:
-                    yes = rand_below(st, 2) == 1
-                else:
-                    b = task_score(tab, row, hands[q]) - 1.5 * seat_count(counts, q)
-                    yes = b >= PASS_MARGIN - tab[row + C_VALUE]
-                if probed:
-                    S.probe[PR_VALUE] = yes
-                if yes:
-                    best_s = q
-                    break
-            if best_s < 0:
-                best_s = fewest if fewest >= 0 else fewest_any
-            owner[k] = best_s
-            counts = count_seat(counts, best_s)
-            left -= 1
-            continue
-        turn = (turn + 1) % seats
-        if not (takers >> s & 1):
-            continue
-        probed = probe_point(S, DEC_SELECT, s, 0)
-        best_k, best_sc = -1, -1e18
-        for k in range(n):
-            row = task[k] * N_COLS
-            if owner[k] >= 0 or not _may_take(tab, row, s, cap):
-                continue
-            sc = task_score(tab, row, hands[s])
-            if rnd:
-                sc = float(rand_below(st, 1000))
-            elif _clashes(tab, task, owner, n, task[k], s, k):
-                sc -= 1e9  # a bot takes a task that cannot go with the others only if forced
-            elif not _ends_clean(tab, task, owner, n, k, s, seats, takers, cap, hands[s]):
-                sc -= 1e6  # ... or one that leaves a clash for the rest of the draft
-            if sc > best_sc:
-                best_k, best_sc = k, sc
-        if best_k < 0:
-            if probed:
-                S.probe[PR_VALUE] = -1
-            continue
-        # with fewer tasks than players a member may pass (rule 16); a bot passes on a task
-        # that suits its hand worse than an average hand, while passes are still to spare
-        value = tab[task[best_k] * N_COLS + C_VALUE]
-        if not rnd and passes > 0 and best_sc < PASS_MARGIN - value and not (
-            passes == 1 and best_sc > -NO_WAY / 2 and _only_held_count(tab, task[best_k] * N_COLS)
-        ):  # an exact count of submarines: with one pass left, a hand able to end on it
-            passes -= 1  # keeps it rather than leave it to the next, which may hold none
-            if probed:
-                S.probe[PR_VALUE] = -1
-            continue
-        if probed:
-            S.probe[PR_VALUE] = best_k
-        owner[best_k] = s
-        counts = count_seat(counts, s)
-        left -= 1
-    return False
-
-
-@njit(cache=True)
-def _all_score(tab, task, n, s, cap, hand):
-    """How well ``hand`` (seat ``s``) suits every task at once; -1e6 a card it may not take."""
-    sc = 0.0
-    for k in range(n):
-        row = task[k] * N_COLS
-        if not _may_take(tab, row, s, cap):
-            sc -= 1e6
-        sc += task_score(tab, row, hand)
-    return sc
-
-
-@njit(cache=True)
-def _only_held_count(tab, row):
-    """A count that only cards in its owner's hand can make (exactly n submarines)."""
-    return tab[row + C_HOLD_ANY] != 0 and tab[row + C_FAMILY] == FAM_COUNT
-
-
-@njit(cache=True)
-def _contradiction(tab, a, b, same_owner):
-    """Pairwise contradiction of rows a and b, proven at the boundary by the referee's checker."""
-    col = C_SAME0 if same_owner else C_DIFF0
-    word = tab[a * N_COLS + col + (1 if b >= 48 else 0)]
-    return word >> (b % 48) & 1 == 1
-
-
-@njit(cache=True)
-def _clashes(tab, task, owner, n, card, seat, skip):
-    """Whether ``card`` owned by ``seat`` contradicts a task already owned (slot ``skip``
-    aside), in either reveal order."""
-    for i in range(n):
-        if i == skip or owner[i] < 0:
-            continue
-        same = owner[i] == seat
-        if _contradiction(tab, task[i], card, same) or _contradiction(tab, card, task[i], same):
-            return True
-    return False
-
-
-@njit(cache=True)
 def _counts_clash(tab, task, owner, n, seats, cap, nt):
     """Whether the seats' trick counts cannot all hold: each seat's bounds from its cards, their
     sums against the hand's ``nt`` tricks, and the cards comparing counts between seats,
@@ -501,36 +190,6 @@ def _counts_clash(tab, task, owner, n, seats, cap, nt):
 
 
 @njit(cache=True)
-def _ends_clean(tab, task, owner, n, k, seat, seats, takers, cap, hand):
-    """Whether the draft, with task ``k`` to ``seat`` and each later member taking the first
-    task that clashes with none it would hold, ends with no pairwise contradiction.  A crew
-    looks that far ahead: the member who must take the last card cannot refuse it (ds-32).
-    The others' hands are unseen: their picks are judged by the cards' clashes alone, and
-    ``seat``'s own by its ``hand``."""
-    sim = owner.copy()
-    sim[k] = seat
-    s = seat
-    for _ in range(n * seats):
-        s = (s + 1) % seats
-        best, best_sc = -1, -1e18
-        for j in range(n):
-            row = task[j] * N_COLS
-            if sim[j] >= 0 or not (takers >> s & 1) or not _may_take(tab, row, s, cap):
-                continue
-            sc = task_score(tab, row, hand) if s == seat else -float(j)
-            if _clashes(tab, task, sim, n, task[j], s, j):
-                sc -= 1e9
-            if sc > best_sc:
-                best, best_sc = j, sc
-        if best >= 0:
-            sim[best] = s
-    for i in range(n):
-        if sim[i] < 0 or _clashes(tab, task, sim, n, task[i], sim[i], i):
-            return sim[i] < 0  # a task nobody may take: no verdict, no penalty
-    return True
-
-
-@njit(cache=True)
 def _replace(S, hands, covered, st, k, keep_counts):
     """Put an unused card of equal value in slot ``k``: one its owner may take, that clashes
     with no other task, calls for no redeal of this deal and, with ``keep_counts``, leaves
@@ -545,9 +204,9 @@ def _replace(S, hands, covered, st, k, keep_counts):
         row = c * N_COLS
         if (
             tab[row + C_VALUE] != value
-            or not _may_take(tab, row, owner[k], cap)
+            or not may_take(tab, row, owner[k], cap)
             or _redeal_met(tab, row, hands, covered, seats)
-            or _clashes(tab, task, owner, n, c, owner[k], k)
+            or clashes(tab, task, owner, n, c, owner[k], k)
         ):
             continue
         used = False
@@ -583,7 +242,7 @@ def repair(S, mp, hands, under, st):
         found = -1
         for i in range(n):
             for j in range(i + 1, n):
-                if _contradiction(tab, task[i], task[j], owner[i] == owner[j]):
+                if contradiction(tab, task[i], task[j], owner[i] == owner[j]):
                     found = j
                     break
             if found >= 0:
@@ -609,22 +268,3 @@ def repair(S, mp, hands, under, st):
     return repairs
 
 
-@njit(cache=True)
-def predict(S, hands):
-    """Owners of prediction cards fix their trick count before trick 1, from hand strength,
-    plus the tricks that fall to a hand unasked when there are more than 2.5 a seat (2 and 3
-    players: 13 tricks), the more for a secret count, which only its owner steers
-    (check-tasks at 2 / 3 players: 95 47 / 21 -> 67 / 55 %, 96 79 / 80 -> 84 / 84 %; more at
-    4 or 5 players lowered the missions that draw these cards)."""
-    tab, task, owner = S.ds_tab, S.ds_task, S.ds_owner
-    nt = S.g[G_NT]
-    share = nt / S.g[G_SEATS]
-    for k in range(S.g[G_NDS]):
-        kind = tab[task[k] * N_COLS + C_PREDICT]  # 1 public, 2 secret
-        if kind:
-            more = max((1.2 if kind == 2 else 0.7) * (share - 2.5), 0.0)
-            probed = probe_point(S, DEC_PREDICT, owner[k], 0)
-            guess = np.int64(strength(hands[owner[k]]) * 0.6 + 0.5 + more)
-            S.ds_pred[k] = min(max(guess, 0), nt)
-            if probed:
-                S.probe[PR_VALUE] = S.ds_pred[k]

@@ -8,40 +8,40 @@ the loop over games: all scratch arrays are made once per chunk.
 import numpy as np
 from numba import njit
 
+from crewsim.bots.crew import (
+    allocate,
+    call_distress,
+    change_tokens,
+    choose_comm,
+    choose_play,
+    designate,
+    handover,
+    predict,
+    select,
+)
 from crewsim.kernel.bits import (
     BEATS,
     COLOURS,
     FULL,
     SUIT,
-    count_seat,
     lowest,
     popcount,
     rand_below,
     rand_card,
     rng_next,
     seat_after,
-    seat_count,
     suit_of,
     value_of,
 )
 from crewsim.kernel.conditions import CODE_SIZE, ds_judge
 from crewsim.kernel.deep_sea_tables import C_EXACT, C_NEED, N_COLS
-from crewsim.kernel.deepsea import draw, needs_redeal, predict, repair, select, terrain
+from crewsim.kernel.deepsea import draw, needs_redeal, repair, terrain
 from crewsim.kernel.layout import (
-    BP_DISTRESS_THRESHOLD,
-    BP_HANDOVER_GAIN,
-    BP_KIND,
-    BP_TOKEN_GAIN,
     COMM_DEAD_ZONE,
     COMM_NONE,
     COMM_RAPTURE,
-    DEC_ANSWER,
-    DEC_BLIND_YES,
     DEC_COMM,
-    DEC_DRAFT,
-    DEC_PASS,
     DEC_PLAY,
-    DEC_YES,
     FAIL_CONDITION,
     FAIL_NOT_DONE,
     FAIL_OBJECTIVE,
@@ -89,29 +89,13 @@ from crewsim.kernel.layout import (
     MP_OMEGA_LAST,
     MP_PLAYERS,
     MP_PRED,
-    MP_SILENCED,
     MP_TERRAIN,
     MP_TOKEN_ADJUST,
     MP_TOKENS,
     OMEGA_CODE,
     PR_VALUE,
 )
-from crewsim.kernel.policy import (
-    answers_good,
-    choose_comm,
-    choose_draft,
-    choose_play,
-    distress_card,
-    distress_poorness,
-    distress_vote,
-    says_yes,
-    says_yes_blind,
-    strength,
-    sure_tricks,
-    task_score,
-)
 from crewsim.kernel.probe_point import probe_point
-from crewsim.kernel.tokens import adjust_tokens
 
 
 @njit(cache=True, forceinline=True)
@@ -338,178 +322,21 @@ def judge_objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, 
 
 
 @njit(cache=True, forceinline=True)
-def _allocate(S, mp, bp, g, hands, tcard, towner, pick, st):
-    """Give every task an owner by the mission's allocation rule; ``pick`` keeps the order."""
-    seats, cmd, n = g[G_SEATS], g[G_CMD], g[G_NTASK]
-    alloc = mp[MP_ALLOC]
-    if alloc == 0:  # draft: commander first, then clockwise
-        free = (np.int64(1) << n) - 1
-        for k in range(n):
-            s = (cmd + k) % seats
-            probed = probe_point(S, DEC_DRAFT, s, 0)
-            i = choose_draft(bp, hands[s], free, tcard, st)
-            if probed:
-                S.probe[PR_VALUE] = i
-            towner[i] = s
-            pick[k] = i
-            free &= ~(np.int64(1) << i)
-    elif alloc == 1:  # the commander distributes, asking yes/no per task, evenly (BGA):
-        # every seat ends with n // seats or one more, so a seat at the floor may take one
-        # more only while fewer than n % seats seats are above it
-        q, r = n // seats, n % seats
-        counts = np.int64(0)  # tasks per seat (seat_count)
-        for i in range(n):
-            above = 0
-            for s in range(seats):
-                if seat_count(counts, s) > q:
-                    above += 1
-            chosen, fewest = -1, -1
-            for k in range(seats):
-                s = (cmd + k) % seats
-                c = seat_count(counts, s)
-                if c > q or (c == q and above >= r):
-                    continue
-                if fewest < 0 or c < seat_count(counts, fewest):
-                    fewest = s
-                probed = probe_point(S, DEC_YES, s, 0)
-                yes = (
-                    rand_below(st, 2) == 1 if bp[BP_KIND] == 0 else says_yes(bp, hands[s], tcard[i])
-                )
-                if probed:
-                    S.probe[PR_VALUE] = yes
-                if yes:
-                    chosen = s
-                    break
-            if chosen < 0:  # nobody said yes: the seat with the fewest tasks takes it
-                chosen = fewest
-            towner[i] = chosen
-            counts = count_seat(counts, chosen)
-            pick[i] = i
-    else:  # one crew member (not the commander) takes every task; the members answer before
-        # the task cards are shown, the commander picks the first who says yes
-        chosen = -1
-        for k in range(1, seats):
-            s = (cmd + k) % seats
-            if bp[BP_KIND] == 0:
-                continue
-            probed = probe_point(S, DEC_BLIND_YES, s, 0)
-            yes = says_yes_blind(bp, hands[s])
-            if probed:
-                S.probe[PR_VALUE] = yes
-            if yes:
-                chosen = s
-                break
-        if chosen < 0:
-            chosen = (cmd + 1 + (rand_below(st, seats - 1) if bp[BP_KIND] == 0 else 0)) % seats
-        for i in range(n):
-            towner[i] = chosen
-            pick[i] = i
-
-
-@njit(cache=True)  # not inline="always": numba 0.68 then miscompiled the random crew's draw
-def _designate(S, mp, bp, g, hands, desig, st):
-    """Crew members named by the commander for objectives that need them (and mission 11)."""
-    seats, cmd = g[G_SEATS], g[G_CMD]
-    desig[0], desig[1] = -1, -1
-    for k in range(mp[MP_NOBJ]):
-        kind = mp[MP_OBJ + 3 * k]
-        if kind == 1 or kind == 6 or kind == 7:
-            if bp[BP_KIND] == 0:
-                desig[0] = (cmd + 1 + rand_below(st, seats - 1)) % seats
-                continue
-            desig[0] = (cmd + 1) % seats
-            for j in range(1, seats):
-                s = (cmd + j) % seats
-                probed = probe_point(S, DEC_ANSWER, s, 0)
-                yes = answers_good(kind, hands[s])
-                if probed:
-                    S.probe[PR_VALUE] = yes
-                if yes:
-                    desig[0] = s
-                    break
-        elif kind == 9:  # roles, agreed without showing cards: the first tricks go to the
-            # member with the most sure winners (then the strongest), the last one to the
-            # weakest other member holding a sure winner to keep (or the weakest other)
-            if bp[BP_KIND] == 0:
-                desig[0] = rand_below(st, seats)
-                desig[1] = (desig[0] + 1 + rand_below(st, seats - 1)) % seats
-                continue
-            first, last = -1e9, -1e9
-            for j in range(seats):
-                s = (cmd + j) % seats
-                sc = 10.0 * sure_tricks(hands[s], 0) + strength(hands[s])
-                if sc > first:
-                    desig[0], first = s, sc
-            for j in range(seats):
-                s = (cmd + j) % seats
-                sc = (100.0 if sure_tricks(hands[s], 0) else 0.0) - strength(hands[s])
-                if s != desig[0] and sc > last:
-                    desig[1], last = s, sc
-    g[G_SILENCED] = -1
-    if mp[MP_SILENCED]:
-        for j in range(1, seats):
-            s = (cmd + j) % seats
-            if s != g[G_DUMMY]:
-                g[G_SILENCED] = s
-                break
-
-
-@njit(cache=True)
-def _handover(bp, g, hands, tcard, towner):
-    """5 players: in turn from the commander, an owner whose own hand fits one of its tasks
-    badly offers it; the first other member to say yes (from its own hand) takes it.
-
-    Returns (task index, new owner) or (-1, -1)."""
-    if bp[BP_KIND] == 0:
-        return -1, -1
-    seats = g[G_SEATS]
-    for j0 in range(seats):
-        o = (g[G_CMD] + j0) % seats
-        worst, wi = 1e9, -1
-        for i in range(g[G_NTASK]):
-            if towner[i] == o:
-                sc = task_score(hands[o], tcard[i])
-                if sc < worst:
-                    worst, wi = sc, i
-        if wi < 0 or worst >= bp[BP_HANDOVER_GAIN]:
-            continue
-        for j in range(1, seats):
-            s = (o + j) % seats
-            if task_score(hands[s], tcard[wi]) >= bp[BP_HANDOVER_GAIN] + 2.0:
-                return wi, s
-    return -1, -1
-
-
-@njit(cache=True, forceinline=True)
 def _distress(S, mp, bp, g, hands, under, tcard, towner, passes, st):
-    """Decide and apply the distress signal; returns the direction (+1/-1) or 0.
+    """The distress signal, if the mission allows it and the crew calls it: every seat passes
+    a card (``passes``) to its neighbour in the direction returned (+1/-1; 0: no signal).
 
     The dummy passes too (the commander picks one of its face-up cards) and takes the card it
     receives face up in that place."""
-    mode = mp[MP_DISTRESS]
-    if mode == 0 or (mode == 1 and bp[BP_KIND] == 0):
+    if mp[MP_DISTRESS] == 0:
         return 0
-    seats, n = g[G_SEATS], g[G_NTASK]
-    for s in range(seats):
+    for s in range(g[G_SEATS]):
         if hands[s] & COLOURS == 0:  # a seat without a colour card cannot pass
             return 0
-    if mode == 1:  # every task counts: the commander judges the dummy's from its face-up cards
-        poor = 0
-        for s in range(seats):
-            poor += distress_poorness(bp, hands[s], s, towner, tcard, n)
-        if n == 0 or poor < bp[BP_DISTRESS_THRESHOLD] * n:
-            return 0
-    vote = 0
-    for s in range(seats):
-        vote += distress_vote(hands[s], s, seats, towner, tcard, n)
-    d = 1 if vote >= 0 else -1
-    if bp[BP_KIND] == 0:
-        d = 1 if rand_below(st, 2) == 1 else -1
-    for s in range(seats):
-        probed = probe_point(S, DEC_PASS, s, 0)
-        passes[s] = distress_card(bp, hands[s], s, (s + d) % seats, towner, tcard, n, st)
-        if probed:
-            S.probe[PR_VALUE] = passes[s]
+    d = call_distress(S, mp, bp, g, hands, tcard, towner, passes, st)
+    if d == 0:
+        return 0
+    seats = g[G_SEATS]
     for s in range(seats):
         hands[s] &= ~(np.int64(1) << passes[s])
     for s in range(seats):
@@ -623,8 +450,8 @@ def play_chunk(
             tcard[i] = deck[i]
             ttok[i] = mp[MP_TOKENS + i]
             tpred[i] = mp[MP_PRED + i]
-        if mp[MP_TOKEN_ADJUST] and bp[BP_KIND] == 1:  # 23 / 40: one swap or move, if worth it
-            adjust_tokens(tcard, ttok, ntask, mp[MP_TOKEN_ADJUST], bp[BP_TOKEN_GAIN])
+        if mp[MP_TOKEN_ADJUST]:  # 23 / 40: the crew may swap or move one token
+            change_tokens(bp, tcard, ttok, ntask, mp[MP_TOKEN_ADJUST])
         if record:
             for s in range(seats):
                 r_hands[ri, s] = hands[s]
@@ -633,12 +460,12 @@ def play_chunk(
                 if under[c] >= 0:
                     r_under[ri, k, 0], r_under[ri, k, 1] = c, under[c]
                     k += 1
-        _allocate(S, mp, bp, g, hands, tcard, towner, pick, st)
+        allocate(S, mp, bp, g, hands, tcard, towner, pick, st)
         if record:
             for i in range(ntask):
                 r_tasks[ri, i, 0], r_tasks[ri, i, 1] = tcard[i], towner[i]
                 r_tasks[ri, i, 2], r_pick[ri, i] = ttok[i], pick[i]
-        _designate(S, mp, bp, g, hands, desig, st)
+        designate(S, mp, bp, g, hands, desig, st)
         if deep:
             if select(S, bp, mp[MP_ALLOC], hands, st) and mp[MP_COMM_IF_PASSED]:
                 g[G_COMM_UNTIL] = 1
@@ -660,7 +487,7 @@ def play_chunk(
                 r_ds[ri, 3 * MAX_DS + 2] = g[G_COMM_UNTIL]
         ho_i, ho_to = -1, -1
         if mp[MP_HANDOVER] and players == 5 and ntask > 0:
-            ho_i, ho_to = _handover(bp, g, hands, tcard, towner)
+            ho_i, ho_to = handover(bp, g, hands, tcard, towner)
             if ho_i >= 0:
                 towner[ho_i] = ho_to
         for c in range(40):

@@ -104,7 +104,7 @@ BP_YES_THRESHOLD = 3  # task score at which a player answers "yes" to the comman
 BP_HANDOVER_GAIN = 4  # score gain needed for a 5-player task hand-over
 BP_POOR_SCORE = 5  # task score below which an owner judges a task poor (distress vote)
 BP_TOKEN_GAIN = 6  # ranks a token swap or move must gain (Planet Nine 23 / 40)
-BP_ENDGAME = 7  # tricks left when members start checking every line (kernel.endgame)
+BP_ENDGAME = 7  # tricks left when members start checking every line (bots.endgame)
 BP_BLIND_YES = 8  # mean task score over unseen task cards at which a member answers "yes"
 BP_SIZE = 9
 
@@ -207,7 +207,7 @@ STATE_FIELDS = (
     ("ds_base", "f8", 2 * MAX_DS),  # per decision: counting cards' values without my card
     ("ds_deck", "i8", 96),
     ("score", "f8", 5),
-    ("endgame", "i8", ENDGAME_SCRATCH),  # the endgame search's arrays (kernel.endgame)
+    ("endgame", "i8", ENDGAME_SCRATCH),  # the endgame search's arrays (bots.endgame)
     ("probe", "i8", PROBE_SIZE),
     ("probe_hands", "i8", 5),
     ("probe_under", "i8", 40),

@@ -13,17 +13,17 @@ import polars as pl
 from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, FuncFormatter
 
-from crewsim.csv_out import write_csv
-from crewsim.report import charts, html, markdown
-from crewsim.report.balance import (
+from crewsim.analysis.balance import (
     FLAG_MARGIN,
     MIN_CARD_GAMES,
     Balance,
     unidentified_reason,
 )
+from crewsim.report import charts, html, markdown
 from crewsim.report.document import Block, Bullets, Heading, Image, Para, Table
 from crewsim.report.format import num, pct, pct_ci, rho_ci
-from crewsim.stats import Z95
+from crewsim.runs.csv_out import write_csv
+from crewsim.runs.stats import Z95
 
 LABEL_TOP = 12  # flagged cards named in the chart, per player count (most mis-rated first)
 
@@ -131,6 +131,7 @@ def build(bal: Balance, out: Path | str) -> Path:
     for name, df in named:
         write_csv(df, out / "tables" / f"{name}.csv")
         df.write_parquet(out / "tables" / f"{name}.parquet")
+    images = {}
     for name, fig, alt in (
         ("card-difficulty", card_chart(bal),
          "Printed against estimated difficulty of every Deep Sea task card per crew size, "
@@ -139,8 +140,8 @@ def build(bal: Balance, out: Path | str) -> Path:
          "Simulated success of each Deep Sea mission against its printed difficulty"),
     ):  # fmt: skip
         png, svg = charts.save(fig, out / "charts", name)
-        bal.images[name] = Image(png=png, svg=svg, alt=alt, rel=f"charts/{name}.png")
-    blocks = content(bal, out)
+        images[name] = Image(png=png, svg=svg, alt=alt, rel=f"charts/{name}.png")
+    blocks = content(bal, out, images)
     title = f"Deep Sea task-card balance: {bal.run.bot} bot crew"
     (out / "report.md").write_text(markdown.render(blocks))
     (out / "index.html").write_text(html.render(blocks, title))
@@ -199,7 +200,7 @@ def _align(bal: Balance) -> str:
     return "rlrrrrr" + ("r" if bal.ceiling is not None else "")
 
 
-def content(bal: Balance, out: Path) -> list[Block]:
+def content(bal: Balance, out: Path, images: dict[str, Image]) -> list[Block]:
     """The balance report's sections, in reading order."""
     run = bal.run
     generated = datetime.now(UTC).date().isoformat()
@@ -214,7 +215,7 @@ def content(bal: Balance, out: Path) -> list[Block]:
         _fit_table(bal),
         *(Para("Warning: " + unidentified_reason(r))
           for r in bal.fits.iter_rows(named=True) if not r["identified"]),  # fmt: skip
-        bal.images["card-difficulty"],
+        images["card-difficulty"],
         Heading(2, "How to read this", "read"),
         Bullets(_notes(bal)),
     ]
@@ -228,7 +229,7 @@ def content(bal: Balance, out: Path) -> list[Block]:
         ]  # fmt: skip
     blocks += [
         Heading(2, "Missions: simulated success against printed difficulty", "missions"),
-        bal.images["mission-success"],
+        images["mission-success"],
         Para(
             "Mission effect: how much harder (positive) or easier than its cards the mission "
             "plays, in printed points, from the fit's mission terms (rules such as terrain, "

@@ -17,7 +17,6 @@ from pathlib import Path
 import polars as pl
 from matplotlib.figure import Figure
 
-from crewsim.csv_out import write_csv
 from crewsim.report import charts, html, markdown, tables
 from crewsim.report.document import Block, Bullets, Heading, Image, Para, Table
 from crewsim.report.format import (
@@ -30,7 +29,8 @@ from crewsim.report.format import (
     rate,
     rho_ci,
 )
-from crewsim.report.run import Run, load_run
+from crewsim.runs.csv_out import write_csv
+from crewsim.runs.reader import Run, load_run
 
 HARDEST_K = 10
 

@@ -23,8 +23,8 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator
 
 from crewsim.report.format import num
-from crewsim.report.run import Run
 from crewsim.report.tables import FAIL_KIND_LABELS, solved_deals
+from crewsim.runs.reader import Run
 
 # Okabe & Ito (2008), "Color Universal Design"
 OKABE_ITO = {

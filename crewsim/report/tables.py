@@ -7,14 +7,13 @@ as CSV for spreadsheets and Parquet for notebooks, and rendered by the Markdown/
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
 
 from crewsim.kernel.layout import FAIL_NAMES
-from crewsim.report.run import Run, ceiling
-from crewsim.stats import Z95
+from crewsim.runs.reader import Run, ceiling
+from crewsim.runs.stats import spearman
 
 RANKING_COLUMNS = (
     "players",
@@ -91,40 +90,6 @@ def solved_deals(rank: pl.DataFrame) -> str:
 def hardest(rank: pl.DataFrame, players: int, k: int = 10) -> pl.DataFrame:
     """The ``k`` hardest missions at one player count, hardest first."""
     return rank.filter(pl.col("players") == players).sort("rank", descending=True).head(k)
-
-
-@dataclass(frozen=True)
-class Correlation:
-    """Spearman's rank correlation with an approximate 95 % interval."""
-
-    rho: float
-    low: float
-    high: float
-    n: int
-
-
-def spearman(x: list[float], y: list[float]) -> Correlation:
-    """Spearman's rho (Pearson on average ranks, so ties are handled) with a Fisher-z interval.
-
-    The interval uses the standard error sqrt(1.06 / (n - 3)) of Fieller, Hartley & Pearson
-    (1957), the usual large-sample approximation for rank correlations; below 4 pairs there is
-    no interval and below 3 no correlation at all.
-    """
-    n = len(x)
-    if n != len(y):
-        raise ValueError("x and y must have the same length")
-    if n < 3:
-        return Correlation(math.nan, math.nan, math.nan, n)
-    df = pl.DataFrame({"x": x, "y": y}).select(
-        pl.col("x").rank("average"), pl.col("y").rank("average")
-    )
-    rho = df.select(pl.corr("x", "y")).item()
-    if rho is None or math.isnan(rho):
-        return Correlation(math.nan, math.nan, math.nan, n)
-    if n < 4 or abs(rho) >= 1:
-        return Correlation(float(rho), math.nan, math.nan, n)
-    z, se = math.atanh(rho), math.sqrt(1.06 / (n - 3))
-    return Correlation(float(rho), math.tanh(z - Z95 * se), math.tanh(z + Z95 * se), n)
 
 
 def order_correlations(run: Run) -> pl.DataFrame:

@@ -21,17 +21,11 @@ from typing import Any
 
 import numpy as np
 
+from crewsim.analysis.feasibility import random_deep_setup
 from crewsim.missions import get_mission
 from crewsim.rules.setup import random_setup
-from crewsim.solver.api import (
-    DEFAULT_BUDGET,
-    DEFAULT_CONFLICTS,
-    Problem,
-    problem_from_mission,
-    solve,
-    warm_up,
-)
-from crewsim.solver.sample import random_deep_setup
+from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_CONFLICTS, solve, warm_up
+from crewsim.solver.problem import Problem, problem_from_mission
 
 TARGETS = {1: (5000, 0.001), 3: (1000, 0.01), 6: (200, 0.02), 10: (100, 0.05)}
 # deals per task count: 10 tasks sits near its target with a heavy tail (97 % of the time in

@@ -24,7 +24,7 @@ from crewsim.rules.conditions import HeldTask
 from crewsim.rules.deal import TRUMP4, Deal
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.order import TOKENS
-from crewsim.solver.api import Problem, Unsupported, problem_from_mission
+from crewsim.solver.problem import Problem, Unsupported, problem_from_mission
 
 
 @dataclass(frozen=True)

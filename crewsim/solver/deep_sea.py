@@ -54,7 +54,7 @@ from crewsim.solver.search import (
 )
 
 if TYPE_CHECKING:
-    from crewsim.solver.api import Problem
+    from crewsim.solver.problem import Problem
 
 MAX_DS = L.MAX_DS
 MAXT = 14  # trick boundaries: at most 13 tricks, plus one
@@ -368,7 +368,7 @@ def _table() -> np.ndarray:
 
 
 def problem_arrays(problem: Problem) -> tuple[np.ndarray, list[int], tuple[int, int, int]]:
-    """A Deep Sea ``api.Problem`` as the kernel codes it: task-card rows (``encode_task``),
+    """A Deep Sea ``problem.Problem`` as the kernel codes it: task-card rows (``encode_task``),
     their owners, and the objective (kind, a, b)."""
     from crewsim.kernel.spec import encode_objective
 

@@ -26,7 +26,7 @@ from crewsim.solver.deep_sea import problem_arrays
 from crewsim.solver.search import _mix
 
 if TYPE_CHECKING:
-    from crewsim.solver.api import Problem
+    from crewsim.solver.problem import Problem
 
 BUDGET = 2_000_000  # relaxed trick boundaries visited before the search gives up (no verdict)
 TABLE_BITS = 17  # failed relaxed states remembered: 2**17 rows x 3 words = 3 MiB

@@ -74,10 +74,11 @@ from crewsim.rules.game import TaskSpec
 from crewsim.rules.order import predecessors
 from crewsim.rules.play import n_tricks
 from crewsim.solver.clauses import NO_CARD, card_counts, core_clauses
+from crewsim.solver.problem import objective_args
 
 if TYPE_CHECKING:
     from crewsim.rules.deal import Deal
-    from crewsim.solver.api import Problem
+    from crewsim.solver.problem import Problem
 
 FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
 # the SAT engine's budget per deal: MiniCard's conflicts (10-16 us each here, so ~0.3-0.5 s),
@@ -105,7 +106,7 @@ COVERED = frozenset((0, OBJ_NO_TRICKS, OBJ_ONES, OBJ_TRUMPS, OBJ_NO_RANK, OBJ_BA
 
 @dataclass(frozen=True)
 class Objective:
-    """A crew objective as the DFS codes it (``api._objective_args``), the commander's
+    """A crew objective as the DFS codes it (``problem.objective_args``), the commander's
     possible designations, and whether the omega task must fall in the last trick."""
 
     code: int = 0
@@ -126,10 +127,8 @@ def solve_sat(
 ) -> tuple[str, list[int], tuple[int, ...]]:
     """(verdict, plays in order, the designation it took) for a supported problem;
     ``unknown`` when ``conflicts`` are spent.  The line runs to the end of the hand."""
-    from crewsim.solver.api import _objective_args
-
     deal = problem.deal
-    code, p1, p2 = _objective_args(problem.objective, deal)
+    code, p1, p2 = objective_args(problem.objective, deal)
     choices = tuple(problem.designation_choices())
     obj = Objective(code, p1, p2, choices, problem.omega_last_trick)
     return solve_hands(full_hands(deal), n_tricks(deal.players), deal.commander,

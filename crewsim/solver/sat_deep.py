@@ -44,6 +44,7 @@ from crewsim.kernel import conditions as C
 from crewsim.kernel.bits import SUIT
 from crewsim.kernel.layout import OBJ_CODES
 from crewsim.rules.play import n_tricks
+from crewsim.solver.deep_sea import problem_arrays, special_cards
 from crewsim.solver.sat import (
     DEFAULT_CONFLICTS,
     FEASIBLE,
@@ -58,7 +59,7 @@ from crewsim.solver.sat import (
 )
 
 if TYPE_CHECKING:
-    from crewsim.solver.api import Problem
+    from crewsim.solver.problem import Problem
 
 OBJ_RANK = OBJ_CODES["balance_rank_wins"]
 OBJ_NO_LEAD = OBJ_CODES["no_lead_suits"]
@@ -216,8 +217,6 @@ def encode_deep(
     """The clauses of a Deep Sea deal and whether they are exact (every condition and the
     objective encoded both ways); ``codes`` are the kernel rows (``encode_task``, with the
     same ``tricks``); ``hands`` and ``under`` as ``sat.encode`` takes them."""
-    from crewsim.solver.deep_sea import special_cards
-
     rows = np.asarray(codes, dtype=np.int64).reshape(-1, C.CODE_SIZE)
     m = _Model(hands, tricks, special_cards(rows, objective), under)
     exact = True
@@ -433,8 +432,6 @@ def _objective(m: _Model, kind: int, a: int, b: int) -> bool:
 def solve_deep_sat(problem: Problem, conflicts: int = DEFAULT_CONFLICTS) -> tuple[str, list[int]]:
     """("infeasible", []) when the model (exact or a relaxation) has no solution,
     ("feasible", the whole hand's plays) when it is exact and has one, else ("unknown", [])."""
-    from crewsim.solver.deep_sea import problem_arrays
-
     deal = problem.deal
     codes, owners, objective = problem_arrays(problem)
     return solve_deep_hands(full_hands(deal), n_tricks(deal.players), codes, owners, objective,

@@ -56,11 +56,11 @@ INFEASIBLE = 0
 FEASIBLE = 1
 UNKNOWN = 2
 
-# token codes (``crewsim.solver.api.TOKEN_CODES`` maps the referee's strings)
+# token codes (``crewsim.solver.problem.TOKEN_CODES`` maps the referee's strings)
 TOK_NONE = 0  # 1..5 numbered, 6..9 arrows with 1..4 heads, 10 omega
 TOK_OMEGA = 10
 
-# special objective kinds (``crewsim.solver.api.OBJECTIVE_CODES``)
+# special objective kinds (``crewsim.solver.problem.OBJECTIVE_CODES``)
 OBJ_NONE = 0
 OBJ_NO_TRICKS = 1  # player_wins_no_tricks (d1)
 OBJ_ONES = 2  # colour_ones_win (p1 = count)

@@ -65,8 +65,8 @@ def test_each_card_alone_beside_its_ceiling(balance_run: tuple[Path, Path],
                                             tmp_path: Path) -> None:  # fmt: skip
     """``--ceiling`` plays every card alone and solves those deals: the numbers are
     ``check-tasks CARD --ceiling``'s on the run's seed, and the report shows them."""
+    from crewsim.analysis.task_check import ceiling
     from crewsim.missions import get_task_card
-    from crewsim.task_check import ceiling
 
     run_dir, _ = balance_run
     out = tmp_path / "report"
@@ -133,11 +133,12 @@ def test_a_missing_run_makes_no_report_folder(tmp_path: Path) -> None:
 
 def test_planet_nine_run_is_refused(tmp_path: Path) -> None:
     """A run without Deep Sea draws has nothing to balance: one line, exit 2."""
+    from crewsim.analysis.balance import analyse
     from crewsim.bots import get_bot
     from crewsim.errors import CrewsimError
     from crewsim.missions import resolve_missions
-    from crewsim.montecarlo import RunConfig, run
-    from crewsim.report.balance import analyse
+    from crewsim.runs.montecarlo import run
+    from crewsim.runs.plan import RunConfig
 
     cfg = RunConfig(tuple(resolve_missions("pn-1")), (4,), 100, get_bot("heuristic"), jobs=1)
     run(cfg, tmp_path / "pn")

@@ -12,7 +12,7 @@ from crewsim.kernel.run import run_chunk
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import load_campaign
 from crewsim.missions.schema import Mission
-from crewsim.replay import replay
+from crewsim.runs.replay import replay
 
 CAMPAIGN = load_campaign("planet-nine")
 DEEP_SEA = load_campaign("deep-sea")

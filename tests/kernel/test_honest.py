@@ -15,10 +15,10 @@ from crewsim.kernel.probe import Decision, Swap, count_decisions, probe
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission, resolve_missions
 from crewsim.missions.schema import Mission
-from crewsim.replay import recorded_deep_tasks, set_up
 from crewsim.rules.deal import Deal
 from crewsim.rules.game import Claim, GameState, Rules, TaskSpec
 from crewsim.rules.knowledge import redeal
+from crewsim.runs.replay import recorded_deep_tasks, set_up
 
 _CLAIMS = (Claim.HIGHEST, Claim.ONLY, Claim.LOWEST)
 MISSIONS = [m.id for m in resolve_missions("all")]

@@ -9,7 +9,8 @@ import pytest
 
 from crewsim.bots import get_bot
 from crewsim.missions import resolve_missions
-from crewsim.montecarlo import RunConfig, run
+from crewsim.runs.montecarlo import run
+from crewsim.runs.plan import RunConfig
 
 
 @pytest.fixture(scope="session")

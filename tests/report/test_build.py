@@ -105,7 +105,8 @@ def mixed(tmp_path_factory: pytest.TempPathFactory) -> Report:
     """A report of a run with both boxes: pn-1, pn-2, ds-20 and ds-29 at 3 players."""
     from crewsim.bots import get_bot
     from crewsim.missions import resolve_missions
-    from crewsim.montecarlo import RunConfig, run
+    from crewsim.runs.montecarlo import run
+    from crewsim.runs.plan import RunConfig
 
     folder = tmp_path_factory.mktemp("mixed")
     config = RunConfig(missions=tuple(resolve_missions("pn-1,pn-2,ds-20,ds-29")), players=(3,),

@@ -10,7 +10,7 @@ import polars as pl
 from matplotlib.text import Text
 
 from crewsim.report import charts, tables
-from crewsim.report.run import load_run
+from crewsim.runs.reader import load_run
 
 
 def test_attempts_axis_reaches_the_hardest_won_mission(small_run: Path) -> None:

@@ -13,7 +13,8 @@ import pytest
 
 from crewsim.errors import CrewsimError
 from crewsim.report import tables
-from crewsim.report.run import ceiling, load_run
+from crewsim.runs.reader import ceiling, load_run
+from crewsim.runs.stats import spearman
 
 
 def test_ranking_runs_from_easiest_to_hardest(small_run: Path) -> None:
@@ -42,13 +43,13 @@ def test_run_stamp_and_caption(small_run: Path) -> None:
 
 
 def test_spearman_known_values() -> None:
-    assert tables.spearman([1, 2, 3, 4, 5], [10, 20, 30, 40, 50]).rho == pytest.approx(1.0)
-    c = tables.spearman([1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 6, 5])
+    assert spearman([1, 2, 3, 4, 5], [10, 20, 30, 40, 50]).rho == pytest.approx(1.0)
+    c = spearman([1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 6, 5])
     assert c.rho == pytest.approx(1 - 6 * 2 / (6 * 35))  # textbook formula, no ties
     assert c.low < c.rho < c.high
-    tied = tables.spearman([1, 2, 2, 3], [1, 2, 3, 4])
+    tied = spearman([1, 2, 2, 3], [1, 2, 3, 4])
     assert 0.9 < tied.rho < 1
-    assert math.isnan(tables.spearman([1, 2], [2, 1]).rho)
+    assert math.isnan(spearman([1, 2], [2, 1]).rho)
 
 
 def test_order_correlation_uses_logbook_number_for_planet_nine(small_run: Path) -> None:

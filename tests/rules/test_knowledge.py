@@ -16,11 +16,11 @@ from crewsim.cards import SUIT_MASK, Game, cards_of, popcount, suit_of
 from crewsim.kernel.run import run_chunk
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission, load_task_cards
-from crewsim.replay import moves, set_up
 from crewsim.rules import Deal, GameState, IllegalMove, TaskSpec
 from crewsim.rules.conditions import HeldTask
 from crewsim.rules.game import Claim, Rules
 from crewsim.rules.knowledge import places, redeal, redeal_map, relabel, unseen
+from crewsim.runs.replay import moves, set_up
 
 N_GAMES = 12
 # mission, players, distress: communication, dead zone, the dummy, Planet Nine 12's draw, the

@@ -18,7 +18,7 @@ from crewsim.rules.game import GameState, Rules, TaskSpec
 from crewsim.rules.objectives import JUDGES, HandSoFar, Verdict
 from crewsim.rules.order import OMEGA, predecessors
 from crewsim.rules.play import legal_plays, trick_winner
-from crewsim.solver.api import Problem, Result
+from crewsim.solver.problem import Problem, Result
 
 
 def deal4(*hands: str) -> Deal:

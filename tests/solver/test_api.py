@@ -9,7 +9,8 @@ import pytest
 
 from crewsim.rules.setup import random_setup
 from crewsim.solver import api
-from crewsim.solver.api import Problem, solve
+from crewsim.solver.api import solve
+from crewsim.solver.problem import Problem
 
 DEAL_FOR_SAT = 1_000_004  # a 10-task deal the DFS leaves open at 20,000 plays: SAT refutes it
 
@@ -33,7 +34,8 @@ def _problem(n_tasks: int, seed: int) -> Problem:
 WARM = """
 import sys
 from crewsim.rules.setup import random_setup
-from crewsim.solver.api import Problem, warm_up
+from crewsim.solver.problem import Problem
+from crewsim.solver.api import warm_up
 from crewsim.solver.clauses import core_clauses
 
 deal, tasks = random_setup(4, 10, (), 1)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from crewsim.cards import parse_card
 from crewsim.rules.game import TaskSpec
-from crewsim.solver.api import Problem, solve
+from crewsim.solver.api import solve
+from crewsim.solver.problem import Problem
 from crewsim.solver.sat import solve_sat
 from tests.solver.helpers import deal4
 

@@ -8,15 +8,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from crewsim.analysis.feasibility import random_deep_setup
 from crewsim.cards import cards_of, mask_of, parse_card, suit_of
 from crewsim.kernel.conditions import encode_task
 from crewsim.missions import get_mission, load_task_cards
 from crewsim.rules.conditions import HeldTask
 from crewsim.rules.deal import Deal
 from crewsim.rules.play import legal_plays
-from crewsim.solver.api import Problem, problem_from_mission, solve, until_won
+from crewsim.solver.api import solve, until_won
 from crewsim.solver.deep_sea import solve_deep_arrays
-from crewsim.solver.sample import random_deep_setup
+from crewsim.solver.problem import Problem, problem_from_mission
 from tests.solver.helpers import DeepHand, DeepJudge, deal4
 
 CARDS = load_task_cards()

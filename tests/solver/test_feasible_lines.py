@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from crewsim.rules.order import TOKENS
 from crewsim.rules.setup import random_setup
-from crewsim.solver.api import Problem, solve
+from crewsim.solver.api import solve
+from crewsim.solver.problem import Problem
 from tests.solver.helpers import OBJECTIVES, replay
 
 

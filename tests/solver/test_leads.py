@@ -10,14 +10,15 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from crewsim.analysis.feasibility import random_deep_setup
 from crewsim.cards import cards_of, mask_of, parse_card, suit_of
 from crewsim.missions import get_mission, load_task_cards
 from crewsim.rules.conditions import HeldTask
 from crewsim.rules.deal import Deal
 from crewsim.rules.play import legal_plays, trick_winner
 from crewsim.solver import leads
-from crewsim.solver.api import Problem, problem_from_mission, solve
-from crewsim.solver.sample import random_deep_setup
+from crewsim.solver.api import solve
+from crewsim.solver.problem import Problem, problem_from_mission
 
 
 def _counts(hands: list[int]) -> np.ndarray:

@@ -14,7 +14,8 @@ import pytest
 
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.order import TOKENS
-from crewsim.solver.api import TOKEN_CODES, _objective_args, _table
+from crewsim.solver.api import _table
+from crewsim.solver.problem import TOKEN_CODES, objective_args
 from crewsim.solver.sat import solve_hands
 from crewsim.solver.search import solve_batch
 
@@ -59,7 +60,7 @@ def _search(
     cards = np.array([[t.card for t in tasks]], dtype=np.int64)
     owners = np.array([[t.owner for t in tasks]], dtype=np.int64)
     tokens = np.array([[TOKEN_CODES[t.token] for t in tasks]], dtype=np.int64)
-    code, p1, p2 = _objective_args(objective)
+    code, p1, p2 = objective_args(objective)
     verdicts = np.zeros(1, dtype=np.int64)
     nodes = np.zeros(1, dtype=np.int64)
     lines = np.full((1, 48), -1, dtype=np.int64)

@@ -16,7 +16,8 @@ from crewsim.rules.order import TOKENS
 from crewsim.rules.play import legal_plays, trick_winner
 from crewsim.rules.setup import random_setup
 from crewsim.solver import sat
-from crewsim.solver.api import Problem, _objective_args, solve, until_won
+from crewsim.solver.api import solve, until_won
+from crewsim.solver.problem import Problem, objective_args
 from crewsim.solver.sat import Objective, supported
 from tests.solver.helpers import OBJECTIVES, exhaustive, replay
 
@@ -205,7 +206,7 @@ def test_small_decks_with_objectives_agree_with_exhaustive_search() -> None:
         else:
             designated = (rng.choice([s for s in range(4) if s != commander]),)
         tasks = [TaskSpec(c, None, rng.randrange(4)) for c in rng.sample(deck[:10], case % 3)]
-        code, p1, p2 = _objective_args((kind, params))
+        code, p1, p2 = objective_args((kind, params))
         obj = Objective(code, p1, p2, (designated,))
         verdict, plays, chosen = sat.solve_hands(hands, 3, commander, tasks, 10**7, obj)
         want = exhaustive(hands, tasks, 3, (kind, params), designated)

@@ -7,17 +7,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from crewsim.analysis.feasibility import random_deep_setup
 from crewsim.bots import get_bot
 from crewsim.cards import mask_of, parse_card
-from crewsim.ceiling import problem_of
 from crewsim.kernel.conditions import encode_task
 from crewsim.kernel.run import run_chunk
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission, load_task_cards
 from crewsim.rules.conditions import HeldTask
 from crewsim.rules.deal import Deal
-from crewsim.solver.api import Problem, problem_from_mission, solve, until_won
-from crewsim.solver.sample import random_deep_setup
+from crewsim.runs.ceiling import problem_of
+from crewsim.solver.api import solve, until_won
+from crewsim.solver.problem import Problem, problem_from_mission
 from crewsim.solver.sat_deep import solve_deep_hands, solve_deep_sat
 from tests.solver.helpers import DeepJudge
 from tests.solver.test_deep_sea import _plain

@@ -11,7 +11,7 @@ import pytest
 
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.order import TOKENS
-from crewsim.solver.api import OBJECTIVE_CODES, TOKEN_CODES
+from crewsim.solver.problem import OBJECTIVE_CODES, TOKEN_CODES
 from crewsim.solver.search import solve_batch
 from tests.solver.helpers import exhaustive
 
@@ -50,7 +50,8 @@ def _case(rng: random.Random) -> tuple[list[int], list[TaskSpec], Any, tuple[int
 
 def _solve(hands: list[int], tasks: list[TaskSpec], objective: Any, designated: tuple[int, ...],
            prune: int) -> int:
-    from crewsim.solver.api import _objective_args, _table
+    from crewsim.solver.api import _table
+    from crewsim.solver.problem import objective_args
 
     h = np.zeros((1, 5), dtype=np.int64)
     h[0, :SEATS] = hands
@@ -58,7 +59,7 @@ def _solve(hands: list[int], tasks: list[TaskSpec], objective: Any, designated: 
     cards = np.array([[t.card for t in tasks]], dtype=np.int64)
     owners = np.array([[t.owner for t in tasks]], dtype=np.int64)
     tokens = np.array([[TOKEN_CODES[t.token] for t in tasks]], dtype=np.int64)
-    code, p1, p2 = _objective_args(objective)
+    code, p1, p2 = objective_args(objective)
     d1 = np.array([designated[0] if designated else -1], dtype=np.int64)
     d2 = np.array([designated[1] if len(designated) > 1 else -1], dtype=np.int64)
     verdicts = np.zeros(1, dtype=np.int64)

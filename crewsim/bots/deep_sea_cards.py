@@ -1,0 +1,240 @@
+"""Deep Sea task cards about given cards: cards a seat may not win ("no 5s"), a card to be won
+with a submarine, a card that must win or lie in the last trick, and the cards that count what
+their owner wins ("at least 5 pink", valued by ``collect``)."""
+
+import numpy as np
+from numba import njit
+
+from crewsim.bots.collect import collect_value, counted, is_collect
+from crewsim.bots.view import BIG, knows, led_suit, never_played
+from crewsim.kernel.bits import (
+    BEATS,
+    COLOURS,
+    FULL,
+    SUIT,
+    TRUMPS,
+    highest,
+    lowest,
+    popcount,
+    seat_after,
+    suit_of,
+    value_of,
+)
+from crewsim.kernel.conditions import CODE_SIZE, K_CARD_WITH_SUB
+from crewsim.kernel.deep_sea_tables import (
+    C_BAD,
+    C_EXACT,
+    C_FAMILY,
+    C_LAST,
+    C_NEED,
+    FAM_COUNT,
+    N_COLS,
+)
+from crewsim.kernel.layout import G_LEADER, G_NDS, G_NIN, G_NT, G_PLAYED, G_SEATS, G_T, G_TRICKMASK
+
+OWN_BAD = 40.0  # the owner's own card it may not win, taking a trick a later seat may top
+BAD_AHEAD = 20.0  # a card its owner may not win, into a trick that owner is still to play to
+BAD_LEAD = 20.0  # leading the colour of a 9 another seat may not win and may hold
+NAMED_RISK = 20.0  # leading the colour of a card named for the last trick that another holds
+
+
+@njit(cache=True)
+def deep_sea_own_bad(S, g, me, c, first, possible, mine):
+    """A card its owner may not win ("no 5s") played by that owner to take the trick: lost
+    for sure when no seat after position ``first`` may top it; following, else a gamble on a
+    rescue by the seats that may (``first`` 1: a lead, only the sure loss counts)."""
+    for k in range(g[G_NDS]):
+        if S.ds_done[k] or S.ds_owner[k] != me:
+            continue
+        if not S.ds_tab[S.ds_task[k] * N_COLS + C_BAD] >> c & 1:
+            continue
+        hi = BEATS[c] & ~mine & ~g[G_PLAYED]
+        later = np.int64(0)
+        for j in range(first, g[G_SEATS]):
+            later |= possible[seat_after(g[G_LEADER], j, g[G_SEATS])]
+        top = popcount(hi & later)
+        if top == 0:
+            return -BIG
+        return -OWN_BAD / top if first > 1 else 0.0  # (a lead: only a sure winner)
+    return 0.0
+
+
+@njit(cache=True)
+def deep_sea_bad_lead(S, g, me, c):
+    """Leading the colour of the one card of it another seat may not win, when that card tops
+    the colour ("no 9s", a 9): the seat may hold it, and holding nothing else of the colour
+    it has to win it.  (Not a whole colour, "no green": its owner sheds it by leading it.)"""
+    sc = 0.0
+    s = SUIT[suit_of(c)]
+    played = g[G_PLAYED]
+    for k in range(g[G_NDS]):
+        o = S.ds_owner[k]
+        if S.ds_done[k] or o == me:
+            continue
+        bad = s & S.ds_tab[S.ds_task[k] * N_COLS + C_BAD]
+        if bad == 0 or bad & (bad - 1) or s & BEATS[lowest(bad)]:  # (not a colour, nor a 5)
+            continue
+        if S.possible[o] & ~played & bad:
+            sc -= BAD_LEAD
+    return sc
+
+
+@njit(cache=True)
+def deep_sea_bad(S, g, me, c, wseat, wcard):
+    """Cards another seat may not win ("no 5s", "no submarines"): the crew keeps them out of a
+    trick that seat takes, and out of one it is still to play to and may have to win: with a
+    card of the suit led above the winning one."""
+    sc = 0.0
+    led = led_suit(S, g, c)
+    for k in range(g[G_NDS]):
+        o = S.ds_owner[k]
+        if S.ds_done[k] or o == me or not S.ds_tab[S.ds_task[k] * N_COLS + C_BAD] >> c & 1:
+            continue
+        if wseat == o:
+            sc -= BIG
+        elif (o - g[G_LEADER] + g[G_SEATS]) % g[G_SEATS] > g[G_NIN] and (
+            S.possible[o] & ~g[G_PLAYED] & led & BEATS[wcard]
+        ):
+            sc -= BAD_AHEAD
+    return sc
+
+
+@njit(cache=True)
+def sub_cards(S, g):
+    """The open task cards that must be won with a submarine."""
+    cards = np.int64(0)
+    for k in range(g[G_NDS]):
+        at = S.ds_task[k] * CODE_SIZE
+        if not S.ds_done[k] and S.ds_code[at] == K_CARD_WITH_SUB:
+            cards |= np.int64(1) << S.ds_code[at + 1]
+    return cards
+
+
+@njit(cache=True)
+def deep_sea_sub(S, g, me, c, wseat, wcard):
+    """A card to win with a submarine: a trick holding it that its owner takes with a colour
+    card fails the task, and the owner empties the card's colour to ruff it."""
+    sc = 0.0
+    inside = g[G_TRICKMASK] | np.int64(1) << c
+    for k in range(g[G_NDS]):
+        at = S.ds_task[k] * CODE_SIZE
+        if S.ds_done[k] or S.ds_code[at] != K_CARD_WITH_SUB:
+            continue
+        x, o = S.ds_code[at + 1], S.ds_owner[k]
+        if inside >> x & 1 and wseat == o and wcard < 36:
+            sc -= 2 * BIG
+        elif me == o and c != x and suit_of(c) == suit_of(x) and wseat != o:
+            sc += 15.0
+    return sc
+
+
+@njit(cache=True)
+def deep_sea_keep(S, g, me, c, keeper):
+    """Before the last trick, for a card that must win it or lie in it: its owner keeps
+    ``keeper``, the best card of its own hand (``best_card``), the others spend submarines
+    and high cards, the later the more, and a card named for the last trick stays in its
+    hand.  When the owner may win only the last trick, the others do not lead submarines
+    while it may hold one (that would draw its keeper), and once it has shown its keeper
+    they play the cards above it and keep one below it, for the final lead."""
+    t, nt = g[G_T], g[G_NT]
+    if t >= nt - 1:
+        return 0.0
+    sc = 0.0
+    for k in range(g[G_NDS]):
+        row = S.ds_task[k] * N_COLS
+        if S.ds_done[k] or not S.ds_tab[row + C_LAST]:
+            continue
+        if S.ds_tab[row + C_EXACT] and S.ds_tab[row + C_NEED] >> c & 1:
+            sc -= 3 * BIG
+        if S.ds_tab[row + C_EXACT] and g[G_NIN] == 0:
+            sc -= _draws_named(S, g, me, c, S.ds_tab[row + C_NEED])
+        o = S.ds_owner[k]
+        if o == me:
+            if c == keeper:
+                sc -= 40.0
+            continue
+        late = 3.0 if t >= nt - 3 else 1.0
+        sc += late * ((6.0 if c >= 36 else 0.0) + 0.3 * value_of(c))
+        if S.ds_tab[row + C_FAMILY] != FAM_COUNT:
+            continue
+        if c >= 36 and g[G_NIN] == 0 and S.possible[o] & TRUMPS & ~S.hands[me] & ~g[G_PLAYED]:
+            sc -= 30.0 + late * 6.0  # a submarine lead draws the owner's, kept for the end
+        told = S.known[o] & COLOURS & ~g[G_PLAYED]
+        if told:  # its card for the last trick
+            top, same = highest(told), SUIT[suit_of(c)]
+            if suit_of(c) == suit_of(top):  # keep one card under it, to lead or follow
+                if c > top:
+                    sc += late * 10.0
+                elif popcount(S.hands[me] & same & ~BEATS[top]) == 1:
+                    sc -= late * 15.0
+    return sc
+
+
+@njit(cache=True, forceinline=True)
+def _draws_named(S, g, me, c, named):
+    """What leading ``c`` risks for a card named for the last trick that another seat holds:
+    it must follow with it if it has no other card of the colour (certainly so once it has
+    no other that it may hold)."""
+    same = SUIT[suit_of(c)]
+    m = named & same & ~S.hands[me] & ~g[G_PLAYED]
+    risk = 0.0
+    while m:
+        x = lowest(m)
+        m &= m - 1
+        for q in range(g[G_SEATS]):
+            if q != me and S.possible[q] >> x & 1:
+                other = S.possible[q] & same & ~g[G_PLAYED] & ~S.hands[me] & ~(np.int64(1) << x)
+                risk += 2 * BIG if other == 0 else NAMED_RISK
+    return risk
+
+
+@njit(cache=True)
+def collect_scope(S, g):
+    """(cards, owners) of the open counting cards: a card outside the first changes none of
+    them, and the chance that a trick slips away matters only for a trick going to an owner."""
+    cards, owners = np.int64(0), 0
+    for k in range(g[G_NDS]):
+        at = S.ds_task[k] * CODE_SIZE
+        if not S.ds_done[k] and is_collect(S.ds_code[at]):
+            cards |= counted(S.ds_code, at)
+            owners |= 1 << S.ds_owner[k]
+    return cards, owners
+
+
+@njit(cache=True)
+def deep_sea_collect(S, g, me, c, wseat, risk, drawn, base, toppers):
+    """What ``c`` does to the counting cards (``collect``) if the trick goes to ``wseat``
+    (``risk``: that a later card takes it elsewhere), against ``base``, the trick as already
+    weighed in ``want`` (its values in ``S.ds_base``), with the cards ``drawn`` from the seats
+    still to play.  ``toppers``: the owners still to play that may be forced above the winning
+    card; they share the risk among themselves only (leaving out the other seats that may top
+    it measured better: 10 % against 3 % on card 46 at 4 players)."""
+    sc = 0.0
+    bit = np.int64(1) << c
+    live = FULL & ~g[G_PLAYED]  # c still in my hand
+    inside = g[G_TRICKMASK] | bit | drawn
+    for k in range(g[G_NDS]):
+        at = S.ds_task[k] * CODE_SIZE
+        if (
+            S.ds_done[k]
+            or not is_collect(S.ds_code[at])
+            or not inside & ~base & counted(S.ds_code, at)
+        ):
+            continue  # (a card it does not count changes nothing)
+        o = S.ds_owner[k]
+        mine = S.won_cards[o]
+        held = S.hands[o] if knows(g, me, o) else np.int64(0)
+        spare = never_played(g, o, held)
+        kept = S.ds_base[2 * k]
+        lost, _ = collect_value(S.ds_code, at, mine, live & ~inside, held & ~bit, spare)
+        p = 1.0 - risk if wseat == o else 0.0  # the chance the owner takes the trick
+        if toppers >> o & 1:
+            p = risk / popcount(toppers)
+        if p > 0.0:
+            taken, _ = collect_value(
+                S.ds_code, at, mine | inside, live & ~inside, held & ~bit, spare
+            )
+            sc += p * (taken - S.ds_base[2 * k + 1]) + (1.0 - p) * (lost - kept)
+        else:
+            sc += lost - kept
+    return sc

@@ -1,0 +1,214 @@
+"""Deep Sea task cards that count tricks: exactly n, none, only the named ones, a streak, or a
+count compared with the other seats' or the captain's.  Who leans towards the trick, who
+sheds its winners, and when submarine 4 (the captain's sure trick) is spent."""
+
+from numba import njit
+
+from crewsim.bots.collect import collect_value, is_collect
+from crewsim.bots.hand import spent
+from crewsim.bots.view import never_played
+from crewsim.kernel.bits import FULL
+from crewsim.kernel.conditions import CODE_SIZE
+from crewsim.kernel.deep_sea_tables import (
+    C_BAD,
+    C_CMP,
+    C_FAMILY,
+    C_LAST,
+    C_NEED,
+    C_PREDICT,
+    C_RUN,
+    C_TARGET,
+    C_TRICKS,
+    CMP_EQUAL_CAPT,
+    CMP_FEWER_CAPT,
+    CMP_FEWER_EACH,
+    CMP_MORE_ALL,
+    CMP_MORE_CAPT,
+    CMP_MORE_EACH,
+    FAM_COUNT,
+    N_COLS,
+    RUN_EXACTLY,
+)
+from crewsim.kernel.layout import G_CMD, G_NDS, G_NT, G_PLAYED, G_T
+
+URGENT = 100.0  # a seat that must still win a trick, times the urgency (``fewer_want``)
+
+
+@njit(cache=True, forceinline=True)
+def sub4_left(g):
+    """1 while submarine 4 is unplayed: the captain holds it and takes a trick with it."""
+    return 1 - (g[G_PLAYED] >> 39 & 1)
+
+
+@njit(cache=True, forceinline=True)
+def capt_lead(g, won, o):
+    """The captain's tricks over seat ``o``'s, submarine 4's sure trick counted."""
+    return won[g[G_CMD]] + sub4_left(g) - won[o]
+
+
+@njit(cache=True, forceinline=True)
+def _feeds(cmp, me, capt):
+    """Whether seat ``me``, not the owner, gives up its winners under a trick count compared
+    with its own: every other seat's against "more than each" or "than all the others", the
+    captain's against "more than the captain"."""
+    return cmp == CMP_MORE_ALL or cmp == CMP_MORE_EACH or (cmp == CMP_MORE_CAPT and me == capt)
+
+
+@njit(cache=True, forceinline=True)
+def fewer_want(o, capt, seats, won, want, left, sub4):
+    """Fewer tricks than each other seat: the owner loses its tricks and the seats at most one
+    ahead of it lean towards taking them; those not yet ahead (submarine 4 counted as the
+    captain's trick) the more, the fewer tricks are left to hand them: the urgency is the
+    square of the tricks they still need over the tricks left (measured: linear cost 2.5 pp
+    at three players), and when it rises the seats already ahead give up their winners."""
+    mine = won[o] + (sub4 if o == capt else 0)
+    need = 0
+    for q in range(seats):
+        if q != o:
+            need += max(mine + 1 - won[q] - (sub4 if q == capt else 0), 0)
+    u = min(need / max(left - sub4, 1), 1.0)
+    u = u * u
+    want[o] -= 25.0 + 25.0 * u
+    for q in range(seats):
+        if q != o:
+            have = won[q] + (sub4 if q == capt else 0)
+            if have <= mine:
+                want[q] += 15.0 + 5.0 * (mine - have) + URGENT * u
+            elif have == mine + 1:
+                want[q] += 10.0
+            else:
+                want[q] -= 25.0 * u
+
+
+@njit(cache=True, forceinline=True)
+def compare_want(cmp, o, capt, seats, won, want, lead):
+    """A trick count compared with the others': the owner and the seats it is measured
+    against lean towards the tricks that keep the comparison reachable.  ``lead``: the
+    captain's tricks over the owner's (``capt_lead``)."""
+    if cmp == CMP_MORE_EACH:
+        want[o] += 25.0
+        for q in range(seats):
+            if q != o and won[q] + 1 >= won[o]:
+                want[q] -= 15.0
+    elif cmp == CMP_MORE_ALL:
+        want[o] += 40.0
+    elif cmp == CMP_MORE_CAPT:
+        want[o] += 20.0
+        want[capt] -= 20.0
+    elif cmp == CMP_FEWER_CAPT:
+        want[o] -= 20.0
+        want[capt] += 20.0
+    elif lead > 0:  # as many as the captain: the one behind catches up
+        want[o] += 25.0
+        want[capt] -= 10.0
+    elif lead < 0:
+        want[capt] += 25.0
+        want[o] -= 10.0
+    else:  # level: a trick to either of them has to be matched later
+        want[o] -= 15.0
+        want[capt] -= 15.0
+
+
+@njit(cache=True)
+def deep_sea_shed(S, g, me, c, wseat, won):
+    """Owners of "win no X" cards get rid of X while someone else takes the trick, and owners
+    who may not win this trick (a trick count reached, or only other tricks allowed) get rid
+    of high cards and submarines."""
+    sc = 0.0
+    if wseat == me:
+        return sc
+    tab, t, nt = S.ds_tab, g[G_T], g[G_NT]
+    high = spent(c)
+    for k in range(g[G_NDS]):
+        row = S.ds_task[k] * N_COLS
+        if S.ds_done[k]:
+            continue
+        cmp = tab[row + C_CMP]
+        if cmp == CMP_EQUAL_CAPT:  # as many as the captain: whoever is not behind sheds
+            lead = capt_lead(g, won, S.ds_owner[k])
+            if (me == g[G_CMD] and lead >= 0) or (me == S.ds_owner[k] and lead <= 0):
+                sc += high
+            continue
+        if S.ds_owner[k] != me:  # its owner must out-win the others: they give up winners
+            if _feeds(cmp, me, g[G_CMD]) and (cmp == CMP_MORE_CAPT or wseat == S.ds_owner[k]):
+                sc += high
+            continue
+        if cmp == CMP_FEWER_EACH or cmp == CMP_FEWER_CAPT:  # fewer tricks: lose them all
+            sc += high
+            continue
+        if tab[row + C_BAD] >> c & 1:
+            sc += 30.0
+        at = S.ds_task[k] * CODE_SIZE
+        if tab[row + C_FAMILY] == FAM_COUNT and is_collect(S.ds_code[at]):
+            # exactly n cards, all of them won: any trick it takes now may bring one too many
+            _, short = collect_value(
+                S.ds_code,
+                at,
+                S.won_cards[me],
+                FULL & ~g[G_PLAYED],
+                S.hands[me],
+                never_played(g, me, S.hands[me]),
+            )
+            if short == 0:
+                sc += high
+            continue
+        run = tab[row + C_RUN] == RUN_EXACTLY
+        if (tab[row + C_FAMILY] != FAM_COUNT and not run) or tab[row + C_NEED]:
+            continue
+        target = S.ds_pred[k] if tab[row + C_PREDICT] else tab[row + C_TARGET]
+        only = tab[row + C_TRICKS] | tab[row + C_LAST]
+        if only:  # only the named tricks: the others are tricks to lose
+            off = not (tab[row + C_TRICKS] >> t & 1 or (tab[row + C_LAST] and t == nt - 1))
+        else:
+            off = 0 <= target <= won[me]
+        if off:
+            sc += high
+    return sc
+
+
+@njit(cache=True)
+def needs_trick(S, g, me, won):
+    """Whether I own a card that must win exactly n tricks, or only named ones, and still
+    need this trick: I take it with a high card or a submarine, one card fewer
+    that could force me to win a trick too many later."""
+    tab, t, nt = S.ds_tab, g[G_T], g[G_NT]
+    for k in range(g[G_NDS]):
+        row = S.ds_task[k] * N_COLS
+        if S.ds_done[k] or S.ds_owner[k] != me or tab[row + C_FAMILY] != FAM_COUNT:
+            continue
+        if tab[row + C_CMP] or tab[row + C_PREDICT] or tab[row + C_NEED]:
+            continue
+        if tab[row + C_TRICKS] | tab[row + C_LAST]:
+            ok = tab[row + C_TRICKS] >> t & 1 or (tab[row + C_LAST] and t == nt - 1)
+        else:
+            ok = 0 <= won[me] < tab[row + C_TARGET]
+        if ok:
+            return True
+    return False
+
+
+@njit(cache=True)
+def equal_pair(S, g, me):
+    """Whether I am the captain or the owner of an open 'as many tricks as the captain':
+    a submarine of mine that nobody tops (but the 4, which everyone counts as the captain's
+    trick already) is a trick the other cannot see coming."""
+    for k in range(g[G_NDS]):
+        if S.ds_done[k] or S.ds_tab[S.ds_task[k] * N_COLS + C_CMP] != CMP_EQUAL_CAPT:
+            continue
+        if me == g[G_CMD] or me == S.ds_owner[k]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def run_sub4(S, g, me, won):
+    """Submarine 4 takes a trick whenever it is played, so the captain who must win exactly
+    n tricks in a row spends it on the streak's last trick and not before."""
+    sc = 0.0
+    for k in range(g[G_NDS]):
+        row = S.ds_task[k] * N_COLS
+        if S.ds_done[k] or S.ds_owner[k] != me or S.ds_tab[row + C_RUN] != RUN_EXACTLY:
+            continue
+        if won[me] > 0:
+            sc += 60.0 if won[me] + 1 == S.ds_tab[row + C_TARGET] else -30.0
+    return sc

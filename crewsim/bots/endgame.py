@@ -1,0 +1,340 @@
+"""The bots' endgame: in the last tricks a member checks the card it means to play against
+every line of legal plays left, in each deal of the unseen cards public knowledge allows.
+
+Searched from the last three tricks with perfect information, some lost games come back.  A
+member plays the card that keeps a line completing every task in the most of those deals, its
+heuristic card among equals: with three tricks left only when knowledge (voids, counts, the
+dummy's face-up cards) pins every unseen card to one seat, with two when at most ``WORLDS``
+deals remain.  Planet Nine tasks, order tokens and the balance of tricks (pn-29, pn-34); the
+other objectives and Deep Sea's conditions keep the heuristic, and so does a dummy with
+face-down cards.  A game found lost in every deal is not searched again: nothing can change it.
+"""
+
+import numpy as np
+from numba import njit
+
+from crewsim.kernel.bits import (
+    BEATS,
+    FULL,
+    SUIT,
+    highest,
+    lowest,
+    popcount,
+    seat_after,
+    suit_of,
+)
+from crewsim.kernel.layout import (
+    BP_ENDGAME,
+    ENDGAME_SCRATCH,
+    G_CMD,
+    G_DONE,
+    G_DUMMY,
+    G_LEADER,
+    G_NIN,
+    G_NT,
+    G_NTASK,
+    G_PLAYED,
+    G_SEATS,
+    G_T,
+    MAX_TASKS,
+    MP_GAME,
+    MP_NOBJ,
+    MP_OBJ,
+    MP_OMEGA_LAST,
+    OBJ_CODES,
+    OMEGA_CODE,
+)
+
+
+@njit(cache=True)
+def _trick_done(buf, r, leader, t, nt, seats, done, won, tasks, rules):
+    """A complete trick ``buf[r]`` judged as the kernel's ``_judge`` judges tasks, tokens and
+    the balance of tricks: (1 won / 2 failed / 0 the hand goes on, the winner, the tasks done,
+    the tricks won, 4 bits a seat).  ``rules``: Omega last, balance spread (0 none), the
+    commander who must take the last trick (-1 none)."""
+    wi = 0
+    in_trick = np.int64(0)
+    for k in range(seats):
+        in_trick |= np.int64(1) << buf[r, k]
+        if k and BEATS[buf[r, wi]] >> buf[r, k] & 1:
+            wi = k
+    winner = seat_after(leader, wi, seats)
+    n_tasks = tasks.shape[1]
+    newly = np.int64(0)
+    for i in range(n_tasks):
+        if not done >> i & 1 and in_trick >> tasks[0, i] & 1:
+            if winner != tasks[1, i]:
+                return 2, winner, done, won
+            newly |= np.int64(1) << i
+    done |= newly
+    every = (np.int64(1) << n_tasks) - 1
+    for i in range(n_tasks):
+        if done >> i & 1 and tasks[3, i] == OMEGA_CODE and done != every:
+            return 2, winner, done, won  # nothing may follow Omega
+        if newly >> i & 1:
+            if tasks[2, i] & ~done or rules[0] and tasks[3, i] == OMEGA_CODE and t != nt - 1:
+                return 2, winner, done, won
+    if rules[1]:  # no member more than rules[1] tricks ahead of another, at any point
+        won += np.int64(1) << 4 * winner
+        mn, mx = 15, 0
+        for q in range(seats):
+            mn = min(mn, won >> 4 * q & 15)
+            mx = max(mx, won >> 4 * q & 15)
+        if mx - mn > rules[1] or t == nt - 1 and rules[2] >= 0 and winner != rules[2]:
+            return 2, winner, done, won
+        if t < nt - 1:  # judged at the end of the hand
+            return 0, winner, done, won
+    if done == every:
+        return 1, winner, done, won
+    return (2 if t == nt - 1 else 0), winner, done, won
+
+
+@njit(cache=True)
+def _one_of_twins(cands, hands, buf, r, nin, seats, task_cards):
+    """``cands`` less each card whose next lower card of its suit still in play is of the
+    same hand: neither a task card, the two are interchangeable in any line."""
+    live = np.int64(0)
+    for q in range(seats):
+        live |= hands[q]
+    for k in range(nin):
+        live |= np.int64(1) << buf[r, k]
+    out = cands
+    m = cands & ~task_cards
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        below = live & SUIT[suit_of(c)] & ((np.int64(1) << c) - 1)
+        if below and cands >> highest(below) & ~task_cards >> highest(below) & 1:
+            out &= ~(np.int64(1) << c)
+    return out
+
+
+@njit(cache=True)
+def _line_left(hands, buf, nin, leader, t, nt, seats, done, won, tasks, rules, stack):
+    """Whether some continuation completes every task: trick ``t`` has ``nin`` cards in
+    ``buf[0]``; ``hands`` holds every seat's cards (as given again on return); ``tasks`` the
+    rows card, owner, predecessor mask and token; ``won`` and ``rules`` as ``_trick_done``'s;
+    ``stack`` scratch of (tricks left x seats + 1) rows of 9.  An explicit stack: cached
+    self-recursive functions crashed on reload (NUMBA-NOTES)."""
+    task_cards = np.int64(0)
+    for i in range(tasks.shape[1]):
+        task_cards |= np.int64(1) << tasks[0, i]
+    rem, who, card = stack[:, 5], stack[:, 6], stack[:, 7]  # per play: cards left to try, ...
+    at = stack[:, :5]  # ... and the trick row, cards in, leader, t, tasks done
+    wins = stack[:, 8]  # ... and the tricks won
+    at[0, 0], at[0, 1], at[0, 2], at[0, 3], at[0, 4] = 0, nin, leader, t, done
+    wins[0] = won
+    d = 0
+    enter = True
+    found = False
+    while d >= 0:
+        r, nin, leader, t = at[d, 0], at[d, 1], at[d, 2], at[d, 3]
+        if enter:
+            enter = False
+            rem[d] = 0
+            if nin == seats:
+                v, winner, done, won = _trick_done(
+                    buf, r, leader, t, nt, seats, at[d, 4], wins[d], tasks, rules
+                )
+                if v == 1:
+                    found = True
+                    break
+                if v == 0:  # the next trick, from this same node (it had no choice)
+                    r, nin, leader, t = r + 1, 0, winner, t + 1
+                    at[d, 0], at[d, 1], at[d, 2], at[d, 3], at[d, 4] = r, 0, winner, t, done
+                    wins[d] = won
+            if nin < seats:
+                s = seat_after(leader, nin, seats)
+                who[d] = s
+                rem[d] = hands[s]
+                if nin > 0 and hands[s] & SUIT[suit_of(buf[r, 0])]:
+                    rem[d] = hands[s] & SUIT[suit_of(buf[r, 0])]
+                rem[d] = _one_of_twins(rem[d], hands, buf, r, nin, seats, task_cards)
+        if rem[d] == 0:  # back to the play before, taken back
+            d -= 1
+            if d >= 0:
+                hands[who[d]] |= np.int64(1) << card[d]
+            continue
+        c = lowest(rem[d])
+        rem[d] &= rem[d] - 1
+        card[d] = c
+        hands[who[d]] &= ~(np.int64(1) << c)
+        buf[r, nin] = c
+        at[d + 1, 0], at[d + 1, 1], at[d + 1, 2], at[d + 1, 3] = r, nin + 1, leader, t
+        at[d + 1, 4], wins[d + 1] = at[d, 4], wins[d]
+        d += 1
+        enter = True
+    for k in range(d):  # a line found: its plays taken back
+        hands[who[k]] |= np.int64(1) << card[k]
+    return found
+
+
+OBJ_BALANCED = OBJ_CODES["balanced_tricks"]
+SHALLOW = 2  # tricks left from which several deals are searched
+WORLDS = 8  # at most this many deals of the unseen cards are searched, else the heuristic
+
+
+# ``S.endgame``'s slots: seats' candidates, counts, hands; a game found lost; the deals; tasks;
+# tricks (13 of 5 cards); the search's stack (13 tricks x 5 seats + 1 plays); ``_worlds``'s own
+_LOST = 15  # the game found lost
+_WORLDS = 16
+_TASKS = _WORLDS + 5 * WORLDS
+_BUF = _TASKS + 4 * MAX_TASKS
+_STACK = _BUF + 5 * 13
+_DEALING = _STACK + 9 * 66
+assert _DEALING + 96 <= ENDGAME_SCRATCH
+
+
+@njit(cache=True)
+def _worlds(cands, need, unseen, seats, out, scratch):
+    """Fill ``out`` with the deals of the ``unseen`` cards that give each seat ``need[q]`` of
+    its candidates ``cands[q]``; their count, or ``len(out) + 1`` when there are more
+    (``scratch``: 96 integers)."""
+    cards, choice = scratch[:40], scratch[40:80]
+    left, hands = scratch[80:85], scratch[85:90]
+    left[:] = need
+    hands[:] = 0
+    ge = scratch[90:96]  # ge[k]: the cards with k candidate seats or more
+    ge[:] = 0
+    for q in range(seats):
+        for k in range(seats, 0, -1):
+            ge[k] |= ge[k - 1] & cands[q] if k > 1 else cands[q]
+    n = 0
+    for k in range(1, seats + 1):  # the cards with fewest candidate seats first: few dead ends
+        m = unseen & ge[k] & ~(ge[k + 1] if k < 5 else 0)
+        while m:
+            cards[n] = lowest(m)
+            m &= m - 1
+            n += 1
+    if n < popcount(unseen):  # a card no seat may hold
+        return 0
+    choice[:n] = -1
+    found = 0
+    i = 0
+    while i >= 0:
+        if i == n:
+            if found == len(out):
+                return found + 1
+            out[found] = hands
+            found += 1
+            i -= 1
+            continue
+        bit = np.int64(1) << cards[i]
+        q = choice[i]
+        if q >= 0:  # taken back, the next seat tried
+            hands[q] &= ~bit
+            left[q] += 1
+        q += 1
+        while q < seats and not (cands[q] & bit and left[q] > 0):
+            q += 1
+        if q == seats:
+            choice[i] = -1
+            i -= 1
+            continue
+        choice[i] = q
+        hands[q] |= bit
+        left[q] -= 1
+        i += 1
+    return found
+
+
+@njit(cache=True)
+def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, won, possible, pick):
+    """The legal card that keeps a line completing every task in the most deals of the unseen
+    cards that public knowledge allows (``pick`` among equals); ``pick`` when there are more
+    than ``WORLDS`` such deals."""
+    seats, t, nt, n_tasks = g[G_SEATS], g[G_T], g[G_NT], g[G_NTASK]
+    balance = mp[MP_NOBJ] == 1 and mp[MP_OBJ] == OBJ_BALANCED
+    if (
+        nt - t > bp[BP_ENDGAME]
+        or mp[MP_GAME] != 0
+        or legal & (legal - 1) == 0
+        or not (balance or mp[MP_NOBJ] == 0 and n_tasks > 0)
+        or n_tasks > 0
+        and g[G_DONE] == (np.int64(1) << n_tasks) - 1
+    ):
+        return pick
+    eg = S.endgame
+    if eg[_LOST] == S.deal_rng[0]:  # this game was found lost: no search can change that
+        return pick
+    dummy = g[G_DUMMY]
+    if dummy >= 0:  # the dummy's stacks show how many face-down cards it has: public
+        m = S.hands[dummy]
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            if S.under[c] >= 0:
+                return pick
+    # the search's arrays live in the kernel's state: allocating them cost more than it did
+    cands, need, hands = eg[0:5], eg[5:10], eg[10:15]
+    worlds = eg[_WORLDS : _WORLDS + 5 * WORLDS].reshape((WORLDS, 5))
+    tasks = eg[_TASKS : _TASKS + 4 * MAX_TASKS].reshape((4, MAX_TASKS))[:, :n_tasks]
+    buf = eg[_BUF : _BUF + 5 * 13].reshape((13, 5))
+    stack = eg[_STACK : _STACK + 9 * 66].reshape((66, 9))
+    unseen = FULL & ~hand & ~viewer & ~g[G_PLAYED]
+    for q in range(seats):  # a seat's count of cards is public
+        cands[q], need[q] = 0, 0
+        if q != me and not (q == g[G_CMD] and me == dummy):  # (the commander plays the dummy)
+            cands[q] = possible[q] & unseen
+            need[q] = popcount(S.hands[q])
+    cap = WORLDS
+    if nt - t > SHALLOW:  # one deal only, each unseen card with one candidate seat
+        cap = 1
+        two = np.int64(0)
+        one = np.int64(0)
+        for q in range(seats):
+            two |= one & cands[q]
+            one |= cands[q]
+        if two:
+            return pick
+    n_worlds = _worlds(cands, need, unseen, seats, worlds[:cap], eg[_DEALING : _DEALING + 96])
+    if n_worlds == 0 or n_worlds > cap:
+        return pick
+    for i in range(n_tasks):
+        tasks[0, i], tasks[1, i] = S.tcard[i], S.towner[i]
+        tasks[2, i], tasks[3, i] = S.tpred[i], S.ttok[i]
+    nin = g[G_NIN]
+    buf[0, :nin] = trick[:nin]
+    packed = np.int64(0)  # tricks won, 4 bits a seat
+    for q in range(seats):
+        packed |= won[q] << 4 * q
+    rules = (
+        mp[MP_OMEGA_LAST],
+        mp[MP_OBJ + 1] if balance else np.int64(0),
+        g[G_CMD] if balance and mp[MP_OBJ + 2] else np.int64(-1),
+    )
+    best, best_n = pick, -1
+    c = pick
+    m = legal & ~(np.int64(1) << pick)
+    while True:
+        kept = 0
+        for w in range(n_worlds):
+            hands[:] = worlds[w]
+            hands[me] = hand & ~(np.int64(1) << c)
+            if me == dummy:
+                hands[g[G_CMD]] = viewer
+            buf[0, nin] = c
+            if _line_left(
+                hands,
+                buf,
+                nin + 1,
+                g[G_LEADER],
+                t,
+                nt,
+                seats,
+                g[G_DONE],
+                packed,
+                tasks,
+                rules,
+                stack,
+            ):
+                kept += 1
+        if kept > best_n:
+            best, best_n = c, kept
+        if not m or best_n == n_worlds:
+            if best_n == 0:  # no line in any deal the others may hold, the true one among them
+                eg[_LOST] = S.deal_rng[0]  # (the deal stream's state names the game)
+                return pick
+            return best
+        c = lowest(m)
+        m &= m - 1

@@ -1,0 +1,106 @@
+"""What a hand is worth on its own: how well it can deliver a task card, its trick-taking
+strength, the tricks it takes for sure, its best card, what spending a high card is worth,
+and the trumps its owner's task cards in other hands need."""
+
+import numpy as np
+from numba import njit
+
+from crewsim.kernel.bits import (
+    BEATS,
+    COLOURS,
+    SUIT,
+    TRUMPS,
+    highest,
+    lowest,
+    popcount,
+    suit_of,
+    value_of,
+)
+
+KEEP_RUFF = 40.0  # a trump spent that my task card, held elsewhere and unbeatable, needs
+
+
+@njit(cache=True, forceinline=True)
+def task_score(hand: np.int64, tc: np.int64):
+    """How well a hand can deliver task card ``tc``: high cards and length in its colour, trumps."""
+    s = suit_of(tc)
+    mine = hand & SUIT[s]
+    trumps = popcount(hand & TRUMPS)
+    if hand >> tc & 1:
+        higher_mine = popcount(mine & BEATS[tc] & COLOURS)
+        return value_of(tc) + 1.5 * higher_mine + 0.5 * trumps
+    if mine:
+        top = highest(mine)
+        if top > tc:
+            return 2.0 + value_of(top) + 0.3 * popcount(mine) + 0.5 * trumps
+        return 1.0 + 0.3 * value_of(top) + 0.5 * trumps
+    return 1.0 + 2.0 * trumps
+
+
+@njit(cache=True)
+def strength(hand: np.int64):
+    """Trick-taking power of a hand: trumps, nines and eights."""
+    s = 2.0 * popcount(hand & TRUMPS)
+    for c in range(4):
+        top = hand & SUIT[c]
+        if top >> (9 * c + 8) & 1:
+            s += 1.0
+        if top >> (9 * c + 7) & 1:
+            s += 0.5
+    return s
+
+
+@njit(cache=True, forceinline=True)
+def sure_tricks(hand, played):
+    """How many tricks ``hand`` surely takes on lead: per suit, its cards above every card
+    still out."""
+    n = 0
+    for u in range(5):
+        out = SUIT[u] & ~hand & ~played
+        m = hand & SUIT[u]
+        while m:
+            c = highest(m)
+            if out & BEATS[c]:
+                break
+            n += 1
+            m &= ~(np.int64(1) << c)
+    return n
+
+
+@njit(cache=True, forceinline=True)
+def best_card(hand):
+    """The highest submarine in ``hand``, else its highest-valued colour card."""
+    if hand & TRUMPS:
+        return highest(hand & TRUMPS)
+    best, best_v = np.int64(-1), -1
+    m = hand
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if value_of(c) > best_v:
+            best, best_v = c, value_of(c)
+    return best
+
+
+@njit(cache=True, forceinline=True)
+def spent(c):
+    """What playing high card ``c`` now is worth to a hand that sheds its winners (a submarine
+    a little more)."""
+    return 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)
+
+
+@njit(cache=True, forceinline=True)
+def ruffs_needed(hand, mine_open):
+    """My open task cards held by others that no card of mine tops in their colour: each
+    needs a trump of mine (once void in the colour) unless its holder discards it.  (How
+    many, and the colour cards of mine to be rid of.)"""
+    n = 0
+    shed = np.int64(0)
+    m = mine_open & ~TRUMPS
+    while m:
+        tc = lowest(m)
+        m &= m - 1
+        if hand & SUIT[suit_of(tc)] & BEATS[tc] == 0:
+            n += 1
+            shed |= hand & SUIT[suit_of(tc)]
+    return n, shed

@@ -1,0 +1,298 @@
+"""The special objectives (``mp[MP_OBJ]``: colour 1s must win, a rank kept balanced, the pink
+target, the omega task last, the members named for given tricks, Deep Sea's mission rules):
+which ones a mission has, and what each makes of a card led or played.  How they steer who
+takes the trick is in ``want``."""
+
+import numpy as np
+from numba import njit
+
+from crewsim.bots.hand import spent
+from crewsim.bots.view import BIG, holder, only_with
+from crewsim.kernel.bits import (
+    BEATS,
+    ONES,
+    SUIT,
+    TRUMPS,
+    highest,
+    popcount,
+    seat_after,
+    suit_of,
+    value_of,
+)
+from crewsim.kernel.layout import (
+    G_FIRST_WINNER,
+    G_LEADER,
+    G_NIN,
+    G_NT,
+    G_NTASK,
+    G_ONES_WINS,
+    G_PINK_TARGET,
+    G_PLAYED,
+    G_SEATS,
+    G_T,
+    G_TRICKMASK,
+    G_TRUMP_WINS,
+    MP_NOBJ,
+    MP_OBJ,
+    MP_OMEGA_LAST,
+    OMEGA_CODE,
+)
+
+# missions 9 / 26: the fewest cards of a colour whose 1 is worth showing, per card in a hand
+ONES_SHOWN = 0.3
+ONES_SHED = 20.0  # a discard of the colour of a 1 another seat has shown (5 for another's 1)
+
+
+@njit(cache=True)
+def objective_of(mp, kind):
+    """The index of the mission's objective of ``kind``, or -1."""
+    for k in range(mp[MP_NOBJ]):
+        if mp[MP_OBJ + 3 * k] == kind:
+            return k
+    return -1
+
+
+@njit(cache=True, forceinline=True)
+def names_member(mp):
+    """Whether an objective names crew members who must win given tricks and no others
+    (missions 5, 33, 41 and 50): seats to keep from being forced to take a trick."""
+    for k in range(mp[MP_NOBJ]):
+        kind = mp[MP_OBJ + 3 * k]
+        if kind == 1 or kind == 6 or kind == 7 or kind == 9:
+            return True
+    return False
+
+
+@njit(cache=True, forceinline=True)
+def takes_first(mp, desig, me):
+    """Am I the member named to win the first trick (pn-41 first and last only, pn-50's first
+    tricks)?"""
+    return me == desig[0] and (objective_of(mp, 7) >= 0 or objective_of(mp, 9) >= 0)
+
+
+@njit(cache=True, forceinline=True)
+def one_to_show(g, mp, hand):
+    """Missions 9 and 26: my 1 of the colour I hold most of (at least ``ONES_SHOWN`` of a hand's
+    cards), or -1.  Shown, it tells the crew whose colour to strip and whom to give the lead."""
+    k = objective_of(mp, 2)
+    if k < 0 or g[G_ONES_WINS] >= mp[MP_OBJ + 3 * k + 1]:
+        return np.int64(-1)
+    best, best_c = np.ceil(ONES_SHOWN * g[G_NT]) - 1, np.int64(-1)
+    for u in range(4):
+        same = hand & SUIT[u]
+        if same >> (9 * u) & 1 and popcount(same) > best:
+            best, best_c = popcount(same), np.int64(9 * u)
+    return best_c
+
+
+@njit(cache=True, forceinline=True)
+def ones_want(g, me, hand, possible, want):
+    """Missions 9 and 26: the holder of a 1 whose colour the others no longer hold should get
+    the lead (public knowledge only: my own 1, or a 1 whose holder is shown or given away by
+    the play, no other hand I can tell may hold its colour)."""
+    played = g[G_PLAYED]
+    for u in range(4):
+        one = np.int64(1) << (9 * u)
+        if played & one:
+            continue
+        rest = SUIT[u] & ~one & ~played
+        if hand & one:
+            if rest & ~hand == 0:
+                want[me] += 40.0
+        elif rest & hand == 0:
+            h = holder(hand, possible, me, g[G_SEATS], 9 * u)
+            if h >= 0 and only_with(possible, me, g[G_SEATS], h, rest):
+                want[h] += 40.0
+
+
+@njit(cache=True, forceinline=True)
+def _ones_length(g, hand, c, shown):
+    """Missions 9 and 26 (colour 1s must win): a 1 wins only once the others are void in its colour,
+    so I shed the colour of another seat's 1 (first a shown one's), and keep the length guarding
+    my own."""
+    one = 9 * suit_of(c)
+    if hand >> one & 1:
+        return -5.0
+    if g[G_PLAYED] >> one & 1:
+        return 0.0
+    return (ONES_SHED if shown >> one & 1 else 5.0) + 2.0 * value_of(c)
+
+
+@njit(cache=True, forceinline=True)
+def _keeps_last_pink(g, hand, c):
+    """Mission 46 with three players: the seat dealt 14 cards never plays one, and a pink
+    kept to the end need not be won, so it keeps its last pink ``c`` as that card."""
+    spare = popcount(hand) > g[G_NT] - g[G_T]
+    return spare and hand & SUIT[0] == np.int64(1) << c
+
+
+@njit(cache=True, forceinline=True)
+def pink_target(g, mp):
+    """The seat that must win every pink (mission 46), or -1."""
+    for k in range(mp[MP_NOBJ]):
+        if mp[MP_OBJ + 3 * k] == 8:
+            return g[G_PINK_TARGET]
+    return -1
+
+
+@njit(cache=True, forceinline=True)
+def sheds_high(mp, me, desig, won):
+    """Whether I am the chosen member who must win exactly one trick (pn-33) and have won
+    it: every high card left could win another."""
+    for k in range(mp[MP_NOBJ]):
+        if mp[MP_OBJ + 3 * k] == 6 and me == desig[0] and won[me] >= 1:
+            return True
+    return False
+
+
+@njit(cache=True, forceinline=True)
+def sheds_trumps(g, mp, me, desig, ct, omega):
+    """Whether my trumps should go before the last trick, where one could beat the seat that
+    must take it: the omega task's owner (pn-48), the chosen member who may not win it with a
+    rocket (pn-41)."""
+    if omega >= 0:
+        return ct[omega] != me
+    if g[G_NT] - 4 <= g[G_T] < g[G_NT] - 1:  # (earlier they keep the lead away from it)
+        for k in range(mp[MP_NOBJ]):
+            if mp[MP_OBJ + 3 * k] == 7 and mp[MP_OBJ + 3 * k + 1] and me != desig[0]:
+                return True
+    return False
+
+
+@njit(cache=True, forceinline=True)
+def omega_early(S, g, mp):
+    """Mission 48: the card of the omega task, which falls too early before the last trick;
+    -1 in the last trick or without that rule."""
+    if mp[MP_OMEGA_LAST] and g[G_T] < g[G_NT] - 1:
+        for i in range(g[G_NTASK]):
+            if S.ttok[i] == OMEGA_CODE:
+                return S.tcard[i]
+    return -1
+
+
+@njit(cache=True, forceinline=True)
+def omega_keeper(ct, me, hand, omega):
+    """Mission 48: the card the omega task's owner keeps to take the last trick with (its top
+    trump, else its top card above the task card), or -1."""
+    if omega < 0 or ct[omega] != me or hand >> omega & 1:
+        return -1
+    if hand & TRUMPS:
+        return highest(hand & TRUMPS)
+    above = hand & SUIT[suit_of(omega)] & BEATS[omega]
+    return highest(above) if above else -1
+
+
+@njit(cache=True)
+def rank_spread(S, g, rank, s, n):
+    """(the spread of rank-card wins if seat ``s`` took ``n`` more, whether ``s`` has fewest)."""
+    lo, hi, least = np.int64(99), np.int64(0), np.int64(99)
+    for q in range(g[G_SEATS]):
+        k = popcount(S.won_cards[q] & rank)
+        least = min(least, k)
+        if q == s:
+            k += n
+        lo = min(lo, k)
+        hi = max(hi, k)
+    return hi - lo, popcount(S.won_cards[s] & rank) == least
+
+
+@njit(cache=True)
+def rank_follow(S, g, mp, k, me, c, wseat, risk):
+    """Playing rank card ``c`` into a trick ``wseat`` would take: never past the allowed
+    spread; best to a seat with the fewest such wins, which must catch up anyway, unless a
+    seat still to play (``risk``: that one overtakes) has no room for it."""
+    a, b = mp[MP_OBJ + 3 * k + 1], mp[MP_OBJ + 3 * k + 2]
+    if c >= 36 or value_of(c) != a:
+        return 0.0
+    rank = ONES << (a - 1)
+    n = popcount(g[G_TRICKMASK] & rank) + 1
+    spread, needy = rank_spread(S, g, rank, wseat, n)
+    if spread > b:
+        return -2 * BIG
+    sc = (25.0 if needy else 0.0) + (10.0 if wseat != me else 0.0)
+    if risk > 0.0:
+        for j in range(g[G_NIN] + 1, g[G_SEATS]):
+            if rank_spread(S, g, rank, seat_after(g[G_LEADER], j, g[G_SEATS]), n)[0] > b:
+                return sc * (1.0 - risk) - 2 * BIG * risk
+    return sc
+
+
+@njit(cache=True)
+def rank_lead(S, g, mp, k, me, c, mine, possible, top, short):
+    """Leading colour card ``c`` under the rank balance: a ``top`` card takes its colour's rank
+    card if that is forced out (likely when the colour is ``short`` in the other hands), a rank
+    card led goes to whoever tops it; either must not stretch the spread."""
+    a, b = mp[MP_OBJ + 3 * k + 1], mp[MP_OBJ + 3 * k + 2]
+    rank = ONES << (a - 1)
+    s = suit_of(c)
+    if value_of(c) == a:
+        if top:
+            spread, needy = rank_spread(S, g, rank, me, 1)
+            return -BIG if spread > b else (30.0 if needy else 0.0)
+        for q in range(g[G_SEATS]):  # someone tops it: each seat that may must have room
+            if q != me and possible[q] & ~g[G_PLAYED] & SUIT[s] & BEATS[c]:
+                if rank_spread(S, g, rank, q, 1)[0] > b:
+                    return -40.0
+        return 10.0
+    r = 9 * s + a - 1  # the colour's rank card, out in another hand
+    if (mine | g[G_PLAYED]) >> r & 1:
+        return 0.0
+    penalty = 30.0 if short else 8.0
+    if SUIT[s] & BEATS[r] & ~g[G_PLAYED] == 0:  # the top one left: its holder takes it
+        for q in range(g[G_SEATS]):
+            if q != me and possible[q] >> r & 1 and rank_spread(S, g, rank, q, 1)[0] > b:
+                return -penalty
+        return 0.0
+    if top and rank_spread(S, g, rank, me, 1)[0] > b:  # dropped under my top card
+        return -penalty
+    return 0.0
+
+
+@njit(cache=True, forceinline=True)
+def objective_score(g, mp, me, c, winner, wcard, desig, risk, hand, shown):
+    """Special objectives' view of card ``c`` going to ``winner`` with ``wcard`` on top
+    (``risk``: that a seat still to play takes the trick over; ``shown``: cards the others
+    have shown and still hold)."""
+    sc = 0.0
+    for k in range(mp[MP_NOBJ]):
+        kind, a = mp[MP_OBJ + 3 * k], mp[MP_OBJ + 3 * k + 1]
+        if kind == 2:
+            wins = g[G_ONES_WINS]
+            if wcard < 36 and value_of(wcard) == 1:
+                sc += 60.0
+                wins += 1
+            if c < 36 and wins < a:
+                if value_of(c) > 1:
+                    sc += _ones_length(g, hand, c, shown)
+                elif c != wcard:
+                    sc -= 40.0  # a 1 that does not win the trick is lost for good
+        elif kind == 1 and me == desig[0]:
+            sc += spent(c)  # shed what could win later
+        elif kind == 3 and c >= 36:
+            if wcard != c or a and value_of(c) != g[G_TRUMP_WINS] + 1:
+                sc -= 2 * BIG
+            else:
+                sc += 40.0
+        elif kind == 13 and c == a and (g[G_T] < g[G_NT] - 1 or g[G_NIN] < g[G_SEATS] - 1):
+            sc -= 2 * BIG
+        elif kind == 12 and g[G_T] > 0 and me != g[G_FIRST_WINNER]:  # Deep Sea 23: the others
+            sc += 0.4 * value_of(c) + (3.0 if c >= 36 else 0.0)  # shed what could win later
+        elif kind == 13 and hand >> a & 1 and g[G_T] >= g[G_NT] - 4:  # its holder must lose
+            sc += 0.6 * value_of(c) + (6.0 if c >= 36 else 0.0)  # the second-to-last trick
+        elif kind == 4:
+            if wcard < 36 and value_of(wcard) == a:
+                sc -= 2 * BIG
+            elif c < 36 and value_of(c) == a:
+                sc += 30.0  # a card of the forbidden rank gone without winning: one less danger
+        elif kind == 8 and c < 9:
+            if _keeps_last_pink(g, hand, c):
+                sc -= BIG
+            elif winner != g[G_PINK_TARGET]:
+                sc -= 2 * BIG
+            else:  # pinks go to the target while it surely wins
+                sc += 25.0 + 4.0 * value_of(c)
+                if not g[G_TRICKMASK] & SUIT[0]:  # the first pink in: the target must keep it
+                    sc -= 2 * BIG * risk
+        elif (kind == 6 or kind == 7) and a and wcard >= 36 and winner == desig[0]:
+            sc -= 2 * BIG
+    return sc

@@ -1,0 +1,322 @@
+"""Planet Nine's set-up decisions: the draft, the yes/no answers, the commander's allocation
+and designations, the hand-over at five players, and the distress signal."""
+
+import numpy as np
+from numba import njit
+
+from crewsim.bots import random_crew
+from crewsim.bots.hand import strength, sure_tricks, task_score
+from crewsim.bots.random_crew import RANDOM
+from crewsim.kernel.bits import (
+    COLOURS,
+    SUIT,
+    TRUMPS,
+    count_seat,
+    highest,
+    lowest,
+    popcount,
+    seat_count,
+    suit_of,
+    value_of,
+)
+from crewsim.kernel.layout import (
+    BP_BLIND_YES,
+    BP_DISTRESS_THRESHOLD,
+    BP_HANDOVER_GAIN,
+    BP_KIND,
+    BP_POOR_SCORE,
+    BP_YES_THRESHOLD,
+    DEC_ANSWER,
+    DEC_BLIND_YES,
+    DEC_DRAFT,
+    DEC_PASS,
+    DEC_YES,
+    G_CMD,
+    G_DUMMY,
+    G_NTASK,
+    G_SEATS,
+    G_SILENCED,
+    MP_ALLOC,
+    MP_DISTRESS,
+    MP_NOBJ,
+    MP_OBJ,
+    MP_SILENCED,
+    PR_VALUE,
+)
+from crewsim.kernel.probe_point import probe_point
+
+
+@njit(cache=True, forceinline=True)
+def choose_draft(bp, hand, free_tasks, tcard, st):
+    """Index of the task to take from the ``free_tasks`` mask (of task indices)."""
+    if bp[BP_KIND] == RANDOM:
+        return random_crew.draft(free_tasks, st)
+    best, best_i = -1e9, np.int64(-1)
+    m = free_tasks
+    while m:
+        i = lowest(m)
+        m &= m - 1
+        sc = task_score(hand, tcard[i])
+        if sc > best:
+            best, best_i = sc, i
+    return best_i
+
+
+@njit(cache=True)
+def says_yes(bp, hand, tc):
+    """A crew member's yes/no answer to "can you take this task?" (no card is revealed)."""
+    return task_score(hand, tc) >= bp[BP_YES_THRESHOLD]
+
+
+@njit(cache=True)
+def says_yes_blind(bp, hand):
+    """The answer to "will you take all the tasks?" asked before they are shown (Planet Nine
+    20, 27, 37): the task score my hand expects of a task card drawn from all 36."""
+    tot = 0.0
+    for c in range(36):
+        tot += task_score(hand, c)
+    return tot >= bp[BP_BLIND_YES] * 36
+
+
+@njit(cache=True)
+def answers_good(kind: np.int64, hand: np.int64):
+    """Answer to the commander when a crew member is to be designated for an objective."""
+    if kind == 1:  # win no tricks: a weak hand is "good"
+        return popcount(hand & TRUMPS) == 0 and strength(hand) <= 1.0
+    if kind == 6:  # exactly one trick, not with a trump
+        return strength(hand - (hand & TRUMPS)) >= 1.0
+    if kind == 7:  # first and last trick only
+        return strength(hand - (hand & TRUMPS)) >= 2.0
+    return True
+
+
+@njit(cache=True)
+def distress_poorness(bp, hand, me, towner, tcard, ntask):
+    """How many of my tasks I judge poor (would vote for the distress signal)."""
+    n = 0
+    for i in range(ntask):
+        if towner[i] == me and task_score(hand, tcard[i]) < bp[BP_POOR_SCORE]:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def distress_vote(hand, me, seats, towner, tcard, ntask):
+    """+1 or -1: the direction in which my pass would help a task owner (0 = no opinion)."""
+    for d in (1, -1):
+        to = (me + d) % seats
+        for i in range(ntask):
+            if towner[i] == to and hand >> tcard[i] & 1:
+                return d
+    return 0
+
+
+@njit(cache=True)
+def distress_card(bp, hand, me, to, towner, tcard, ntask, st):
+    """The non-trump card to pass to ``to``: its task card, a high card of its task colour, or
+    my least useful low card."""
+    if bp[BP_KIND] == RANDOM:
+        return random_crew.pass_card(hand, st)
+    colours = hand & COLOURS
+    for i in range(ntask):
+        if towner[i] == to and hand >> tcard[i] & 1:
+            return tcard[i]
+    my_task_suits = 0
+    for i in range(ntask):
+        if towner[i] == me:
+            my_task_suits |= 1 << suit_of(tcard[i])
+    for i in range(ntask):
+        if towner[i] == to:
+            s = suit_of(tcard[i])
+            cand = colours & SUIT[s]
+            if cand and not (my_task_suits >> s & 1):
+                return highest(cand)
+    best, best_c = 1e9, np.int64(-1)
+    m = colours
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        sc = float(value_of(c))
+        if my_task_suits >> suit_of(c) & 1:
+            sc += 10.0
+        for i in range(ntask):
+            if tcard[i] == c:
+                sc += 20.0
+        if sc < best:
+            best, best_c = sc, c
+    return best_c
+
+
+@njit(cache=True, forceinline=True)
+def allocate(S, mp, bp, g, hands, tcard, towner, pick, st):
+    """Give every task an owner by the mission's allocation rule; ``pick`` keeps the order."""
+    seats, cmd, n = g[G_SEATS], g[G_CMD], g[G_NTASK]
+    alloc = mp[MP_ALLOC]
+    if alloc == 0:  # draft: commander first, then clockwise
+        free = (np.int64(1) << n) - 1
+        for k in range(n):
+            s = (cmd + k) % seats
+            probed = probe_point(S, DEC_DRAFT, s, 0)
+            i = choose_draft(bp, hands[s], free, tcard, st)
+            if probed:
+                S.probe[PR_VALUE] = i
+            towner[i] = s
+            pick[k] = i
+            free &= ~(np.int64(1) << i)
+    elif alloc == 1:  # the commander distributes, asking yes/no per task, evenly (BGA):
+        # every seat ends with n // seats or one more, so a seat at the floor may take one
+        # more only while fewer than n % seats seats are above it
+        q, r = n // seats, n % seats
+        counts = np.int64(0)  # tasks per seat (seat_count)
+        for i in range(n):
+            above = 0
+            for s in range(seats):
+                if seat_count(counts, s) > q:
+                    above += 1
+            chosen, fewest = -1, -1
+            for k in range(seats):
+                s = (cmd + k) % seats
+                c = seat_count(counts, s)
+                if c > q or (c == q and above >= r):
+                    continue
+                if fewest < 0 or c < seat_count(counts, fewest):
+                    fewest = s
+                probed = probe_point(S, DEC_YES, s, 0)
+                if bp[BP_KIND] == RANDOM:
+                    yes = random_crew.answer(st)
+                else:
+                    yes = says_yes(bp, hands[s], tcard[i])
+                if probed:
+                    S.probe[PR_VALUE] = yes
+                if yes:
+                    chosen = s
+                    break
+            if chosen < 0:  # nobody said yes: the seat with the fewest tasks takes it
+                chosen = fewest
+            towner[i] = chosen
+            counts = count_seat(counts, chosen)
+            pick[i] = i
+    else:  # one crew member (not the commander) takes every task; the members answer before
+        # the task cards are shown, the commander picks the first who says yes (the random
+        # crew: nobody answers, the commander picks any other member)
+        chosen = -1
+        if bp[BP_KIND] == RANDOM:
+            chosen = random_crew.other_member(cmd, seats, st)
+        else:
+            for k in range(1, seats):
+                s = (cmd + k) % seats
+                probed = probe_point(S, DEC_BLIND_YES, s, 0)
+                yes = says_yes_blind(bp, hands[s])
+                if probed:
+                    S.probe[PR_VALUE] = yes
+                if yes:
+                    chosen = s
+                    break
+            if chosen < 0:
+                chosen = (cmd + 1) % seats
+        for i in range(n):
+            towner[i] = chosen
+            pick[i] = i
+
+
+@njit(cache=True)  # not inline="always": numba 0.68 then miscompiled the random crew's draw
+def designate(S, mp, bp, g, hands, desig, st):
+    """Crew members named by the commander for objectives that need them (and mission 11)."""
+    seats, cmd = g[G_SEATS], g[G_CMD]
+    desig[0], desig[1] = -1, -1
+    for k in range(mp[MP_NOBJ]):
+        kind = mp[MP_OBJ + 3 * k]
+        if kind == 1 or kind == 6 or kind == 7:
+            if bp[BP_KIND] == RANDOM:
+                desig[0] = random_crew.other_member(cmd, seats, st)
+                continue
+            desig[0] = (cmd + 1) % seats
+            for j in range(1, seats):
+                s = (cmd + j) % seats
+                probed = probe_point(S, DEC_ANSWER, s, 0)
+                yes = answers_good(kind, hands[s])
+                if probed:
+                    S.probe[PR_VALUE] = yes
+                if yes:
+                    desig[0] = s
+                    break
+        elif kind == 9:  # roles, agreed without showing cards: the first tricks go to the
+            # member with the most sure winners (then the strongest), the last one to the
+            # weakest other member holding a sure winner to keep (or the weakest other)
+            if bp[BP_KIND] == RANDOM:
+                desig[0] = random_crew.any_member(seats, st)
+                desig[1] = random_crew.other_member(desig[0], seats, st)
+                continue
+            first, last = -1e9, -1e9
+            for j in range(seats):
+                s = (cmd + j) % seats
+                sc = 10.0 * sure_tricks(hands[s], 0) + strength(hands[s])
+                if sc > first:
+                    desig[0], first = s, sc
+            for j in range(seats):
+                s = (cmd + j) % seats
+                sc = (100.0 if sure_tricks(hands[s], 0) else 0.0) - strength(hands[s])
+                if s != desig[0] and sc > last:
+                    desig[1], last = s, sc
+    g[G_SILENCED] = -1
+    if mp[MP_SILENCED]:
+        for j in range(1, seats):
+            s = (cmd + j) % seats
+            if s != g[G_DUMMY]:
+                g[G_SILENCED] = s
+                break
+
+
+@njit(cache=True)
+def handover(bp, g, hands, tcard, towner):
+    """5 players: in turn from the commander, an owner whose own hand fits one of its tasks
+    badly offers it; the first other member to say yes (from its own hand) takes it.
+
+    Returns (task index, new owner) or (-1, -1); the random crew hands nothing over."""
+    if bp[BP_KIND] == RANDOM:
+        return -1, -1
+    seats = g[G_SEATS]
+    for j0 in range(seats):
+        o = (g[G_CMD] + j0) % seats
+        worst, wi = 1e9, -1
+        for i in range(g[G_NTASK]):
+            if towner[i] == o:
+                sc = task_score(hands[o], tcard[i])
+                if sc < worst:
+                    worst, wi = sc, i
+        if wi < 0 or worst >= bp[BP_HANDOVER_GAIN]:
+            continue
+        for j in range(1, seats):
+            s = (o + j) % seats
+            if task_score(hands[s], tcard[wi]) >= bp[BP_HANDOVER_GAIN] + 2.0:
+                return wi, s
+    return -1, -1
+
+
+@njit(cache=True, forceinline=True)
+def call_distress(S, mp, bp, g, hands, tcard, towner, passes, st):
+    """Whether the crew calls the distress signal (always, when the run says so; else when it
+    finds enough of its tasks poor) and the card each seat passes: the direction (+1/-1, with
+    ``passes`` filled) or 0."""
+    mode = mp[MP_DISTRESS]
+    if mode == 1 and bp[BP_KIND] == RANDOM:  # the random crew calls it only when it must
+        return 0
+    seats, n = g[G_SEATS], g[G_NTASK]
+    if mode == 1:  # every task counts: the commander judges the dummy's from its face-up cards
+        poor = 0
+        for s in range(seats):
+            poor += distress_poorness(bp, hands[s], s, towner, tcard, n)
+        if n == 0 or poor < bp[BP_DISTRESS_THRESHOLD] * n:
+            return 0
+    vote = 0
+    for s in range(seats):
+        vote += distress_vote(hands[s], s, seats, towner, tcard, n)
+    d = 1 if vote >= 0 else -1
+    if bp[BP_KIND] == RANDOM:
+        d = random_crew.direction(st)
+    for s in range(seats):
+        probed = probe_point(S, DEC_PASS, s, 0)
+        passes[s] = distress_card(bp, hands[s], s, (s + d) % seats, towner, tcard, n, st)
+        if probed:
+            S.probe[PR_VALUE] = passes[s]
+    return d

@@ -1,0 +1,350 @@
+"""A finished run folder, read back for reporting: manifest, summary, failures, optional ceiling.
+
+Reports never re-simulate: everything they show comes from the files `crewsim simulate` wrote,
+so a report can be rebuilt (or re-styled) from an old run at no cost, and its stamp (version,
+seed, date, bot, n) is the run's own, not the reporting machine's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any, NoReturn
+
+import polars as pl
+
+from crewsim.errors import CrewsimError
+from crewsim.runs.stats import CEILING_COLUMNS, ceiling_columns, expected_attempts
+
+_REQUIRED = ("manifest.json", "summary.parquet", "failures.parquet")
+REPORT_KEYS = ("cells", "root_seed", "chunk_size", "games_per_cell")  # the manifest keys read
+_SUMMARY_COLUMNS = ("mission", "players", "games", "successes", "success_rate")
+_FAILURE_COLUMNS = ("mission", "players", "kind", "trick", "count")
+
+
+@dataclass(frozen=True)
+class MissionInfo:
+    """What a report needs to know about a mission beyond its numbers."""
+
+    id: str
+    game: str  # "planet-nine" | "deep-sea"
+    number: int  # logbook number: the campaign order
+    description: str
+    printed_difficulty: dict[int, int] = field(default_factory=dict)  # players -> printed value
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run folder, loaded: the single source every table and chart is drawn from."""
+
+    path: Path
+    manifest: dict[str, Any]
+    summary: pl.DataFrame
+    failures: pl.DataFrame
+    missions: dict[str, MissionInfo]
+
+    @property
+    def seed(self) -> int:
+        return int(self.manifest.get("root_seed", 0))
+
+    @property
+    def bot(self) -> str:
+        return str(self.manifest.get("bot", {}).get("name", "?"))
+
+    @property
+    def games_per_cell(self) -> int:
+        return int(self.manifest.get("games_per_cell", 0))
+
+    @property
+    def version(self) -> str:
+        return str(self.manifest.get("crewsim_version", "?"))
+
+    @property
+    def created(self) -> str:
+        """The run's date (UTC, from the manifest), ``YYYY-MM-DD``."""
+        raw = str(self.manifest.get("created", ""))
+        try:
+            return datetime.fromisoformat(raw).date().isoformat()
+        except ValueError:
+            return raw or "?"
+
+    @property
+    def distress(self) -> str:
+        return str(self.manifest.get("distress", "auto"))
+
+    @property
+    def players(self) -> list[int]:
+        return sorted({int(p) for p in self.summary["players"].to_list()})
+
+    def missions_of(self, game: str) -> list[str]:
+        """The run's missions of one box: each box is its own campaign."""
+        return [m for m, info in self.missions.items() if info.game == game]
+
+    @property
+    def games(self) -> list[str]:
+        """Which boxes the run's missions come from, in first-seen order."""
+        seen: list[str] = []
+        for m in self.summary["mission"].unique(maintain_order=True).to_list():
+            g = self.missions[m].game if m in self.missions else "?"
+            if g not in seen:
+                seen.append(g)
+        return seen
+
+    @property
+    def total_games(self) -> int:
+        return int(self.summary["games"].sum())
+
+    def caption(self) -> str:
+        """The line every chart carries, so a chart cut out of the report still says its source."""
+        return (
+            f"{self.games_per_cell:,} games per mission and player count · bot {self.bot} · "
+            f"seed {self.seed} · distress {self.distress} · crewsim {self.version} · "
+            f"run {self.created}"
+        )
+
+    def number(self, mission: str) -> int:
+        """Logbook number of a mission (0 when the manifest does not know it)."""
+        info = self.missions.get(mission)
+        return info.number if info else 0
+
+    def game_rows(self) -> pl.LazyFrame:
+        """Every game of the run, lazily, with ``mission`` and ``players`` from the file name."""
+        lf = pl.scan_parquet(self.path / "chunks" / "*.parquet", include_file_paths="file")
+        return lf.with_columns(
+            pl.col("file").str.extract(r"([^/\\]+)-\d+\.parquet$", 1).alias("key")
+        ).join(self.key_map().lazy(), on="key", how="left")
+
+    def key_map(self) -> pl.DataFrame:
+        """The chunk files' cell key -> mission and players, from the manifest."""
+        keys = {c["key"]: (c["mission"], int(c["players"])) for c in self.manifest.get("cells", [])}
+        return pl.DataFrame(
+            {
+                "key": list(keys),
+                "mission": [m for m, _ in keys.values()],
+                "players": [p for _, p in keys.values()],
+            },
+            schema={"key": pl.String, "mission": pl.String, "players": pl.Int64},
+        )
+
+
+def _mission_info(cell: dict[str, Any]) -> MissionInfo:
+    rec = cell.get("mission_record", {})
+    printed: dict[int, int] = {}
+    if rec.get("game") == "deep-sea":
+        value = _printed_difficulty(rec, int(cell["players"]))
+        if value is not None:
+            printed[int(cell["players"])] = value
+    return MissionInfo(
+        id=str(cell["mission"]),
+        game=str(rec.get("game", "?")),
+        number=int(rec.get("number", 0)),
+        description=str(rec.get("description", "")),
+        printed_difficulty=printed,
+    )
+
+
+def _printed_difficulty(rec: dict[str, Any], players: int) -> int | None:
+    """Deep Sea: the logbook's difficulty, or the printed values of its fixed task cards."""
+    if int(rec.get("difficulty", 0)) > 0:
+        return int(rec["difficulty"])
+    fixed = [int(x) for x in rec.get("fixed_tasks", [])]
+    if not fixed:
+        return None
+    from crewsim.missions import load_task_cards
+
+    cards = {c.number: c for c in load_task_cards()}
+    return sum(cards[n].difficulty_for(players) for n in fixed if n in cards)
+
+
+def load_run(path: Path | str) -> Run:
+    """Read a run folder; a missing or half-written folder is a one-line error, not a traceback."""
+    path = Path(path)
+    if not path.is_dir():
+        raise CrewsimError(f"run folder {path} not found")
+    for name in _REQUIRED:
+        if not (path / name).exists():
+            raise CrewsimError(
+                f"{path}: no {name} (not a finished run folder of `crewsim simulate`)"
+            )
+    from crewsim.runs.folder import MANIFEST, malformed, read_manifest
+
+    manifest = read_manifest(path, REPORT_KEYS)  # an older run lacking others still reads
+    summary = read_table(path / "summary.parquet")
+    failures = read_table(path / "failures.parquet")
+    for table, name, columns in ((summary, "summary.parquet", _SUMMARY_COLUMNS),
+                                 (failures, "failures.parquet", _FAILURE_COLUMNS)):  # fmt: skip
+        absent = [c for c in columns if c not in table.columns]
+        if absent:
+            _damaged(path / name, f"no column {absent[0]!r}")
+    chunks = sorted((path / "chunks").glob("*.parquet"))
+    for chunk in chunks:
+        _whole_parquet(chunk)
+    missions: dict[str, MissionInfo] = {}
+    with malformed(path / MANIFEST):  # every field the report reads, read once here
+        for cell in manifest["cells"]:
+            info = _mission_info(cell)
+            old = missions.get(info.id)
+            if old is not None:
+                info.printed_difficulty.update(old.printed_difficulty)
+            missions[info.id] = info
+        run = Run(path, manifest, summary, failures, missions)
+        run.seed, run.bot, run.games_per_cell, run.key_map()  # noqa: B018
+        if int(manifest["chunk_size"]) <= 0:
+            raise ValueError(f"chunk_size {manifest['chunk_size']} is not a positive count")
+        if chunks:  # a run may drop its chunk files once summarised, but not some of them
+            _no_missing_chunk(run, {c.name for c in chunks}, int(manifest["chunk_size"]))
+    if "distress_successes" not in summary.columns:
+        run = replace(run, summary=_recount_attempts(run))
+    return run
+
+
+def _no_missing_chunk(run: Run, present: set[str], chunk_size: int) -> None:
+    """Every chunk the manifest plans is there: tables read from the games (the ceiling, the
+    balance fit) would otherwise count fewer games than the summary, without a word."""
+    from crewsim.runs.folder import resume_command
+    from crewsim.runs.plan import chunk_file_name, n_chunks
+
+    for key in run.key_map()["key"]:
+        for k in range(n_chunks(run.games_per_cell, chunk_size)):
+            name = chunk_file_name(key, k)
+            if name not in present:
+                raise CrewsimError(
+                    f"{run.path / 'chunks' / name}: missing; `{resume_command(run.path)}` "
+                    "simulates it again"
+                )
+
+
+def _whole_parquet(path: Path) -> None:
+    """A chunk cut short (a full disk, a copy stopped half way) or overwritten has lost the
+    Parquet trailer: 4 bytes read per file, where reading every footer took ~0.15 ms."""
+    try:
+        with path.open("rb") as f:
+            size = f.seek(0, 2)
+            f.seek(max(size - 4, 0))
+            tail = f.read(4)
+    except OSError as exc:
+        _damaged(path, exc.strerror or type(exc).__name__)
+    if size < 12 or tail != b"PAR1":
+        _damaged(path, "not a whole Parquet file: its end is missing")
+
+
+def read_table(path: Path) -> pl.DataFrame:
+    """A Parquet file of a run folder; a damaged one is a one-line error saying how to mend it."""
+    try:
+        return pl.read_parquet(path)
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        _damaged(path, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+
+
+def _damaged(path: Path, why: str) -> NoReturn:
+    """One line: which file of the run is damaged, why, and the resume that mends it."""
+    from crewsim.runs.folder import resume_command
+
+    chunk = path.parent.name == "chunks"
+    folder = path.parent.parent if chunk else path.parent
+    mend = "simulates it again" if chunk else "writes it again"
+    raise CrewsimError(f"{path}: damaged ({why}); delete it: `{resume_command(folder)}` {mend}")
+
+
+def _recount_attempts(run: Run) -> pl.DataFrame:
+    """A summary written before crewsim counted the games won after a distress call (and
+    charged the signal's attempt once per game, not once per mission): those counts from the
+    chunk files, and the expected attempts again by today's rule.  A run whose chunk files
+    are gone gets the count a signal that does not change the odds would give."""
+    schema = {"mission": pl.String, "players": pl.Int64, "ds": pl.Int64}
+    wins = pl.DataFrame(schema=schema)
+    if any((run.path / "chunks").glob("*.parquet")):
+        wins = (
+            run.game_rows()
+            .group_by("mission", "players")
+            .agg((pl.col("distress") & pl.col("success")).sum().alias("ds"))
+            .collect()
+            .cast(schema)  # type: ignore[arg-type]
+        )
+    s = run.summary.join(wins, on=["mission", "players"], how="left")
+    rows = []
+    for r in s.iter_rows(named=True):
+        ds = r["ds"]
+        if ds is None:
+            ds = round(r["distress_games"] * r["successes"] / r["games"]) if r["games"] else 0
+        att = expected_attempts(r["games"], r["successes"], r["distress_games"], ds)
+        rows.append((ds, att.expected, att.low, att.high))
+    names = ("distress_successes", "expected_attempts", "attempts_low", "attempts_high")
+    cols = [pl.Series(name, [row[k] for row in rows]) for k, name in enumerate(names)]
+    return s.drop("ds").with_columns(cols)
+
+
+# ---------------------------------------------------------------- the perfect-information ceiling
+
+def ceiling(run: Run) -> pl.DataFrame | None:
+    """The perfect-information ceiling per mission x players when the run has it, else None.
+
+    The solver writes it in one of two shapes, and both are read: a per-game ``feasible`` column
+    in the chunk files (true / false / null = unknown past the node budget; integers 1 / 0 / -1
+    or the solver's verdict names "feasible" / "infeasible" / "unknown" work too), or summary
+    columns ``feasible_share`` (optionally with counts ``feasible_games`` or ``feasible``,
+    ``decided_games``, ``ceiling_games`` and ``ceiling_wins``).  Both go through
+    ``stats.ceiling_columns``: the share of the decided deals with an interval spanning every
+    way the undecided ones could go, and the bots' efficiency on exactly the solved deals.
+    """
+    s = run.summary
+    if "feasible_share" in s.columns:
+        rows = []
+        for r in s.iter_rows(named=True):
+            share = r["feasible_share"]
+            key = {"mission": r["mission"], "players": int(r["players"])}
+            if share is None:  # a cell the solver could not judge (e.g. pn-12)
+                rows.append(key | ceiling_columns(0, 0, 0, 0))
+                continue
+            decided = r.get("decided_games")  # 0 is a count: every deal left open
+            decided = int(r["games"] if decided is None else decided)
+            feasible = r.get("feasible_games")
+            if feasible is None and isinstance(r.get("feasible"), int):
+                feasible = r["feasible"]  # the solver's own summary names the count `feasible`
+            if feasible is None:
+                feasible = round(share * decided)
+            solved = int(r.get("ceiling_games") or decided)
+            decided = min(decided, solved)  # counts that overrun the solved deals are capped
+            feasible = min(int(feasible), decided)
+            wins = r.get("ceiling_wins")
+            if wins is None:  # the bots on exactly the solved deals; a bare share: the whole run
+                wins = round(r.get("ceiling_success_rate", r["success_rate"]) * solved)
+            infeasible = decided - int(feasible)
+            feasible = max(int(feasible), int(wins))  # a deal the bots won is winnable
+            rows.append(key | ceiling_columns(solved, feasible, min(infeasible, solved - feasible),
+                                              int(wins)))  # fmt: skip
+        return _ceiling_frame(rows)
+    chunks = sorted((run.path / "chunks").glob("*.parquet"))
+    if not chunks or "feasible" not in pl.read_parquet_schema(chunks[0]):
+        return None
+    games = run.game_rows()
+    if pl.read_parquet_schema(chunks[0])["feasible"] == pl.String:  # the solver's verdict names
+        flag = pl.col("feasible").replace_strict(
+            {"feasible": 1, "infeasible": 0}, default=None, return_dtype=pl.Int8
+        )
+    else:
+        flag = pl.col("feasible").cast(pl.Int8)
+    counts = (
+        games.group_by("mission", "players")
+        .agg(
+            ((flag == 1) | pl.col("success")).sum().alias("feasible"),
+            ((flag == 0) & ~pl.col("success")).sum().alias("infeasible"),
+            pl.len().alias("solved"),
+            pl.col("success").sum().alias("wins"),
+        )
+        .collect()
+    )
+    return _ceiling_frame([
+        {"mission": r["mission"], "players": int(r["players"])}
+        | ceiling_columns(int(r["solved"]), int(r["feasible"]), int(r["infeasible"]),
+                          int(r["wins"]))
+        for r in counts.iter_rows(named=True)
+    ])  # fmt: skip
+
+
+def _ceiling_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
+    counts = ("ceiling_games", "feasible_games", "decided_games", "ceiling_wins")
+    schema = {"mission": pl.String, "players": pl.Int64}
+    schema |= {k: pl.Int64 if k in counts else pl.Float64 for k in CEILING_COLUMNS}
+    return pl.DataFrame(rows, schema=schema)
