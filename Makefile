@@ -63,18 +63,18 @@ reports: $(STAMP)
 		--format csv > /dev/null
 
 lint: $(STAMP)
-	$(BIN)/ruff check crewsim tests
+	$(BIN)/ruff check crewsim tests benchmarks
 	$(BIN)/mypy
 
 test: lint
 	$(BIN)/pytest -q -n auto --dist loadfile  # a worker per core; a file stays on one
 
 bench: $(STAMP)
-	$(BIN)/python -m crewsim.bench
-	$(BIN)/python -m crewsim.solver.bench
+	$(BIN)/python -m benchmarks.bench
+	$(BIN)/python -m benchmarks.solver_bench
 
 profile: $(STAMP)  # where the kernel's time goes, per function and line (needs Linux perf)
-	$(BIN)/python -m crewsim.kernel_profile
+	$(BIN)/python -m benchmarks.kernel_profile
 
 clean:
 	rm -rf $(VENV) .numba-cache .pytest_cache .mypy_cache

@@ -33,7 +33,7 @@ def play_paired(
     distress: str = "auto",
 ) -> dict[str, np.ndarray]:  # fmt: skip
     """Each bot plays the same ``games`` deals; returns bot name -> bool array of wins."""
-    from crewsim.kernel.run import run_chunk
+    from crewsim.engine.run import run_chunk
 
     mp = KernelMission(mission, players, distress).vector()
     seeds = game_seeds(seed, games)

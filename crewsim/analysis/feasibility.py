@@ -79,7 +79,7 @@ def _heuristic_problems(
 ) -> Iterator[tuple[Problem, bool]]:
     """The kernel's deals with the heuristic crew's draft, and whether the crew won each."""
     from crewsim.bots import get_bot
-    from crewsim.kernel.run import run_chunk
+    from crewsim.engine.run import run_chunk
     from crewsim.kernel.spec import KernelMission
     from crewsim.runs.ceiling import problem_of
     from crewsim.runs.plan import chunk_seed

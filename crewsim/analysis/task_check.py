@@ -233,7 +233,7 @@ def _play(
     mp: np.ndarray, bp: np.ndarray, games: int, seed: int
 ) -> tuple[int, Counter[tuple[int, int]]]:
     """One chunk in the kernel: successes and failure (kind, detail) counts (runs in a worker)."""
-    from crewsim.kernel.run import run_chunk
+    from crewsim.engine.run import run_chunk
 
     res = run_chunk(mp, bp, games, seed)
     fails = ~res["success"]

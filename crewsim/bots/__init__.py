@@ -1,6 +1,6 @@
 """The bot layer: every decision a crew takes, from the draft to the last card.
 
-numba functions on the kernel's bitmasks.  The game loop (``kernel.engine``) calls one entry
+numba functions on the kernel's bitmasks.  The game loop (``engine.play``) calls one entry
 module, ``crew``; below it, imported in one direction only: the decisions (``setup`` and
 ``deep_sea_setup`` before play, ``tokens``, ``comm``, and ``play`` for a card: ``lead`` or
 ``follow``, checked by ``endgame``), the scores they share (``want``: who should take the

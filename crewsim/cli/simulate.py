@@ -39,7 +39,7 @@ class OutputFormat(str, Enum):
 
 def trace_games(config: RunConfig, console: Console) -> None:
     """Play the first game of each cell's first chunk with recording; print the referee trace."""
-    from crewsim.kernel.run import run_chunk
+    from crewsim.engine.run import run_chunk
     from crewsim.runs.replay import replay
 
     bp = config.bot.vector()

@@ -29,12 +29,19 @@ def _cache_base() -> Path:
     return Path.home() / ".cache" / "crewsim-numba"
 
 
-def jitted_sources() -> list[Path]:
-    """The files whose edits must invalidate compiled code: every module with jitted code and
-    the card tables they compile in."""
+def game_sources() -> list[Path]:
+    """The files that decide how a game is played: the kernel, the bots, the engine and the
+    card tables they compile in (a run folder records their digest)."""
     package = Path(__file__).resolve().parents[1]
-    return sorted([*package.joinpath("kernel").glob("*.py"), *package.joinpath("bots").glob("*.py"),
-                   *package.joinpath("solver").glob("*.py"), package / "cards.py"])  # fmt: skip
+    folders = ("kernel", "bots", "engine")
+    return sorted([*(p for f in folders for p in package.joinpath(f).glob("*.py")),
+                   package / "cards.py"])  # fmt: skip
+
+
+def jitted_sources() -> list[Path]:
+    """The files whose edits must invalidate compiled code: the games' and the solver's."""
+    solver = Path(__file__).resolve().parents[1] / "solver"
+    return sorted([*game_sources(), *solver.glob("*.py")])
 
 
 def _versioned_cache_dir() -> str:

@@ -145,7 +145,7 @@ G_SIZE = 26
 
 ENDGAME_SCRATCH = 1024  # room for 13 tricks of 5 seats, 8 deals of the unseen cards, 12 tasks
 
-# ---- the honest-information probe (kernel.probe): stop at one decision, optionally after the
+# ---- the honest-information probe (engine.probe): stop at one decision, optionally after the
 # cards hidden from the deciding seat were re-dealt, and report what was decided
 PR_AT = 0  # the decision to probe, counted from 1 in the game (0: no probe)
 PR_COUNT = 1  # decisions taken so far

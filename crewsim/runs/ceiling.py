@@ -56,7 +56,7 @@ def ceiling_cell(
     """Solve the first ``n`` deals of a chunk seeded ``seed``, each with up to ``conflicts``
     SAT conflicts (or by ``solver``), each rebuilt from the record by ``problem``; one summary
     row."""
-    from crewsim.kernel.run import run_chunk
+    from crewsim.engine.run import run_chunk
 
     solve_one = solver or partial(solve, conflicts=conflicts)
 

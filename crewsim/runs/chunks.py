@@ -52,7 +52,7 @@ def warm_kernel(mp: np.ndarray, bp: np.ndarray) -> None:
     """Compile (or load from cache) once per process, so chunk timings are game time only."""
     global _warm
     if not _warm:
-        from crewsim.kernel.run import run_chunk
+        from crewsim.engine.run import run_chunk
 
         run_chunk(mp, bp, 1, 0)
         _warm = True
@@ -104,7 +104,7 @@ def play_chunk(task: ChunkTask, mp: np.ndarray, bp: np.ndarray) -> tuple[ChunkCo
     Workers write nothing: the bytes travel back to the driver, so a Dask worker on another
     machine needs no shared file system, and the run folder has a single writer.
     """
-    from crewsim.kernel.run import run_chunk
+    from crewsim.engine.run import run_chunk
 
     warm_kernel(mp, bp)
     start = time.perf_counter()

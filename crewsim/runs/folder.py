@@ -21,6 +21,7 @@ import polars as pl
 
 from crewsim import __version__
 from crewsim.errors import CrewsimError
+from crewsim.kernel import game_sources
 from crewsim.missions.schema import Mission
 from crewsim.runs.chunks import CHUNK_SCHEMA, RESULT_COLUMNS, ChunkCounts, chunk_counts
 from crewsim.runs.plan import ChunkTask, RunConfig
@@ -118,16 +119,13 @@ def verify_chunk(chunks: Path, task: ChunkTask) -> tuple[ChunkCounts | None, str
 
 
 def kernel_digest() -> str:
-    """SHA-256 of the kernel's sources (and the card layout they share).
+    """SHA-256 of the sources that decide how a game is played (kernel, bots, engine, cards).
 
-    The version number alone does not move when the kernel is edited between releases, but
-    the numbers do; a resume must not mix games of two kernels.
+    The version number alone does not move when they are edited between releases, but the
+    numbers do; a resume must not mix games of two kernels.
     """
-    import crewsim.kernel
-
-    here = Path(crewsim.kernel.__file__).resolve().parent
     digest = hashlib.sha256()
-    for src in sorted([*here.glob("*.py"), here.parent / "cards.py"]):
+    for src in game_sources():
         digest.update(src.read_bytes())
     return digest.hexdigest()
 

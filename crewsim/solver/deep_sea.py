@@ -2,7 +2,7 @@
 every task card in play (and the mission's crew objective)?
 
 The conditions are judged by the kernel's own judges (``crewsim.kernel.conditions.ds_judge``
-for task cards, ``crewsim.kernel.engine.judge_objective`` for objectives), which the referee
+for task cards, ``crewsim.engine.play.judge_objective`` for objectives), which the referee
 cross-checks hold equal to the rules: the search and the simulation agree on what a win is.
 
 One explicit-stack depth-first search over single card plays, like ``crewsim.solver.search``
@@ -42,7 +42,7 @@ from crewsim.kernel import conditions as C
 from crewsim.kernel import layout as L
 from crewsim.kernel.bits import BEATS, SUIT, TRUMPS, highest, lowest, nth_bit, popcount
 from crewsim.kernel.conditions import CODE_SIZE, DONE, FAILED, K_PREDICTED, ds_judge, encode_task
-from crewsim.kernel.engine import judge_objective
+from crewsim.kernel.judge import judge_objective
 from crewsim.solver.search import (
     FEASIBLE,
     INFEASIBLE,

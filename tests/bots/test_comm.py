@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from crewsim.bots import get_bot
-from crewsim.kernel.run import run_chunk
+from crewsim.engine.run import run_chunk
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission
 

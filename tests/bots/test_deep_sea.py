@@ -7,7 +7,7 @@ import pytest
 
 from crewsim.analysis.task_check import CARRIER
 from crewsim.bots import get_bot
-from crewsim.kernel.run import run_chunk
+from crewsim.engine.run import run_chunk
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission
 

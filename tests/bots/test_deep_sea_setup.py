@@ -13,9 +13,9 @@ from crewsim.analysis.task_check import CARRIER
 from crewsim.bots import get_bot
 from crewsim.bots.collect import sub_wins
 from crewsim.cards import parse_card
+from crewsim.engine.run import run_chunk
 from crewsim.kernel import layout as L
 from crewsim.kernel.bits import TRUMPS
-from crewsim.kernel.run import run_chunk
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission, load_campaign, load_task_cards
 from crewsim.rules.conditions import HeldTask

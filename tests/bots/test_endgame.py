@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from crewsim.bots import get_bot
 from crewsim.bots.endgame import _line_left, _worlds
 from crewsim.cards import suit_of
+from crewsim.engine.run import run_chunk
 from crewsim.kernel import layout as L
-from crewsim.kernel.run import run_chunk
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission
 from crewsim.rules.order import predecessors

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from crewsim.bots import get_bot
-from crewsim.kernel.run import run_chunk
+from crewsim.engine.run import run_chunk
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission
 from crewsim.missions.schema import Mission

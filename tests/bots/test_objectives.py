@@ -12,7 +12,7 @@ from crewsim.cards import (
     card_id,
     mask_of,
 )
-from crewsim.kernel.run import run_chunk
+from crewsim.engine.run import run_chunk
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission
 from crewsim.missions.schema import Mission

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from crewsim.bots import get_bot
+from crewsim.engine.run import run_chunk
 from crewsim.kernel import layout as L
-from crewsim.kernel.run import run_chunk
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission, load_campaign, load_task_cards
 

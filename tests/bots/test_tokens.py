@@ -8,8 +8,8 @@ import pytest
 from crewsim.bots import get_bot
 from crewsim.bots.tokens import ADJUST_MOVE, ADJUST_SWAP, adjust_tokens
 from crewsim.cards import parse_card
+from crewsim.engine.run import run_chunk
 from crewsim.kernel import layout as L
-from crewsim.kernel.run import run_chunk
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission
 

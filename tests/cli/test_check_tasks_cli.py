@@ -246,7 +246,7 @@ def test_ceiling_solves_the_deals_the_bots_played() -> None:
     """The bots' wins in the ceiling are their wins in the first games of the Monte Carlo:
     the same deals, drafted as the bots drafted them; none of those wins is infeasible."""
     from crewsim.analysis.task_check import _chunks, _vectors
-    from crewsim.kernel.run import run_chunk
+    from crewsim.engine.run import run_chunk
     from crewsim.missions import get_task_card
 
     code, doc = _json("2black", "-p", "4", "-n", "3000", "--seed", "5", "--ceiling",

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from crewsim.bots import get_bot
+from crewsim.engine.run import run_chunk
 from crewsim.kernel import layout as L
-from crewsim.kernel.run import run_chunk
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission
 

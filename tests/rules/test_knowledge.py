@@ -13,7 +13,7 @@ from rules_helpers import WORKED_HANDS, c, hand, play_trick
 
 from crewsim.bots import load_bots
 from crewsim.cards import SUIT_MASK, Game, cards_of, popcount, suit_of
-from crewsim.kernel.run import run_chunk
+from crewsim.engine.run import run_chunk
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission, load_task_cards
 from crewsim.rules import Deal, GameState, IllegalMove, TaskSpec

@@ -122,7 +122,7 @@ def test_deep_sea_missions_run(tmp_path: Path) -> None:
 
 def test_first_game_of_a_chunk_is_the_traced_game(tmp_path: Path) -> None:
     """`simulate --trace` replays game 0 of chunk 0: it must be the run's game, not another."""
-    from crewsim.kernel.run import RESULT_COLUMNS, run_chunk
+    from crewsim.engine.run import RESULT_COLUMNS, run_chunk
 
     cfg = _config(games=300)
     run(cfg, tmp_path)
@@ -140,8 +140,8 @@ def test_first_game_of_a_chunk_is_the_traced_game(tmp_path: Path) -> None:
 def test_deep_sea_chunks_keep_the_task_cards_in_play(tmp_path: Path) -> None:
     """Every Deep Sea game stores its cards and seats, equal to what a recorded replay shows;
     the summary carries the redeal and repair shares."""
+    from crewsim.engine.run import run_chunk
     from crewsim.kernel.layout import MAX_DS
-    from crewsim.kernel.run import run_chunk
     from crewsim.runs.chunks import CHUNK_SCHEMA
 
     cfg = RunConfig(tuple(resolve_missions("ds-6")), (4,), 400, get_bot("heuristic"), jobs=1)

@@ -11,7 +11,7 @@ import numpy as np
 
 from crewsim.cards import mask_of, parse_card
 from crewsim.kernel.conditions import DONE, FAILED, K_PREDICTED, ds_judge
-from crewsim.kernel.engine import judge_objective
+from crewsim.kernel.judge import judge_objective
 from crewsim.kernel.layout import G_CMD, G_FIRST_WINNER, G_NT, G_PLAYERS, G_SEATS, G_SIZE, G_T
 from crewsim.rules.deal import Deal
 from crewsim.rules.game import GameState, Rules, TaskSpec

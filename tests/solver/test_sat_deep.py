@@ -10,8 +10,8 @@ import pytest
 from crewsim.analysis.feasibility import random_deep_setup
 from crewsim.bots import get_bot
 from crewsim.cards import mask_of, parse_card
+from crewsim.engine.run import run_chunk
 from crewsim.kernel.conditions import encode_task
-from crewsim.kernel.run import run_chunk
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission, load_task_cards
 from crewsim.rules.conditions import HeldTask

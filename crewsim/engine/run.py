@@ -6,10 +6,10 @@ from functools import cache
 
 import numpy as np
 
+from crewsim.engine.play import play_chunk
 from crewsim.kernel import layout as L
 from crewsim.kernel.conditions import CODE_SIZE
 from crewsim.kernel.deep_sea_tables import N_COLS
-from crewsim.kernel.engine import play_chunk
 
 RESULT_COLUMNS = ("success", "fail_trick", "fail_kind", "fail_detail", "distress")
 STATE_DTYPE = np.dtype([(name, kind, (size,)) for name, kind, size in L.STATE_FIELDS])
@@ -47,7 +47,7 @@ def run_chunk(
     """Play ``n`` games from ``seed`` (an int64); with ``record`` keep every move as well.
 
     ``state`` (from ``new_state``) is given only to read or preset the scratch, as the
-    honest-information probe (``crewsim.kernel.probe``) does.
+    honest-information probe (``crewsim.engine.probe``) does.
 
     Always returned besides the outcome columns: ``redeals`` and ``repairs`` per game, and
     for Deep Sea ``ds_cards`` (n x 16 card numbers in reveal order, 0 = none) and

@@ -11,7 +11,7 @@ games/s with them, within this machine's noise of the plain build).
 Shares of samples, unlike games/s, barely move when the machine is busy: compare two versions
 of the policy by the share (or samples per game) of one function, not by wall time.
 
-Run ``python -m crewsim.kernel_profile --help``.  Needs Linux ``perf`` and binutils.
+Run ``python -m benchmarks.kernel_profile --help``.  Needs Linux ``perf`` and binutils.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-ENTRY = "engine10play_chunk"  # the mangled name of the game loop (the kernel's entry)
+ENTRY = "6engine4play10play_chunk"  # the mangled name of the game loop (the kernel's entry)
 WRAPPERS = ("cfunc.", "_ZN7cpython")  # numba's Python-call wrappers around it
 _ADDRESS = re.compile(r"^\s+([0-9a-f]+):\t")
 _FUNCTION = re.compile(r"^(\S+)\(\):$")
@@ -165,9 +165,9 @@ def _symbols(dispatcher: object, kept: Mapping[str, bytes], out: Path) -> list[S
 def child(mission: str, bot: str, seconds: float, out: Path) -> None:
     """Load the kernel, publish its code to perf (``/tmp/perf-PID.map``), play for a while."""
     kept = _keep_objects()
-    from crewsim.bench import _vectors
-    from crewsim.kernel.engine import play_chunk
-    from crewsim.kernel.run import run_chunk
+    from benchmarks.bench import _vectors
+    from crewsim.engine.play import play_chunk
+    from crewsim.engine.run import run_chunk
 
     mp, bp = _vectors(bot, mission)
     run_chunk(mp, bp, 100, 1)  # compiles or loads the kernel
@@ -236,7 +236,7 @@ def report(profile: Profile, top: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m crewsim.kernel_profile", description=__doc__.split("\n\n")[0]
+        prog="python -m benchmarks.kernel_profile", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("--mission", default="pn-10", help="mission id (default pn-10)")
     parser.add_argument("--bot", default="heuristic", help="crew (default heuristic)")
@@ -261,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
            "NUMBA_CACHE_DIR": str(_cache_base() / "debuginfo")}  # fmt: skip
     command = [
         "perf", "record", "-q", "-e", "cpu-clock", "-o", str(out / "perf.data"), "--",
-        sys.executable, "-W", "ignore", "-m", "crewsim.kernel_profile", "--child",
+        sys.executable, "-W", "ignore", "-m", "benchmarks.kernel_profile", "--child",
         "--mission", args.mission, "--bot", args.bot, "--seconds", str(args.seconds),
         "--out", str(out),
     ]  # fmt: skip

@@ -1,4 +1,4 @@
-"""`python -m crewsim.solver.bench --quick`: one row per task count, the two-player dummy and
+"""`python -m benchmarks.solver_bench --quick`: one row per task count, the two-player dummy and
 each Deep Sea mission."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from crewsim.solver import bench
+from benchmarks import solver_bench as bench
 
 
 def test_quick_bench_rows(capsys: pytest.CaptureFixture[str]) -> None:

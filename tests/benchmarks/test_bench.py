@@ -1,4 +1,4 @@
-"""`crewsim.bench` at toy sizes: the report's structure, never its timings.
+"""`benchmarks.bench` at toy sizes: the report's structure, never its timings.
 
 Timings belong to ``make bench``; asserting on them here would make the suite flaky on a loaded
 machine.  What must hold at any size: every section produces its figures, the kernel and plain
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from crewsim import bench
+from benchmarks import bench
 
 TOY = bench.Sizes(
     games=500,

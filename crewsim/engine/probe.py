@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from crewsim.engine.run import new_state, run_chunk
 from crewsim.kernel import layout as L
-from crewsim.kernel.run import new_state, run_chunk
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ measures game time, not compilation.  Measurements that need a clean process (pl
 ``NUMBA_DISABLE_JIT=1``, cold and cached compilation, peak memory of a long run) run in a child
 interpreter that prints one JSON line; the parent never imports anything it would then measure.
 
-Run ``python -m crewsim.bench --help``; ``--quick`` uses toy sizes (the smoke test's mode) and
+Run ``python -m benchmarks.bench --help``; ``--quick`` uses toy sizes (the smoke test's mode) and
 ``--memory`` adds the 10-million-game peak-memory run, which takes minutes and is opt-in.
 """
 
@@ -139,7 +139,7 @@ def _digests(res: dict[str, np.ndarray]) -> dict[str, str]:
     """A hash per result column: compares whole outcome arrays across processes cheaply."""
     import hashlib
 
-    from crewsim.kernel.run import RESULT_COLUMNS
+    from crewsim.engine.run import RESULT_COLUMNS
 
     return {
         c: hashlib.sha256(np.ascontiguousarray(res[c]).tobytes()).hexdigest()
@@ -188,7 +188,7 @@ def throughput(
     The same seed every run keeps the workload identical, so the spread is timer and machine
     noise only.  The warm-up call loads (or compiles) the kernel before anything is timed.
     """
-    from crewsim.kernel.run import run_chunk
+    from crewsim.engine.run import run_chunk
 
     mp, bp = _vectors(bot, mission)
     run_chunk(mp, bp, min(games, 1_000), seed)  # JIT warm-up
@@ -218,8 +218,8 @@ import json, time, warnings
 import numpy as np
 warnings.filterwarnings("ignore", category=RuntimeWarning)  # the RNG wraps int64 on purpose
 import numba
-from crewsim.bench import _digests, _vectors
-from crewsim.kernel.run import run_chunk
+from benchmarks.bench import _digests, _vectors
+from crewsim.engine.run import run_chunk
 mp, bp = _vectors({bot!r})
 with np.errstate(all="ignore"):
     start = time.perf_counter()
@@ -241,7 +241,7 @@ def python_ratio(bot: str, games: int, repeats: int, seed: int = SEED) -> dict[s
     means the kernel relies on something plain Python does differently (overflow, float
     rounding, integer widths) and the ratio would compare different work.
     """
-    from crewsim.kernel.run import run_chunk
+    from crewsim.engine.run import run_chunk
 
     mp, bp = _vectors(bot)
     run_chunk(mp, bp, min(games, 1_000), seed)  # JIT warm-up
@@ -281,8 +281,8 @@ def python_ratio(bot: str, games: int, repeats: int, seed: int = SEED) -> dict[s
 _COMPILE_CHILD = """
 import json, time
 start = time.perf_counter()
-from crewsim.bench import _vectors
-from crewsim.kernel.run import run_chunk
+from benchmarks.bench import _vectors
+from crewsim.engine.run import run_chunk
 mp, bp = _vectors("heuristic")
 imported = time.perf_counter()
 run_chunk(mp, bp, {games}, 1)
@@ -384,7 +384,7 @@ try:
     import psutil
 except ImportError:
     psutil = None
-from crewsim.bench import _runner_config
+from benchmarks.bench import _runner_config
 from crewsim.runs.montecarlo import run
 
 peak = {{"tree": 0, "pss": 0, "self": 0, "procs": 0}}
@@ -661,7 +661,7 @@ def render(report: dict[str, Any]) -> Any:
 
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(
-        prog="python -m crewsim.bench",
+        prog="python -m benchmarks.bench",
         description="Kernel performance figures against the targets (issue 3).",
     )
     ap.add_argument(
@@ -690,7 +690,7 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``python -m crewsim.bench``.
+    """Entry point of ``python -m benchmarks.bench``.
 
     Exit status 0 even when a figure misses its target (the bench reports, it does not gate);
     1 when a measurement itself failed.

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from crewsim.bots import get_bot
 from crewsim.cards import Game, seats_of
+from crewsim.engine.probe import Decision, Swap, count_decisions, probe
 from crewsim.kernel import layout as L
-from crewsim.kernel.probe import Decision, Swap, count_decisions, probe
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission, resolve_missions
 from crewsim.missions.schema import Mission
