@@ -63,6 +63,7 @@ reports: $(STAMP)
 		--format csv > /dev/null
 
 lint: $(STAMP)
+	$(BIN)/ruff format --check crewsim tests benchmarks
 	$(BIN)/ruff check crewsim tests benchmarks
 	$(BIN)/mypy
 

@@ -474,63 +474,103 @@ def figures(results: dict[str, Any]) -> list[Figure]:
         t = results.get(f"throughput_{bot}")
         if t:
             target = TARGET_GAMES_PER_S if bot == "heuristic" else None
-            rows.append(Figure(
-                f"{bot}_games_per_s", f"{bot} crew, 1 core", t["games_per_s"], "games/s",
-                f"≥ {TARGET_GAMES_PER_S:,.0f}" if target else "",
-                _ok(t["games_per_s"], target) if target else None,
-                f"median of {t['repeats']} x {t['games']:,}; success {t['success_rate']:.1%}",
-            ))  # fmt: skip
+            rows.append(
+                Figure(
+                    f"{bot}_games_per_s",
+                    f"{bot} crew, 1 core",
+                    t["games_per_s"],
+                    "games/s",
+                    f"≥ {TARGET_GAMES_PER_S:,.0f}" if target else "",
+                    _ok(t["games_per_s"], target) if target else None,
+                    f"median of {t['repeats']} x {t['games']:,}; success {t['success_rate']:.1%}",
+                )
+            )
     d = results.get("throughput_deep_sea")
     if d:
-        rows.append(Figure(
-            "deep_sea_games_per_s", f"heuristic crew, {d['mission']}, 1 core", d["games_per_s"],
-            "games/s", f"≥ {TARGET_DEEP_SEA_GAMES_PER_S:,.0f}",
-            _ok(d["games_per_s"], TARGET_DEEP_SEA_GAMES_PER_S),
-            f"median of {d['repeats']} x {d['games']:,}; success {d['success_rate']:.1%}",
-        ))  # fmt: skip
+        rows.append(
+            Figure(
+                "deep_sea_games_per_s",
+                f"heuristic crew, {d['mission']}, 1 core",
+                d["games_per_s"],
+                "games/s",
+                f"≥ {TARGET_DEEP_SEA_GAMES_PER_S:,.0f}",
+                _ok(d["games_per_s"], TARGET_DEEP_SEA_GAMES_PER_S),
+                f"median of {d['repeats']} x {d['games']:,}; success {d['success_rate']:.1%}",
+            )
+        )
     for bot in ("heuristic", "random"):
         p = results.get(f"python_{bot}")
         if p:
             same = "yes" if p["same_outcomes"] else f"NO ({p['success_mismatches']} differ)"
-            rows.append(Figure(
-                f"{bot}_python_ratio", f"{bot}: kernel ÷ plain Python", p["ratio"], "×",
-                f"≥ {TARGET_RATIO:.0f}×", _ok(p["ratio"], TARGET_RATIO) and p["same_outcomes"],
-                f"Python {p['python_games_per_s']:,.0f} games/s, kernel "
-                f"{p['kernel_games_per_s']:,.0f} on the same {p['games']:,} deals; "
-                f"same outcomes: {same}",
-            ))  # fmt: skip
+            rows.append(
+                Figure(
+                    f"{bot}_python_ratio",
+                    f"{bot}: kernel ÷ plain Python",
+                    p["ratio"],
+                    "×",
+                    f"≥ {TARGET_RATIO:.0f}×",
+                    _ok(p["ratio"], TARGET_RATIO) and p["same_outcomes"],
+                    f"Python {p['python_games_per_s']:,.0f} games/s, kernel "
+                    f"{p['kernel_games_per_s']:,.0f} on the same {p['games']:,} deals; "
+                    f"same outcomes: {same}",
+                )
+            )
     c = results.get("compile")
     if c:
         cold, cached = c["cold"], c["cached"]
-        rows.append(Figure(
-            "compile_cold_s", "JIT compile, cold", cold["total_s"], "s", "", None,
-            f"import {cold['import_s']:.2f} s + first run {cold['first_run_s']:.2f} s",
-        ))  # fmt: skip
-        rows.append(Figure(
-            "compile_cached_s", "JIT compile, cached", cached["total_s"], "s",
-            f"< {TARGET_CACHED_S:.0f} s", _ok(cached["total_s"], TARGET_CACHED_S, higher=False),
-            f"import {cached['import_s']:.2f} s + first run {cached['first_run_s']:.2f} s",
-        ))  # fmt: skip
+        rows.append(
+            Figure(
+                "compile_cold_s",
+                "JIT compile, cold",
+                cold["total_s"],
+                "s",
+                "",
+                None,
+                f"import {cold['import_s']:.2f} s + first run {cold['first_run_s']:.2f} s",
+            )
+        )
+        rows.append(
+            Figure(
+                "compile_cached_s",
+                "JIT compile, cached",
+                cached["total_s"],
+                "s",
+                f"< {TARGET_CACHED_S:.0f} s",
+                _ok(cached["total_s"], TARGET_CACHED_S, higher=False),
+                f"import {cached['import_s']:.2f} s + first run {cached['first_run_s']:.2f} s",
+            )
+        )
     s = results.get("scaling")
     if s:
         cores = s["jobs"]
         target = TARGET_SCALING_PER_CORE * cores
-        rows.append(Figure(
-            "scaling_speedup", f"scaling 1 → {cores} cores", s["speedup"], "×",
-            f"≥ {target:.1f}×" if cores > 1 else "", _ok(s["speedup"], target) if cores > 1
-            else None,
-            f"runner, {s['chunks']} x {s['chunk_size']:,} games: "
-            f"{s['serial_games_per_s']:,.0f} → {s['parallel_games_per_s']:,.0f} games/s",
-        ))  # fmt: skip
+        rows.append(
+            Figure(
+                "scaling_speedup",
+                f"scaling 1 → {cores} cores",
+                s["speedup"],
+                "×",
+                f"≥ {target:.1f}×" if cores > 1 else "",
+                _ok(s["speedup"], target) if cores > 1 else None,
+                f"runner, {s['chunks']} x {s['chunk_size']:,} games: "
+                f"{s['serial_games_per_s']:,.0f} → {s['parallel_games_per_s']:,.0f} games/s",
+            )
+        )
     m = results.get("memory")
     if m:
-        rows.append(Figure(
-            "memory_peak_mib", f"peak RSS, {m['games']:,} games", m["peak_mib"], "MiB",
-            f"< {TARGET_MEMORY_MIB:,.0f} MiB", _ok(m["peak_mib"], TARGET_MEMORY_MIB, higher=False),
-            f"RSS summed over {m['max_processes']} processes (driver, workers, helpers); "
-            f"PSS (shared pages split) {m['tree_pss_peak_mib'] or 0:,.0f} MiB; largest process "
-            f"{m['max_process_peak_mib']:,.0f} MiB; {m['games_per_s']:,.0f} games/s all cores",
-        ))  # fmt: skip
+        rows.append(
+            Figure(
+                "memory_peak_mib",
+                f"peak RSS, {m['games']:,} games",
+                m["peak_mib"],
+                "MiB",
+                f"< {TARGET_MEMORY_MIB:,.0f} MiB",
+                _ok(m["peak_mib"], TARGET_MEMORY_MIB, higher=False),
+                f"RSS summed over {m['max_processes']} processes (driver, workers, helpers); "
+                f"PSS (shared pages split) {m['tree_pss_peak_mib'] or 0:,.0f} MiB; largest process "
+                f"{m['max_process_peak_mib']:,.0f} MiB; {m['games_per_s']:,.0f} games/s all cores",
+            )
+        )
     return rows
 
 
@@ -590,8 +630,14 @@ def run_bench(
             partial(scaling, sizes.scale_chunks, sizes.scale_chunk_size, sizes.scale_repeats),
         )
     )
-    steps.append(("memory", "memory", f"memory: {sizes.memory_games:,} games through the runner",
-                  partial(peak_memory, sizes.memory_games)))  # fmt: skip
+    steps.append(
+        (
+            "memory",
+            "memory",
+            f"memory: {sizes.memory_games:,} games through the runner",
+            partial(peak_memory, sizes.memory_games),
+        )
+    )
     for section, key, message, measure in steps:
         if section not in wanted:
             continue
@@ -620,8 +666,10 @@ def _last_line(exc: BaseException) -> str:
 
 def _error_rows(errors: dict[str, str]) -> list[Figure]:
     """A failed measurement stays visible in the table as a MISS with its error."""
-    return [Figure(f"{key}_error", f"{key}: failed", None, "", "", False, msg)
-            for key, msg in errors.items()]  # fmt: skip
+    return [
+        Figure(f"{key}_error", f"{key}: failed", None, "", "", False, msg)
+        for key, msg in errors.items()
+    ]
 
 
 def _fmt(value: float | None, unit: str) -> str:

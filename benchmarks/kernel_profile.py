@@ -101,8 +101,11 @@ def inline_frames(disassembly: str, base: int) -> dict[int, tuple[tuple[str, str
 
 
 def attribute(
-    offsets: Mapping[int, int], frames: Mapping[int, tuple[tuple[str, str], ...]],
-    total: int, games: int, root: str = "",
+    offsets: Mapping[int, int],
+    frames: Mapping[int, tuple[tuple[str, str], ...]],
+    total: int,
+    games: int,
+    root: str = "",
 ) -> Profile:
     """Sum samples per function and per line; a function or line counts once per sample even
     when it appears in the chain twice (a helper inlined into a helper it also calls)."""
@@ -197,7 +200,9 @@ def read_profile(out: Path, root: str) -> Profile:
     entry = _entry(Symbol(**s) for s in run["symbols"])
     script = subprocess.run(
         ["perf", "script", "-i", str(out / "perf.data"), "-F", "ip,sym,symoff"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     offsets: Counter[int] = Counter()
     total = 0
@@ -207,10 +212,19 @@ def read_profile(out: Path, root: str) -> Profile:
         if name == entry.name:
             offsets[int(offset, 16)] += 1
     disassembly = subprocess.run(
-        ["objdump", "-d", "-l", "--inlines", "--no-show-raw-insn",
-         f"--start-address={entry.offset}", f"--stop-address={entry.offset + entry.size}",
-         entry.obj],
-        capture_output=True, text=True, check=True,
+        [
+            "objdump",
+            "-d",
+            "-l",
+            "--inlines",
+            "--no-show-raw-insn",
+            f"--start-address={entry.offset}",
+            f"--stop-address={entry.offset + entry.size}",
+            entry.obj,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     return attribute(offsets, inline_frames(disassembly, entry.offset), total, run["games"], root)
 
@@ -250,23 +264,49 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     missing = [tool for tool in ("perf", "objdump", "nm") if shutil.which(tool) is None]
     if missing:
-        print(f"kernel_profile: {', '.join(missing)} not found (Linux perf and binutils needed)",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"kernel_profile: {', '.join(missing)} not found (Linux perf and binutils needed)",
+            file=sys.stderr,
+        )
         return 2
     from crewsim.kernel import _cache_base
 
     out = args.out or Path(tempfile.mkdtemp(prefix="crewsim-profile-"))
     out.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "NUMBA_DEBUGINFO": "1",
-           "NUMBA_CACHE_DIR": str(_cache_base() / "debuginfo")}  # fmt: skip
+    env = {
+        **os.environ,
+        "NUMBA_DEBUGINFO": "1",
+        "NUMBA_CACHE_DIR": str(_cache_base() / "debuginfo"),
+    }
     command = [
-        "perf", "record", "-q", "-e", "cpu-clock", "-o", str(out / "perf.data"), "--",
-        sys.executable, "-W", "ignore", "-m", "benchmarks.kernel_profile", "--child",
-        "--mission", args.mission, "--bot", args.bot, "--seconds", str(args.seconds),
-        "--out", str(out),
-    ]  # fmt: skip
-    print(f"profiling {args.mission} for {args.seconds:g} s (the first run compiles the kernel "
-          "with line tables for a few minutes)", file=sys.stderr)  # fmt: skip
+        "perf",
+        "record",
+        "-q",
+        "-e",
+        "cpu-clock",
+        "-o",
+        str(out / "perf.data"),
+        "--",
+        sys.executable,
+        "-W",
+        "ignore",
+        "-m",
+        "benchmarks.kernel_profile",
+        "--child",
+        "--mission",
+        args.mission,
+        "--bot",
+        args.bot,
+        "--seconds",
+        str(args.seconds),
+        "--out",
+        str(out),
+    ]
+    print(
+        f"profiling {args.mission} for {args.seconds:g} s (the first run compiles the kernel "
+        "with line tables for a few minutes)",
+        file=sys.stderr,
+    )
     proc = subprocess.run(command, env=env, check=False)
     if proc.returncode != 0:
         print(f"kernel_profile: perf record failed ({proc.returncode})", file=sys.stderr)

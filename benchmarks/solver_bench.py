@@ -39,19 +39,27 @@ RESAMPLES = 1000  # draws of the deals for the interval of deals/s
 
 
 def run(
-    n_tasks: int, deals: int, budget: int, seed: int, conflicts: int = DEFAULT_CONFLICTS,
-    players: int = 4, repeats: int = 1,
+    n_tasks: int,
+    deals: int,
+    budget: int,
+    seed: int,
+    conflicts: int = DEFAULT_CONFLICTS,
+    players: int = 4,
+    repeats: int = 1,
 ) -> dict[str, float]:
     problems = []
     for k in range(deals):
         deal, tasks = random_setup(players, n_tasks, (), seed * 1_000_003 + k)
         problems.append(Problem(deal, tuple(tasks)))
-    return {"tasks": n_tasks, "players": players,
-            **_timed(problems, budget, conflicts, repeats)}  # fmt: skip
+    return {"tasks": n_tasks, "players": players, **_timed(problems, budget, conflicts, repeats)}
 
 
 def run_deep(
-    mission_id: str, deals: int, budget: int, seed: int, conflicts: int = DEFAULT_CONFLICTS,
+    mission_id: str,
+    deals: int,
+    budget: int,
+    seed: int,
+    conflicts: int = DEFAULT_CONFLICTS,
     repeats: int = 1,
 ) -> dict[str, Any]:
     """Deep Sea: the mission's task cards drawn and given to random seats, 4 players."""
@@ -64,9 +72,7 @@ def run_deep(
     return {"mission": mission_id, **_timed(problems, budget, conflicts, repeats)}
 
 
-def _timed(
-    problems: list[Problem], budget: int, conflicts: int, repeats: int
-) -> dict[str, float]:
+def _timed(problems: list[Problem], budget: int, conflicts: int, repeats: int) -> dict[str, float]:
     deals = len(problems)
     warm_up(problems[0], budget, conflicts)  # this kind of problem's compiled code, untimed
     gc.collect()
@@ -106,8 +112,12 @@ def _timed(
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
-    ap.add_argument("--conflicts", type=int, default=DEFAULT_CONFLICTS,
-                    help="SAT engine conflicts per deal the DFS leaves open (0: DFS only)")
+    ap.add_argument(
+        "--conflicts",
+        type=int,
+        default=DEFAULT_CONFLICTS,
+        help="SAT engine conflicts per deal the DFS leaves open (0: DFS only)",
+    )
     ap.add_argument("--deals", type=int, default=0, help="deals per task count (0: defaults)")
     ap.add_argument("--repeats", type=int, default=3, help="runs of each set of deals (median)")
     ap.add_argument("--seed", type=int, default=1)
@@ -136,12 +146,17 @@ def main(argv: list[str] | None = None) -> None:
             f"  {_sat(row)}"
         )
     deals = 20 if args.quick else (args.deals or DUMMY_DEALS)
-    rows = [("2p dummy", run(DUMMY_TASKS, deals, args.budget, args.seed, args.conflicts, 2,
-                             repeats))]  # fmt: skip
+    rows = [
+        ("2p dummy", run(DUMMY_TASKS, deals, args.budget, args.seed, args.conflicts, 2, repeats))
+    ]
     for mission_id in DEEP:
         deals = 10 if args.quick else (args.deals or DEEP_DEALS)
-        rows.append((mission_id, run_deep(mission_id, deals, args.budget, args.seed,
-                                          args.conflicts, repeats)))  # fmt: skip
+        rows.append(
+            (
+                mission_id,
+                run_deep(mission_id, deals, args.budget, args.seed, args.conflicts, repeats),
+            )
+        )
     for name, row in rows:
         if args.json:
             print(json.dumps(row))

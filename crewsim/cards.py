@@ -46,13 +46,28 @@ class Suit(IntEnum):
 
 COLOUR_NAMES = ("pink", "blue", "green", "yellow")
 _SUIT_ALIASES: dict[str, int] = {
-    "pink": 0, "p": 0, "red": 0, "r": 0,
-    "blue": 1, "b": 1,
-    "green": 2, "g": 2,
-    "yellow": 3, "y": 3,
-    "rocket": 4, "rockets": 4, "sub": 4, "subs": 4, "submarine": 4, "submarines": 4,
-    "s": 4, "t": 4, "trump": 4, "black": 4, "k": 4,
-}  # fmt: skip
+    "pink": 0,
+    "p": 0,
+    "red": 0,
+    "r": 0,
+    "blue": 1,
+    "b": 1,
+    "green": 2,
+    "g": 2,
+    "yellow": 3,
+    "y": 3,
+    "rocket": 4,
+    "rockets": 4,
+    "sub": 4,
+    "subs": 4,
+    "submarine": 4,
+    "submarines": 4,
+    "s": 4,
+    "t": 4,
+    "trump": 4,
+    "black": 4,
+    "k": 4,
+}
 # "r" means pink ("red") only when followed by a colour value; "R4"/"rocket4" is a rocket.
 _CARD_RE = re.compile(r"^\s*([a-zA-Z]+)\s*[-_ ]?\s*(\d)\s*$")
 

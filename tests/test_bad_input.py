@@ -88,8 +88,10 @@ CASES: list[tuple[list[str], str]] = [
     (["simulate", "pn-1", "-p", "three"], "--players: expected numbers"),
     (["simulate", "pn-1", "-n", "0"], "-n: expected a positive number of games, got 0"),
     (["simulate", "pn-1", "-n", "-5"], "-n: expected a positive number"),
-    (["simulate", "pn-1", "-n", "many"],
-     "-n: expected a whole number (1000, 1_000, 1,000 or 1e3), got 'many'"),
+    (
+        ["simulate", "pn-1", "-n", "many"],
+        "-n: expected a whole number (1000, 1_000, 1,000 or 1e3), got 'many'",
+    ),
     (["simulate", "pn-1", "-n", "2.5"], "-n: expected a whole number"),
     (["simulate", "pn-1", "--seed", "-1"], "--seed: expected a non-negative"),
     (["simulate", "pn-1", "--bot", "nobody"], "unknown bot 'nobody'"),
@@ -99,47 +101,55 @@ CASES: list[tuple[list[str], str]] = [
     (
         ["simulate", "pn-1", "--backend", "loky", "--scheduler", "tcp://127.0.0.1:1"],
         "--scheduler: only with --backend dask",
-    ),  # fmt: skip
+    ),
     (
         ["simulate", "pn-1", *SMALL, "--scheduler", "tcp://127.0.0.1:1"],
         "cannot reach the Dask scheduler at tcp://127.0.0.1:1",
-    ),  # fmt: skip
+    ),
     (["feasibility", "pn-1", "-n", "5", "--backend", "spark"], "--backend: expected loky|dask"),
     (
         ["feasibility", "pn-1", "-n", "5", "--scheduler", "tcp://127.0.0.1:1"],
         "cannot reach the Dask scheduler at tcp://127.0.0.1:1",
-    ),  # fmt: skip
+    ),
     (["rank", "pn-1", "--backend", "spark"], "--backend: expected loky|dask, got 'spark'"),
     (
         ["rank", "pn-1", "-n", "200", "-p", "4", "--scheduler", "tcp://127.0.0.1:1"],
         "cannot reach the Dask scheduler at tcp://127.0.0.1:1",
-    ),  # fmt: skip
+    ),
     (
         ["balance", "-n", "200", "-p", "4", "--scheduler", "tcp://127.0.0.1:1"],
         "cannot reach the Dask scheduler at tcp://127.0.0.1:1",
-    ),  # fmt: skip
+    ),
     (["simulate", "pn-1", "--format", "xml"], "--format: expected table|json"),
-    (["simulate", "pn-1", "--ceiling", "--ceiling-conflicts", "-3"],
-     "--ceiling-conflicts: expected 0 or more, got '-3'"),
-    (["simulate", "pn-1", "--ceiling", "--ceiling-conflicts", "lots"],
-     "--ceiling-conflicts: expected a whole number (1000, 1_000, 1,000 or 1e3), got 'lots'"),
-    (["rank", "pn-1", "--ceiling", "--ceiling-conflicts", "-3"],
-     "--ceiling-conflicts: expected 0 or more, got -3"),
-    (["rank", "pn-1", "--ceiling", "--ceiling-n", "0"],
-     "--ceiling-n: expected a whole number above 0, got 0"),
+    (
+        ["simulate", "pn-1", "--ceiling", "--ceiling-conflicts", "-3"],
+        "--ceiling-conflicts: expected 0 or more, got '-3'",
+    ),
+    (
+        ["simulate", "pn-1", "--ceiling", "--ceiling-conflicts", "lots"],
+        "--ceiling-conflicts: expected a whole number (1000, 1_000, 1,000 or 1e3), got 'lots'",
+    ),
+    (
+        ["rank", "pn-1", "--ceiling", "--ceiling-conflicts", "-3"],
+        "--ceiling-conflicts: expected 0 or more, got -3",
+    ),
+    (
+        ["rank", "pn-1", "--ceiling", "--ceiling-n", "0"],
+        "--ceiling-n: expected a whole number above 0, got 0",
+    ),
     (["simulate"], "give missions to simulate"),
     (
         ["simulate", "pn-1", *SMALL, "--seed", "3", "--out", "{run}"],
         "was made by another configuration (root_seed 0 there, 3 here)",
-    ),  # fmt: skip
+    ),
     (
         ["simulate", "pn-1", *SMALL[:-2], "-p", "3", "--out", "{run}"],
         "was made by another configuration (players [4] only there, [3] only here)",
-    ),  # fmt: skip
+    ),
     (
         ["simulate", "pn-1", "-p", "4", "-n", "50", "--chunk-size", "100", "--out", "{run}"],
         "already holds 200 games per cell",
-    ),  # fmt: skip
+    ),
     (["simulate", "--resume", "{run}", "--seed", "9"], "another configuration"),
     (["simulate", "pn-2", "--resume", "{run}"], "give no missions with it"),
     (["simulate", "--resume", "{a_dir}"], "not a crewsim run folder"),
@@ -181,16 +191,21 @@ CASES: list[tuple[list[str], str]] = [
 # typer's own parsing errors (a number out of range, a missing option): one line too
 TYPER_USAGE: list[tuple[list[str], str]] = [
     (["tasks", "list", "--players", "9"], "less than or equal to 5"),
-    *((argv, "--seed") for argv in (
-        ["deal", "--seed", "-1"],
-        ["check-tasks", "1", "-n", "10", "--seed", "-1"],
-        ["feasibility", "pn-3", "-n", "5", "--seed", "-2"],
-        ["rank", "pn-3", "--seed", "-1"],
-        ["balance", "--seed", "-1"],
-    )),
+    *(
+        (argv, "--seed")
+        for argv in (
+            ["deal", "--seed", "-1"],
+            ["check-tasks", "1", "-n", "10", "--seed", "-1"],
+            ["feasibility", "pn-3", "-n", "5", "--seed", "-2"],
+            ["rank", "pn-3", "--seed", "-1"],
+            ["balance", "--seed", "-1"],
+        )
+    ),
     (["deal", "--players", "four"], "valid integer"),
-    (["simulate", "pn-1", "--no-such-option"], "No such option: --no-such-option (see "
-     "crewsim simulate --help)"),
+    (
+        ["simulate", "pn-1", "--no-such-option"],
+        "No such option: --no-such-option (see crewsim simulate --help)",
+    ),
     (["bogus"], "No such command 'bogus'"),
     (["rank", "pn-1", "-n", "1.5"], "expected a whole number"),
     (["balance", "-n", "lots"], "expected a whole number"),
@@ -230,9 +245,25 @@ _scalars = (
     st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=12)
 )
 _keys = st.sampled_from(
-    ["id", "game", "number", "tasks", "tokens", "communication", "objectives", "kind",
-     "missions", "task_cards", "difficulty", "params", "card", "cards", "text", "x"]
-) | st.text(max_size=6)  # fmt: skip
+    [
+        "id",
+        "game",
+        "number",
+        "tasks",
+        "tokens",
+        "communication",
+        "objectives",
+        "kind",
+        "missions",
+        "task_cards",
+        "difficulty",
+        "params",
+        "card",
+        "cards",
+        "text",
+        "x",
+    ]
+) | st.text(max_size=6)
 _json_like = st.recursive(
     _scalars,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_keys, inner, max_size=5),
@@ -303,9 +334,20 @@ def test_deal_reader_survives_random_bytes(data: bytes, suffix: str) -> None:
 
 
 _deal_keys = st.sampled_from(
-    ["game", "players", "commander", "hands", "tasks", "dummy_under", "mission", "designated",
-     "card", "player", "token"]
-)  # fmt: skip
+    [
+        "game",
+        "players",
+        "commander",
+        "hands",
+        "tasks",
+        "dummy_under",
+        "mission",
+        "designated",
+        "card",
+        "player",
+        "token",
+    ]
+)
 _deal_like = st.recursive(
     _scalars | st.sampled_from(["pink6", "rocket4", "sub2", "blue9", "pn-1", "1", "omega"]),
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(_deal_keys, inner, max_size=6),

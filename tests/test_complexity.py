@@ -21,10 +21,23 @@ def measured() -> dict[str, int]:
     """``path::function`` -> complexity, for every function of the package over ``LIMIT``."""
     ruff = Path(sys.executable).with_name("ruff")
     out = subprocess.run(
-        [str(ruff), "check", "--select", "C901", "--exit-zero", "--output-format", "json",
-         "--config", f"lint.mccabe.max-complexity = {LIMIT}", "crewsim"],
-        cwd=ROOT, capture_output=True, text=True, check=True,
-    ).stdout  # fmt: skip
+        [
+            str(ruff),
+            "check",
+            "--select",
+            "C901",
+            "--exit-zero",
+            "--output-format",
+            "json",
+            "--config",
+            f"lint.mccabe.max-complexity = {LIMIT}",
+            "crewsim",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     found: dict[str, int] = {}
     for item in json.loads(out):
         name = item["message"].split("`")[1]

@@ -27,9 +27,15 @@ def test_notebook_executes(path: Path, monkeypatch: pytest.MonkeyPatch, tmp_path
         monkeypatch.setenv(key, value)
     monkeypatch.delenv("CREWSIM_NB_RUN", raising=False)
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=180, kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path)}})  # fmt: skip
+    client = NotebookClient(
+        nb, timeout=180, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    )
     client.execute()  # raises CellExecutionError with the failing cell's traceback
-    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
-              if o.get("output_type") == "error"]  # fmt: skip
+    errors = [
+        o
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.get("outputs", [])
+        if o.get("output_type") == "error"
+    ]
     assert not errors

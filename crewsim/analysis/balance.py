@@ -51,30 +51,70 @@ MIN_CARDS = 5  # fewer estimated cards (or one printed value) cannot carry the c
 FIT_GAMES = 25_000  # games per mission and crew size the fit reads (see ``grouped_games``)
 
 CARD_SCHEMA = {
-    "players": pl.Int64, "card": pl.Int64, "name": pl.String, "text": pl.String,
-    "printed": pl.Int64, "games": pl.Int64, "success_rate": pl.Float64,
-    "coef": pl.Float64, "se": pl.Float64, "estimated": pl.Float64, "est_low": pl.Float64,
-    "est_high": pl.Float64, "off_by": pl.Float64, "flagged": pl.Boolean, "proposed": pl.Int64,
-    "proposed_low": pl.Int64, "proposed_high": pl.Int64,
-}  # fmt: skip
+    "players": pl.Int64,
+    "card": pl.Int64,
+    "name": pl.String,
+    "text": pl.String,
+    "printed": pl.Int64,
+    "games": pl.Int64,
+    "success_rate": pl.Float64,
+    "coef": pl.Float64,
+    "se": pl.Float64,
+    "estimated": pl.Float64,
+    "est_low": pl.Float64,
+    "est_high": pl.Float64,
+    "off_by": pl.Float64,
+    "flagged": pl.Boolean,
+    "proposed": pl.Int64,
+    "proposed_low": pl.Int64,
+    "proposed_high": pl.Int64,
+}
 MISSION_SCHEMA = {
-    "players": pl.Int64, "mission": pl.String, "number": pl.Int64, "printed": pl.Int64,
-    "games": pl.Int64, "successes": pl.Int64, "success_rate": pl.Float64, "ci_low": pl.Float64,
-    "ci_high": pl.Float64, "expected_attempts": pl.Float64, "mission_effect": pl.Float64,
+    "players": pl.Int64,
+    "mission": pl.String,
+    "number": pl.Int64,
+    "printed": pl.Int64,
+    "games": pl.Int64,
+    "successes": pl.Int64,
+    "success_rate": pl.Float64,
+    "ci_low": pl.Float64,
+    "ci_high": pl.Float64,
+    "expected_attempts": pl.Float64,
+    "mission_effect": pl.Float64,
     "mission_effect_se": pl.Float64,
-}  # fmt: skip
+}
 CEILING_SCHEMA = {
-    "players": pl.Int64, "card": pl.Int64, "name": pl.String, "deals": pl.Int64,
-    "bot_wins": pl.Int64, "feasible": pl.Int64, "decided": pl.Int64,
-    "feasible_share": pl.Float64, "feasible_low": pl.Float64, "feasible_high": pl.Float64,
-    "bot_efficiency": pl.Float64, "efficiency_low": pl.Float64, "efficiency_high": pl.Float64,
-}  # fmt: skip
+    "players": pl.Int64,
+    "card": pl.Int64,
+    "name": pl.String,
+    "deals": pl.Int64,
+    "bot_wins": pl.Int64,
+    "feasible": pl.Int64,
+    "decided": pl.Int64,
+    "feasible_share": pl.Float64,
+    "feasible_low": pl.Float64,
+    "feasible_high": pl.Float64,
+    "bot_efficiency": pl.Float64,
+    "efficiency_low": pl.Float64,
+    "efficiency_high": pl.Float64,
+}
 FIT_SCHEMA = {
-    "players": pl.Int64, "games": pl.Int64, "groups": pl.Int64, "missions": pl.Int64,
-    "cards": pl.Int64, "intercept": pl.Float64, "slope": pl.Float64, "slope_se": pl.Float64,
-    "r2": pl.Float64, "flagged": pl.Int64, "spearman_rho": pl.Float64, "rho_low": pl.Float64,
-    "rho_high": pl.Float64, "converged": pl.Boolean, "identified": pl.Boolean,
-}  # fmt: skip
+    "players": pl.Int64,
+    "games": pl.Int64,
+    "groups": pl.Int64,
+    "missions": pl.Int64,
+    "cards": pl.Int64,
+    "intercept": pl.Float64,
+    "slope": pl.Float64,
+    "slope_se": pl.Float64,
+    "r2": pl.Float64,
+    "flagged": pl.Int64,
+    "spearman_rho": pl.Float64,
+    "rho_low": pl.Float64,
+    "rho_high": pl.Float64,
+    "converged": pl.Boolean,
+    "identified": pl.Boolean,
+}
 
 
 @dataclass
@@ -246,14 +286,24 @@ def fit_players(
     for number, card in sorted(task_cards.items()):
         pc = counts.get(number)
         row: dict[str, Any] = {
-            "players": players, "card": number, "name": card.ref_id, "text": card.text,
+            "players": players,
+            "card": number,
+            "name": card.ref_id,
+            "text": card.text,
             "printed": card.difficulty_for(players),
             "games": int(pc["games"]) if pc else 0,
             "success_rate": pc["successes"] / pc["games"] if pc else math.nan,
-            "coef": math.nan, "se": math.nan, "estimated": math.nan, "est_low": math.nan,
-            "est_high": math.nan, "off_by": math.nan, "flagged": False,
-            "proposed": card.difficulty_for(players), "proposed_low": None, "proposed_high": None,
-        }  # fmt: skip
+            "coef": math.nan,
+            "se": math.nan,
+            "estimated": math.nan,
+            "est_low": math.nan,
+            "est_high": math.nan,
+            "off_by": math.nan,
+            "flagged": False,
+            "proposed": card.difficulty_for(players),
+            "proposed_low": None,
+            "proposed_high": None,
+        }
         if number in col and identified:
             k = col[number]
             e, s = float(estimated[k]), float(est_se[k])
@@ -261,13 +311,18 @@ def fit_players(
             off = e - row["printed"]
             flagged = abs(off) >= FLAG_MARGIN and not low <= row["printed"] <= high
             row.update(
-                coef=float(beta[k]), se=float(se[k]), estimated=e, est_low=low, est_high=high,
-                off_by=off, flagged=flagged,
+                coef=float(beta[k]),
+                se=float(se[k]),
+                estimated=e,
+                est_low=low,
+                est_high=high,
+                off_by=off,
+                flagged=flagged,
                 proposed=max(round(e), 1) if flagged else row["printed"],
                 # the whole points the interval allows: another seed may well propose those
                 proposed_low=max(round(low), 1) if flagged else None,
                 proposed_high=max(round(high), 1) if flagged else None,
-            )  # fmt: skip
+            )
         card_rows.append(row)
     # mission effects alpha_m = basis[m] . gamma, in printed points (positive = harder)
     gamma, cov_g = params[1:k0], cov[1:k0, 1:k0]
@@ -277,11 +332,19 @@ def fit_players(
         effects[m] = (float(u @ gamma) / b, float(math.sqrt(max(u @ cov_g @ u, 0.0))) / abs(b))
     flagged_n = sum(1 for r in card_rows if r["flagged"])
     summary = {
-        "players": players, "games": int(games.sum()), "groups": rows,
-        "missions": len(mission_ids), "cards": len(est_cards), "intercept": a, "slope": b,
-        "slope_se": float(line.bse[1]), "r2": float(line.rsquared), "flagged": flagged_n,
-        "converged": converged, "identified": identified,
-    }  # fmt: skip
+        "players": players,
+        "games": int(games.sum()),
+        "groups": rows,
+        "missions": len(mission_ids),
+        "cards": len(est_cards),
+        "intercept": a,
+        "slope": b,
+        "slope_se": float(line.bse[1]),
+        "r2": float(line.rsquared),
+        "flagged": flagged_n,
+        "converged": converged,
+        "identified": identified,
+    }
     return _Fit(players, card_rows, effects, summary)
 
 
@@ -295,15 +358,27 @@ def mission_table(run: Run, fits: dict[int, _Fit]) -> pl.DataFrame:
         p = int(r["players"])
         n, s = int(r["games"]), int(r["successes"])
         low, high = wilson(s, n)
-        eff, eff_se = fits[p].missions.get(r["mission"], (math.nan, math.nan)) if p in fits else (
-            math.nan, math.nan)  # fmt: skip
-        rows.append({
-            "players": p, "mission": r["mission"], "number": info.number,
-            "printed": info.printed_difficulty.get(p), "games": n, "successes": s,
-            "success_rate": s / n if n else math.nan, "ci_low": low, "ci_high": high,
-            "expected_attempts": r["expected_attempts"],
-            "mission_effect": eff, "mission_effect_se": eff_se,
-        })  # fmt: skip
+        eff, eff_se = (
+            fits[p].missions.get(r["mission"], (math.nan, math.nan))
+            if p in fits
+            else (math.nan, math.nan)
+        )
+        rows.append(
+            {
+                "players": p,
+                "mission": r["mission"],
+                "number": info.number,
+                "printed": info.printed_difficulty.get(p),
+                "games": n,
+                "successes": s,
+                "success_rate": s / n if n else math.nan,
+                "ci_low": low,
+                "ci_high": high,
+                "expected_attempts": r["expected_attempts"],
+                "mission_effect": eff,
+                "mission_effect_se": eff_se,
+            }
+        )
     return pl.DataFrame(rows, schema=MISSION_SCHEMA).sort("players", "number")
 
 
@@ -328,19 +403,21 @@ def analyse(
     summaries = []
     for p, f in fits.items():
         part = mtab.filter(pl.col("players") == p).drop_nulls("printed")
-        c = spearman(
-            [float(v) for v in part["printed"]], [float(v) for v in part["success_rate"]]
-        )
-        summaries.append({**f.summary, "spearman_rho": c.rho, "rho_low": c.low,
-                          "rho_high": c.high})  # fmt: skip
+        c = spearman([float(v) for v in part["printed"]], [float(v) for v in part["success_rate"]])
+        summaries.append({**f.summary, "spearman_rho": c.rho, "rho_low": c.low, "rho_high": c.high})
     cards = pl.DataFrame([r for f in fits.values() for r in f.cards], schema=CARD_SCHEMA)
     return Balance(run, cards, mtab, pl.DataFrame(summaries, schema=FIT_SCHEMA))
 
 
 def card_ceilings(
-    players: list[int], deals: int, seed: int, bot: str, conflicts: int,
-    backend: Backend, on_card: Callable[[], None] | None = None,
-) -> pl.DataFrame:  # fmt: skip
+    players: list[int],
+    deals: int,
+    seed: int,
+    bot: str,
+    conflicts: int,
+    backend: Backend,
+    on_card: Callable[[], None] | None = None,
+) -> pl.DataFrame:
     """Each card alone on ``crewsim check-tasks``' carrier, per crew size: the bots' wins on
     ``deals`` deals and how many of those deals could be won at all (the solver, every hand
     known).  The fit says what a card does to the bot crew; this says how much of that is the
@@ -354,14 +431,23 @@ def card_ceilings(
     names = [f"ceiling-card-{c.number}-{p}p" for p in players for c in cards]
     rows = []
     for (one, _, p, *_rest), r in zip(calls, backend.imap(ceiling, calls, names), strict=True):
-        rows.append({
-            "players": p, "card": one[0].number, "name": one[0].ref_id, "deals": deals,
-            "bot_wins": r["ceiling_wins"], "feasible": r["feasible_games"],
-            "decided": r["decided_games"], "feasible_share": r["feasible_share"],
-            "feasible_low": r["feasible_low"], "feasible_high": r["feasible_high"],
-            "bot_efficiency": r["bot_efficiency"], "efficiency_low": r["efficiency_low"],
-            "efficiency_high": r["efficiency_high"],
-        })  # fmt: skip
+        rows.append(
+            {
+                "players": p,
+                "card": one[0].number,
+                "name": one[0].ref_id,
+                "deals": deals,
+                "bot_wins": r["ceiling_wins"],
+                "feasible": r["feasible_games"],
+                "decided": r["decided_games"],
+                "feasible_share": r["feasible_share"],
+                "feasible_low": r["feasible_low"],
+                "feasible_high": r["feasible_high"],
+                "bot_efficiency": r["bot_efficiency"],
+                "efficiency_low": r["efficiency_low"],
+                "efficiency_high": r["efficiency_high"],
+            }
+        )
         if on_card is not None:
             on_card()
     return pl.DataFrame(rows, schema=CEILING_SCHEMA)
@@ -383,16 +469,26 @@ def to_json(bal: Balance) -> dict[str, Any]:
 
     def clean(df: pl.DataFrame) -> list[dict[str, Any]]:
         return [
-            {k: (None if isinstance(v, float) and not math.isfinite(v) else v)
-             for k, v in r.items()}
+            {
+                k: (None if isinstance(v, float) and not math.isfinite(v) else v)
+                for k, v in r.items()
+            }
             for r in df.iter_rows(named=True)
-        ]  # fmt: skip
+        ]
 
     run = bal.run
     return {
-        "run": str(run.path), "seed": run.seed, "bot": run.bot,
-        "games_per_cell": run.games_per_cell, "flag_rule": {
-            "margin_points": FLAG_MARGIN, "interval": "95 %", "min_card_games": MIN_CARD_GAMES},
-        "fits": clean(bal.fits), "cards": clean(bal.cards), "missions": clean(bal.missions),
+        "run": str(run.path),
+        "seed": run.seed,
+        "bot": run.bot,
+        "games_per_cell": run.games_per_cell,
+        "flag_rule": {
+            "margin_points": FLAG_MARGIN,
+            "interval": "95 %",
+            "min_card_games": MIN_CARD_GAMES,
+        },
+        "fits": clean(bal.fits),
+        "cards": clean(bal.cards),
+        "missions": clean(bal.missions),
         "card_ceiling": None if bal.ceiling is None else clean(bal.ceiling),
-    }  # fmt: skip
+    }

@@ -29,9 +29,13 @@ def game_seeds(root_seed: int, games: int) -> list[int]:
 
 
 def play_paired(
-    mission: Mission, players: int, bots: list[Bot], games: int, seed: int = 0,
+    mission: Mission,
+    players: int,
+    bots: list[Bot],
+    games: int,
+    seed: int = 0,
     distress: str = "auto",
-) -> dict[str, np.ndarray]:  # fmt: skip
+) -> dict[str, np.ndarray]:
     """Each bot plays the same ``games`` deals; returns bot name -> bool array of wins."""
     from crewsim.engine.run import run_chunk
 

@@ -52,8 +52,9 @@ def _random_problems(
             deal, deep = random_deep_setup(mission, players, rng)
             yield problem_from_mission(deal, (), mission, deep=deep), False
             continue
-        deal, tasks = random_setup(players, mission.tasks, tuple(mission.tokens),
-                                   int(rng.integers(2**63)))  # fmt: skip
+        deal, tasks = random_setup(
+            players, mission.tasks, tuple(mission.tokens), int(rng.integers(2**63))
+        )
         yield problem_from_mission(deal, tasks, mission), False
 
 
@@ -84,14 +85,26 @@ def _heuristic_problems(
     from crewsim.runs.ceiling import problem_of
     from crewsim.runs.plan import chunk_seed
 
-    rec = run_chunk(KernelMission(mission, players).vector(), get_bot(DRAFT_BOT).vector(), n,
-                    chunk_seed(seed), record=True)  # fmt: skip
+    rec = run_chunk(
+        KernelMission(mission, players).vector(),
+        get_bot(DRAFT_BOT).vector(),
+        n,
+        chunk_seed(seed),
+        record=True,
+    )
     for i in range(n):
         yield problem_of(mission, players, rec, i), bool(rec["success"][i])
 
 
-def solve_chunk(mission_id: str, players: int, seed: np.random.SeedSequence, n: int,
-                budget: int, conflicts: int = 0, draft: str = "random") -> ChunkResult:
+def solve_chunk(
+    mission_id: str,
+    players: int,
+    seed: np.random.SeedSequence,
+    n: int,
+    budget: int,
+    conflicts: int = 0,
+    draft: str = "random",
+) -> ChunkResult:
     """Deal ``n`` hands of the mission, draft its tasks (``random`` or ``heuristic``), solve."""
     if draft not in DRAFTS:
         raise ValueError(f"draft must be one of {', '.join(DRAFTS)}, got {draft!r}")

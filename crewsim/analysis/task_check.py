@@ -248,8 +248,10 @@ def warm_up() -> None:
     from crewsim.kernel.spec import KernelMission
     from crewsim.runs.chunks import warm_kernel
 
-    warm_kernel(KernelMission(get_mission(CARRIER), 4, distress="never").vector(),
-                get_bot("heuristic").vector())  # fmt: skip
+    warm_kernel(
+        KernelMission(get_mission(CARRIER), 4, distress="never").vector(),
+        get_bot("heuristic").vector(),
+    )
 
 
 def _vectors(
@@ -299,8 +301,9 @@ def estimate(
     chunks = _chunks(players, games, seed)
     workers = LokyBackend(jobs)  # one chunk runs in this process (LokyBackend caps workers)
     parts = []
-    for t, part in zip(chunks, workers.imap(_play, [(mp, bp, t.games, t.seed) for t in chunks]),
-                       strict=True):  # fmt: skip
+    for t, part in zip(
+        chunks, workers.imap(_play, [(mp, bp, t.games, t.seed) for t in chunks]), strict=True
+    ):
         parts.append(part)
         if on_games is not None:
             on_games(t.games)
@@ -371,8 +374,17 @@ def ceiling(
             on_deal()
         return result
 
-    row = ceiling_cell(get_mission(CARRIER), players, mp, bp, _chunks(players, games, seed)[0].seed,
-                       n, conflicts, solver=solve_one, problem=_problem)  # fmt: skip
+    row = ceiling_cell(
+        get_mission(CARRIER),
+        players,
+        mp,
+        bp,
+        _chunks(players, games, seed)[0].seed,
+        n,
+        conflicts,
+        solver=solve_one,
+        problem=_problem,
+    )
     del row["mission"], row["players"]
     return {"conflicts": conflicts, **row}
 

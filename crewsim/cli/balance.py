@@ -132,9 +132,17 @@ def balance(
         from crewsim.cli.runs import new_run
 
         run_dir = new_run(
-            _drawing_missions(), players or "3,4,5", games, seed, bot, jobs, run_out,
-            quiet=fmt is not BalanceFormat.table, backend=backend, scheduler=scheduler,
-        )  # fmt: skip
+            _drawing_missions(),
+            players or "3,4,5",
+            games,
+            seed,
+            bot,
+            jobs,
+            run_out,
+            quiet=fmt is not BalanceFormat.table,
+            backend=backend,
+            scheduler=scheduler,
+        )
     with busy("fitting the balance model"):
         bal = bal_mod.analyse(run or run_dir, wanted, fit_games or None)
     if with_ceiling:
@@ -156,8 +164,11 @@ def balance(
         t = Table(
             title=f"{p} players: mis-rated task cards (|estimated − printed| ≥ "
             f"{bal_mod.FLAG_MARGIN:g}, 95 % interval excludes printed), most mis-rated first",
-            caption=caption, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True,
-        )  # fmt: skip
+            caption=caption,
+            box=box.SIMPLE_HEAD,
+            pad_edge=False,
+            collapse_padding=True,
+        )
         for c in balance_report.card_header(bal):
             t.add_column(c, justify="left" if c == "name" else "right", no_wrap=c != "name")
         for row in balance_report.card_rows(bal, p, only_flagged=True):
@@ -192,8 +203,16 @@ def _card_ceilings(
 
     players = bal.players
     total = len(load_task_cards()) * len(players) * deals
-    with open_workers(backend or "loky", jobs, scheduler) as workers, deals_bar(
-        total, Console(stderr=True)
-    ) as solved:
-        return card_ceilings(players, deals, bal.run.seed, bal.run.bot, DEFAULT_CONFLICTS,
-                             workers, on_card=lambda: solved(deals))  # fmt: skip
+    with (
+        open_workers(backend or "loky", jobs, scheduler) as workers,
+        deals_bar(total, Console(stderr=True)) as solved,
+    ):
+        return card_ceilings(
+            players,
+            deals,
+            bal.run.seed,
+            bal.run.bot,
+            DEFAULT_CONFLICTS,
+            workers,
+            on_card=lambda: solved(deals),
+        )

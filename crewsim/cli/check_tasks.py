@@ -7,6 +7,7 @@ says how often the combination is actually completed; it never changes the exit 
 because a low rate is a fact about the bots, not a proof.  ``--ceiling`` puts the share of
 those deals that could be won at all (the solver, every hand known) beside it.
 """
+
 from __future__ import annotations
 
 import json
@@ -190,8 +191,17 @@ def check_tasks(
         if with_ceiling:
             deals = min(ceiling_n, games, CHUNK)
             with deals_bar(deals, stderr) as solved:
-                mc["ceiling"] = ceiling(cards, given, players, games, seed, bot, deals,
-                                        ceiling_conflicts, lambda: solved(1))  # fmt: skip
+                mc["ceiling"] = ceiling(
+                    cards,
+                    given,
+                    players,
+                    games,
+                    seed,
+                    bot,
+                    deals,
+                    ceiling_conflicts,
+                    lambda: solved(1),
+                )
     if fmt is CheckFormat.JSON:
         typer.echo(json.dumps(_json(cards, given, players, seats, result, mc), indent=2))
     else:

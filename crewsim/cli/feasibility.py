@@ -127,15 +127,26 @@ def feasibility(
                 by_sat += chunk.by_sat
         feas, unk = counts.get("feasible", 0), counts.get("unknown", 0)
         lo, hi = share_bounds(feas, unk, n)
-        rows.append({
-            "mission": mid, "players": p, "draft": draft, "deals": n, "feasible": feas,
-            "infeasible": counts.get("infeasible", 0), "unknown": unk,
-            "feasible_share": feas / (n - unk) if n > unk else math.nan,
-            "ci_low": lo, "ci_high": hi, "unknown_share": unk / n,
-            "lower_if_unknown_infeasible": feas / n, "upper_if_unknown_feasible": (feas + unk) / n,
-            "median_ms": float(np.median(secs) * 1000), "max_ms": float(np.max(secs) * 1000),
-            "sat_decided_share": by_sat / n,
-        })  # fmt: skip
+        rows.append(
+            {
+                "mission": mid,
+                "players": p,
+                "draft": draft,
+                "deals": n,
+                "feasible": feas,
+                "infeasible": counts.get("infeasible", 0),
+                "unknown": unk,
+                "feasible_share": feas / (n - unk) if n > unk else math.nan,
+                "ci_low": lo,
+                "ci_high": hi,
+                "unknown_share": unk / n,
+                "lower_if_unknown_infeasible": feas / n,
+                "upper_if_unknown_feasible": (feas + unk) / n,
+                "median_ms": float(np.median(secs) * 1000),
+                "max_ms": float(np.max(secs) * 1000),
+                "sat_decided_share": by_sat / n,
+            }
+        )
         if draft == "heuristic":  # the drafting crew's own result on exactly these deals
             rows[-1].update(bot_success_share=wins / n, won_but_infeasible=won_infeasible)
     done = (
@@ -160,9 +171,12 @@ def feasibility(
         table.add_column(col, justify="left" if col == "mission" else "right")
     for r in rows:
         shown = [
-            r["mission"], str(r["players"]), str(r["deals"]),
-            pct_ci(r["feasible_share"], r["ci_low"], r["ci_high"]), pct(r["unknown_share"], 1),
-        ]  # fmt: skip
+            r["mission"],
+            str(r["players"]),
+            str(r["deals"]),
+            pct_ci(r["feasible_share"], r["ci_low"], r["ci_high"]),
+            pct(r["unknown_share"], 1),
+        ]
         if draft == "heuristic":
             shown.append(pct(r["bot_success_share"], 1))
         table.add_row(*shown, pct(r["sat_decided_share"], 1), f"{r['max_ms']:.0f}")
@@ -170,4 +184,3 @@ def feasibility(
     for why in unsupported.values():
         typer.echo(f"left out: {why}")
     typer.echo(done)
-

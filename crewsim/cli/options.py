@@ -50,8 +50,14 @@ Seed = Annotated[
     typer.Option("--seed", min=0, help="Root seed (0 or more): the same seed, the same numbers."),
 ]
 
-NEW_RUN_ONLY = {"games": "-n", "seed": "--seed", "bot": "--bot", "jobs": "--jobs",
-                "backend": "--backend", "scheduler": "--scheduler"}  # fmt: skip
+NEW_RUN_ONLY = {
+    "games": "-n",
+    "seed": "--seed",
+    "bot": "--bot",
+    "jobs": "--jobs",
+    "backend": "--backend",
+    "scheduler": "--scheduler",
+}
 
 
 def given(ctx: typer.Context, name: str) -> bool:

@@ -32,12 +32,24 @@ from crewsim.runs.chunks import ChunkCounts
 from crewsim.runs.stats import CEILING_COLUMNS
 
 JSON_COLUMNS = (
-    "mission", "players", "bot", "games", "successes", "success_rate", "ci_low", "ci_high",
-    "expected_attempts", "attempts_low", "attempts_high", "distress_share", "redeal_share",
-    "repair_share", "top_failures",
+    "mission",
+    "players",
+    "bot",
+    "games",
+    "successes",
+    "success_rate",
+    "ci_low",
+    "ci_high",
+    "expected_attempts",
+    "attempts_low",
+    "attempts_high",
+    "distress_share",
+    "redeal_share",
+    "repair_share",
+    "top_failures",
     # with --ceiling: the perfect-information ceiling on the first deals the bots played
     *CEILING_COLUMNS,
-)  # fmt: skip
+)
 
 
 PIPE_WIDTH = 200  # piped tables: wide enough for every column, so no row is cut at 80
@@ -73,9 +85,12 @@ def busy(what: str) -> Iterator[None]:
         yield
         return
     with Progress(
-        SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-        console=console, transient=True,
-    ) as spinner:  # fmt: skip
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as spinner:
         spinner.add_task(what, total=None)
         yield
 
@@ -123,8 +138,9 @@ def _progress(
             yield advance
         return
     columns = [TextColumn(f"[bold]{verb}"), BarColumn(), MofNCompleteColumn()]
-    columns += ([GamesPerSecond(), TextColumn("ETA")] if unit == "games"
-                else [TextColumn(f"{unit} ETA")])  # fmt: skip
+    columns += (
+        [GamesPerSecond(), TextColumn("ETA")] if unit == "games" else [TextColumn(f"{unit} ETA")]
+    )
     with Progress(*columns, TimeRemainingColumn(), TimeElapsedColumn(), console=console) as bar:
         task = bar.add_task(unit, total=total)
         yield lambda n: bar.advance(task, n)
@@ -148,9 +164,12 @@ def _progress_lines(
         tenth, last = reached, now
         rate = done / (now - start) if now > start else float("nan")
         eta = (total - done) / rate if rate > 0 else float("nan")
-        console.print(f"{verb}: {done:,} of {total:,} {unit} ({100 * done / max(total, 1):.0f} "
-                      f"%), {rate:,.0f} {unit}/s, ETA {_clock(eta)}", highlight=False,
-                      soft_wrap=True)  # fmt: skip
+        console.print(
+            f"{verb}: {done:,} of {total:,} {unit} ({100 * done / max(total, 1):.0f} "
+            f"%), {rate:,.0f} {unit}/s, ETA {_clock(eta)}",
+            highlight=False,
+            soft_wrap=True,
+        )
 
     yield advance
 
@@ -181,8 +200,16 @@ def summary_table(summary: pl.DataFrame, title: str) -> Table:
     )  # Planet Nine never redeals or repairs: keep the table narrow
     extra = ("redeal", "repair") if setup else ()  # shares of games, one decimal
     # short headers: the table fits a terminal of 80 columns
-    names = ("mission", "players", "games", "wins", "success rate\n[95 % CI]",
-             "attempts\n[95 % CI]", "distr.", *extra)  # fmt: skip
+    names = (
+        "mission",
+        "players",
+        "games",
+        "wins",
+        "success rate\n[95 % CI]",
+        "attempts\n[95 % CI]",
+        "distr.",
+        *extra,
+    )
     for name in names:
         table.add_column(name, justify="left" if name == "mission" else "right", no_wrap=True)
     table.caption = "distr.: games in which the crew sent the distress signal" + (
@@ -215,8 +242,9 @@ def failures_table(summary: pl.DataFrame) -> Table:
     for r in summary.iter_rows(named=True):
         reasons = r["top_failures"].split("; ") if r["top_failures"] else ["-"]
         for k, reason in enumerate(reasons):
-            table.add_row(r["mission"] if k == 0 else "", str(r["players"]) if k == 0 else "",
-                          reason)  # fmt: skip
+            table.add_row(
+                r["mission"] if k == 0 else "", str(r["players"]) if k == 0 else "", reason
+            )
     return table
 
 

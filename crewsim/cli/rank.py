@@ -55,7 +55,6 @@ def _filter(run: Run, missions: str | None, players: str | None) -> Run:
         wanted = [m.id for m in chosen]
         s = s.filter(pl.col("mission").is_in(wanted))
     if players:
-
         ps = list(parse_players(players))
         absent = [p for p in ps if p not in run.players]
         if absent:
@@ -147,9 +146,13 @@ def rank(
 ) -> None:
     """Rank missions from easiest to hardest per crew size, with 95 % intervals."""
     if run_dir is not None:  # a run shows the ceiling it carries (simulate --ceiling)
-        refuse_new_run_options(ctx, ("out", "--out"), ("ceiling", "--ceiling"),
-                               ("ceiling_n", "--ceiling-n"),
-                               ("ceiling_conflicts", "--ceiling-conflicts"))  # fmt: skip
+        refuse_new_run_options(
+            ctx,
+            ("out", "--out"),
+            ("ceiling", "--ceiling"),
+            ("ceiling_n", "--ceiling-n"),
+            ("ceiling_conflicts", "--ceiling-conflicts"),
+        )
     refuse_ceiling_options_without_it(ctx, ceiling)
     if ceiling_n <= 0:
         raise CrewsimError(f"--ceiling-n: expected a whole number above 0, got {ceiling_n}")
@@ -160,11 +163,18 @@ def rank(
         if not spec:
             raise CrewsimError("give missions to simulate (e.g. planet-nine) or --run DIR")
         folder = new_run(
-            spec, players or "3,4,5", games, seed, bot, jobs, out,
-            quiet=fmt is not RankFormat.table, backend=backend,
+            spec,
+            players or "3,4,5",
+            games,
+            seed,
+            bot,
+            jobs,
+            out,
+            quiet=fmt is not RankFormat.table,
+            backend=backend,
             ceiling=(ceiling_n, ceiling_conflicts) if ceiling else None,
             scheduler=scheduler,
-        )  # fmt: skip
+        )
         loaded = load_run(folder)
     else:
         loaded = _filter(load_run(run_dir), spec, players)
@@ -196,8 +206,10 @@ def rank(
     console = stdout_console()
     for p in loaded.players:
         title = f"{p} players: easiest (1) to hardest"
-        caption = (f"{loaded.games_per_cell:,} games each · bot {loaded.bot} · seed "
-                   f"{loaded.seed} · =: interval overlaps a neighbour's")  # fmt: skip
+        caption = (
+            f"{loaded.games_per_cell:,} games each · bot {loaded.bot} · seed "
+            f"{loaded.seed} · =: interval overlaps a neighbour's"
+        )
         console.print(_table(ranking, p, title, caption))
     for r in corr.iter_rows(named=True):
         if math.isnan(r["spearman_rho"]):

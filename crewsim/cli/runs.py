@@ -65,8 +65,10 @@ def play(
     with open_backend(config) as engine:  # an unreachable scheduler fails before any file
         earlier = None if ceiling else earlier_ceiling(out)
         state = prepare(config, out)
-        say(f"{len(config.cells())} mission x player cells, {config.games:,} games each, bot "
-            f"{config.bot.name}, seed {config.seed}, on {where}, run folder {state.out}")
+        say(
+            f"{len(config.cells())} mission x player cells, {config.games:,} games each, bot "
+            f"{config.bot.name}, seed {config.seed}, on {where}, run folder {state.out}"
+        )
         _report_state(state, warn)
         try:
             with loading_kernel():  # before the bar: its rate and ETA count games only
@@ -80,18 +82,27 @@ def play(
             # which turns typer.Exit into a return value that main() does not pass on
             sys.exit(stop.exit_code)
         except KeyboardInterrupt:  # while the kernel loads, before the first chunk
-            warn(f"interrupted before the first chunk; the run folder is {state.out}\n"
-                 f"resume with: {again(state.out)}")  # fmt: skip
+            warn(
+                f"interrupted before the first chunk; the run folder is {state.out}\n"
+                f"resume with: {again(state.out)}"
+            )
             sys.exit(130)
         rate = state.todo_games / result.seconds if result.seconds > 0 else float("nan")
-        say(f"{state.todo_games:,} games simulated in {result.seconds:.1f} s ({rate:,.0f} "
-            f"games/s), {result.games:,} in all; summary in {state.out / 'summary.csv'}")
+        say(
+            f"{state.todo_games:,} games simulated in {result.seconds:.1f} s ({rate:,.0f} "
+            f"games/s), {result.games:,} in all; summary in {state.out / 'summary.csv'}"
+        )
         try:
-            rows = (ceiling_rows(config, ceiling[0], say, engine, ceiling[1], state.out)
-                    if ceiling else earlier)  # fmt: skip
+            rows = (
+                ceiling_rows(config, ceiling[0], say, engine, ceiling[1], state.out)
+                if ceiling
+                else earlier
+            )
         except KeyboardInterrupt:
-            warn(f"interrupted while solving the ceiling; the games and the cells solved so "
-                 f"far are in {state.out}\nresume with: {again(state.out)}")  # fmt: skip
+            warn(
+                f"interrupted while solving the ceiling; the games and the cells solved so "
+                f"far are in {state.out}\nresume with: {again(state.out)}"
+            )
             sys.exit(130)
     summary = result.summary
     if rows:
@@ -103,8 +114,9 @@ def play(
     return state.out, summary
 
 
-def _say_kept(config: RunConfig, rows: list[dict[str, Any]], say: Callable[[str], None],
-              command: str) -> None:
+def _say_kept(
+    config: RunConfig, rows: list[dict[str, Any]], say: Callable[[str], None], command: str
+) -> None:
     """A ceiling kept from an earlier session may cover only some cells (it was interrupted):
     say which share, and how to solve the rest."""
     cells = {(c.mission.id, c.players) for c in config.cells()}
@@ -114,8 +126,10 @@ def _say_kept(config: RunConfig, rows: list[dict[str, Any]], say: Callable[[str]
     else:
         deals = max((r.get("ceiling_games") or 0 for r in rows), default=0)
         more = f" --ceiling-n {deals}" if deals and deals != DEFAULT_CEILING_N else ""
-        say(f"kept the perfect-information ceiling this folder already had for {kept} of "
-            f"{len(cells)} cells; to solve the others: {command} --ceiling{more}")
+        say(
+            f"kept the perfect-information ceiling this folder already had for {kept} of "
+            f"{len(cells)} cells; to solve the others: {command} --ceiling{more}"
+        )
 
 
 def _report_state(state: RunState, warn: Callable[[str], None]) -> None:
@@ -125,10 +139,14 @@ def _report_state(state: RunState, warn: Callable[[str], None]) -> None:
     if state.previous_games is None:
         return
     if state.previous_games < state.config.games:
-        warn(f"topping up {state.out} from {state.previous_games:,} to "
-             f"{state.config.games:,} games per cell")  # fmt: skip
-    warn(f"resuming: {len(state.done)} of {len(state.tasks)} chunks already done, "
-         f"{len(state.todo)} to run")  # fmt: skip
+        warn(
+            f"topping up {state.out} from {state.previous_games:,} to "
+            f"{state.config.games:,} games per cell"
+        )
+    warn(
+        f"resuming: {len(state.done)} of {len(state.tasks)} chunks already done, "
+        f"{len(state.todo)} to run"
+    )
 
 
 def new_run(

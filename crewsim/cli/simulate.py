@@ -106,9 +106,14 @@ def _build_config(
     if not missions:
         raise CrewsimError("give missions to simulate (e.g. pn-1..10), or --resume DIR")
     defaults: dict[str, Any] = {
-        "players": "3,4,5", "games": 1_000_000, "bot": "heuristic", "seed": 0, "jobs": -1,
-        "distress": "auto", "chunk_size": CHUNK_SIZE,
-    }  # fmt: skip
+        "players": "3,4,5",
+        "games": 1_000_000,
+        "bot": "heuristic",
+        "seed": 0,
+        "jobs": -1,
+        "distress": "auto",
+        "chunk_size": CHUNK_SIZE,
+    }
     o: dict[str, Any] = {
         k: (defaults[k] if v is None and k in defaults else v) for k, v in opts.items()
     }
@@ -151,7 +156,7 @@ def simulate(
             "holds tops it up.",
             metavar="<int>",
         ),
-    ] = None,  # fmt: skip
+    ] = None,
     bot: Annotated[str | None, typer.Option("--bot", help="Bot crew by name. [heuristic]")] = None,
     bots: Annotated[
         Path | None, typer.Option("--bots", help="Bots file (default: scenarios/bots.toml).")
@@ -232,11 +237,17 @@ def simulate(
         flag = "--format json" if fmt is OutputFormat.json else "--ceiling" if ceiling else "--out"
         raise CrewsimError(f"--trace prints one game as text; {flag} is for a run: leave one out")
     opts = {
-        "players": players, "games": _whole("-n", games), "bot": bot, "bots": bots,
-        "seed": _whole("--seed", seed), "jobs": _whole("--jobs", jobs), "distress": distress,
-        "chunk_size": _whole("--chunk-size", chunk_size), "backend": backend,
+        "players": players,
+        "games": _whole("-n", games),
+        "bot": bot,
+        "bots": bots,
+        "seed": _whole("--seed", seed),
+        "jobs": _whole("--jobs", jobs),
+        "distress": distress,
+        "chunk_size": _whole("--chunk-size", chunk_size),
+        "backend": backend,
         "scheduler": scheduler,
-    }  # fmt: skip
+    }
     n_solve = _whole("--ceiling-n", ceiling_n) or 0
     if ceiling and n_solve <= 0:
         raise CrewsimError(f"--ceiling-n: expected a whole number above 0, got {ceiling_n!r}")
@@ -252,8 +263,12 @@ def simulate(
         trace_games(config, stdout)
         return
     info = stderr if fmt is OutputFormat.json else stdout
-    _, summary = play(config, out, lambda text: info.print(text, highlight=False, soft_wrap=True),
-                      ceiling=(n_solve, conflicts) if ceiling else None)  # fmt: skip
+    _, summary = play(
+        config,
+        out,
+        lambda text: info.print(text, highlight=False, soft_wrap=True),
+        ceiling=(n_solve, conflicts) if ceiling else None,
+    )
     if fmt is OutputFormat.json:
         typer.echo(summary_json(summary))
     else:
@@ -267,17 +282,27 @@ def simulate(
 def ceiling_table(summary: pl.DataFrame) -> Table:
     """Feasible share, bot success on the same deals, and efficiency, per cell."""
     table = compact_table("perfect-information ceiling (the first deals the bots played)")
-    for col in ("mission", "players", "deals", "feasible\n[95 % CI]", "unknown", "bot success",
-                "efficiency\n[95 % CI]"):  # fmt: skip
+    for col in (
+        "mission",
+        "players",
+        "deals",
+        "feasible\n[95 % CI]",
+        "unknown",
+        "bot success",
+        "efficiency\n[95 % CI]",
+    ):
         table.add_column(col, justify="left" if col == "mission" else "right", no_wrap=True)
     for r in summary.iter_rows(named=True):
         if not r.get("ceiling_games"):
             table.add_row(r["mission"], str(r["players"]), "-", "not solved", "", "", "")
             continue
         table.add_row(
-            r["mission"], str(r["players"]), f"{r['ceiling_games']:,}",
+            r["mission"],
+            str(r["players"]),
+            f"{r['ceiling_games']:,}",
             stacked(pct_ci(r["feasible_share"], r["feasible_low"], r["feasible_high"], 1)),
-            pct(r["unknown_share"], 1), pct(r["ceiling_success_rate"], 1),
+            pct(r["unknown_share"], 1),
+            pct(r["ceiling_success_rate"], 1),
             stacked(pct_ci(r["bot_efficiency"], r["efficiency_low"], r["efficiency_high"], 1)),
-        )  # fmt: skip
+        )
     return table

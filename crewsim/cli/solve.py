@@ -127,8 +127,7 @@ def _summary(tally: Counter[str], deals: int, seconds: float) -> str:
     """One line on a file's deals: the verdicts, and how many needed the SAT engine."""
     kinds = ("feasible", "infeasible", "unknown", "unsupported")
     shown = ", ".join(f"{tally[k]} {k}" for k in kinds if tally[k] or k != "unsupported")
-    return (f"{deals} deals in {seconds:.1f} s: {shown} "
-            f"({tally['sat']} decided by the SAT engine)")  # fmt: skip
+    return f"{deals} deals in {seconds:.1f} s: {shown} ({tally['sat']} decided by the SAT engine)"
 
 
 def _print(rec: DealRecord, res: Result, as_json: bool) -> None:

@@ -462,8 +462,22 @@ def play_chunk(
                 for q in range(seats):
                     if q != g[G_DUMMY]:
                         possible[q] &= ~ub
-            judge_trick(g, mp, trick, winner, wcard, tcard, towner, tpred, ttok, won, S.won_cards,
-                   desig, obj_done, res)  # fmt: skip
+            judge_trick(
+                g,
+                mp,
+                trick,
+                winner,
+                wcard,
+                tcard,
+                towner,
+                tpred,
+                ttok,
+                won,
+                S.won_cards,
+                desig,
+                obj_done,
+                res,
+            )
             if deep:
                 judge_deep(S, g, trick, leader, winner, wcard, won, hands, res)
             if res[0] != 0:

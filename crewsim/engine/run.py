@@ -79,12 +79,33 @@ def run_chunk(
     }
     tab, codes = _tables(mp)
     play_chunk(
-        new_state() if state is None else state, mp, bp, tab, codes, n,
-        np.int64(seed), out["success"], out["fail_trick"], out["fail_kind"], out["fail_detail"],
-        out["distress"], record, rec["hands"], rec["under"], rec["tasks"], rec["pick"],
-        rec["setup"], rec["comms"], rec["draws"], rec["plays"], rec["ds"], out["redeals"],
-        out["repairs"], out["ds_cards"], out["ds_owners"],
-    )  # fmt: skip
+        new_state() if state is None else state,
+        mp,
+        bp,
+        tab,
+        codes,
+        n,
+        np.int64(seed),
+        out["success"],
+        out["fail_trick"],
+        out["fail_kind"],
+        out["fail_detail"],
+        out["distress"],
+        record,
+        rec["hands"],
+        rec["under"],
+        rec["tasks"],
+        rec["pick"],
+        rec["setup"],
+        rec["comms"],
+        rec["draws"],
+        rec["plays"],
+        rec["ds"],
+        out["redeals"],
+        out["repairs"],
+        out["ds_cards"],
+        out["ds_owners"],
+    )
     if record:
         out.update({f"rec_{k}": v for k, v in rec.items()})
     return out

@@ -34,8 +34,9 @@ def game_sources() -> list[Path]:
     card tables they compile in (a run folder records their digest)."""
     package = Path(__file__).resolve().parents[1]
     folders = ("kernel", "bots", "engine")
-    return sorted([*(p for f in folders for p in package.joinpath(f).glob("*.py")),
-                   package / "cards.py"])  # fmt: skip
+    return sorted(
+        [*(p for f in folders for p in package.joinpath(f).glob("*.py")), package / "cards.py"]
+    )
 
 
 def jitted_sources() -> list[Path]:

@@ -232,8 +232,12 @@ def _encode(kind: TaskKind, p: Mapping[str, Any], players: int, nt: int) -> list
     subs_ok = not p.get("no_submarines", True)
     colour_only = p.get("color_cards_only", True)
     n = int(p["n"]) if "n" in p else 0
-    if kind in (K.NEVER_WIN_CONSECUTIVE_TRICKS, K.WIN_CONSECUTIVE_TRICKS_AT_LEAST,
-                K.WIN_EXACTLY_N_TRICKS, K.WIN_EXACTLY_N_CONSECUTIVE_TRICKS):  # fmt: skip
+    if kind in (
+        K.NEVER_WIN_CONSECUTIVE_TRICKS,
+        K.WIN_CONSECUTIVE_TRICKS_AT_LEAST,
+        K.WIN_EXACTLY_N_TRICKS,
+        K.WIN_EXACTLY_N_CONSECUTIVE_TRICKS,
+    ):
         return [n]  # a = n
     if kind is K.NEVER_LEAD_COLOR or kind is K.WIN_NO_COLOR:
         return [_colours(p["colors"])]  # a = colour cards

@@ -56,24 +56,37 @@ C_TLO, C_THI, C_TWIN, C_TLOSE = 25, 26, 27, 28
 N_COLS = DS_COLS
 assert N_COLS == C_TLOSE + 1, "layout.DS_COLS must count the columns above"
 RUN_AT_LEAST, RUN_EXACTLY = 1, 2
-_RUN = {"win_consecutive_tricks_at_least": RUN_AT_LEAST,
-        "win_exactly_n_consecutive_tricks": RUN_EXACTLY}  # fmt: skip
+_RUN = {
+    "win_consecutive_tricks_at_least": RUN_AT_LEAST,
+    "win_exactly_n_consecutive_tricks": RUN_EXACTLY,
+}
 # trick counts compared: more / fewer than each other seat, more than all others together,
 # more / fewer / as many as the captain
 CMP_MORE_EACH, CMP_FEWER_EACH, CMP_MORE_ALL = 1, 2, 3
 CMP_MORE_CAPT, CMP_FEWER_CAPT, CMP_EQUAL_CAPT = 4, 5, 6
-_CMP = {("compare_tricks_vs_each_other_player", "more"): CMP_MORE_EACH,
-        ("compare_tricks_vs_each_other_player", "fewer"): CMP_FEWER_EACH,
-        ("win_more_tricks_than_others_combined", ""): CMP_MORE_ALL,
-        ("compare_tricks_vs_captain", "more"): CMP_MORE_CAPT,
-        ("compare_tricks_vs_captain", "fewer"): CMP_FEWER_CAPT,
-        ("compare_tricks_vs_captain", "equal"): CMP_EQUAL_CAPT}  # fmt: skip
+_CMP = {
+    ("compare_tricks_vs_each_other_player", "more"): CMP_MORE_EACH,
+    ("compare_tricks_vs_each_other_player", "fewer"): CMP_FEWER_EACH,
+    ("win_more_tricks_than_others_combined", ""): CMP_MORE_ALL,
+    ("compare_tricks_vs_captain", "more"): CMP_MORE_CAPT,
+    ("compare_tricks_vs_captain", "fewer"): CMP_FEWER_CAPT,
+    ("compare_tricks_vs_captain", "equal"): CMP_EQUAL_CAPT,
+}
 
-_AVOID = {"win_no_rank", "win_no_submarines", "win_no_color", "win_none_of_first_n_tricks",
-          "never_win_consecutive_tricks"}  # fmt: skip
+_AVOID = {
+    "win_no_rank",
+    "win_no_submarines",
+    "win_no_color",
+    "win_none_of_first_n_tricks",
+    "never_win_consecutive_tricks",
+}
 _EXACT = {"win_cards", "win_card_in_last_trick", "win_card_with_submarine"}
-_COUNT = {"win_exactly_n_tricks", "win_predicted_trick_count", "compare_tricks_vs_captain",
-          "compare_tricks_vs_each_other_player"}  # fmt: skip
+_COUNT = {
+    "win_exactly_n_tricks",
+    "win_predicted_trick_count",
+    "compare_tricks_vs_captain",
+    "compare_tricks_vs_each_other_player",
+}
 
 
 def _colours(names: Any) -> int:

@@ -266,5 +266,3 @@ def repair(S, mp, hands, under, st):
         repairs += 1
     S.g[G_REPAIRS] += repairs
     return repairs
-
-

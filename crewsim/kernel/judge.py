@@ -98,8 +98,9 @@ def judge_trick(
         if obj_done[k]:
             continue
         kind, a, b = mp[MP_OBJ + 3 * k], mp[MP_OBJ + 3 * k + 1], mp[MP_OBJ + 3 * k + 2]
-        v = judge_objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, in_hands,
-                            last)  # fmt: skip
+        v = judge_objective(
+            g, kind, a, b, trick, winner, wcard, won, won_cards, desig, in_hands, last
+        )
         if v == 2 and fk == 0:
             fk, fd = FAIL_OBJECTIVE, kind
         elif v == 1:
@@ -232,10 +233,25 @@ def judge_deep(S, g, trick, leader, winner, wcard, won, hands, res):
         if S.ds_done[k]:
             continue
         row = S.ds_task[k]
-        v = ds_judge(S.ds_code[row * CODE_SIZE : (row + 1) * CODE_SIZE], S.ds_owner[k],
-                     S.ds_pred[k], S.ds_state[k * 4 : k * 4 + 4], t, nt, seats, players,
-                     g[G_CMD], trick, leader, winner, wcard, won, S.won_cards, in_hands,
-                     hands)  # fmt: skip
+        v = ds_judge(
+            S.ds_code[row * CODE_SIZE : (row + 1) * CODE_SIZE],
+            S.ds_owner[k],
+            S.ds_pred[k],
+            S.ds_state[k * 4 : k * 4 + 4],
+            t,
+            nt,
+            seats,
+            players,
+            g[G_CMD],
+            trick,
+            leader,
+            winner,
+            wcard,
+            won,
+            S.won_cards,
+            in_hands,
+            hands,
+        )
         if v == 1:
             S.ds_done[k] = 1
         else:

@@ -40,9 +40,16 @@ COMM_CODES = {"normal": 0, "dead_zone": 1, "rapture": 2, "none": 3}
 
 ALLOC_DRAFT, ALLOC_DISTRIBUTE, ALLOC_ONE_MEMBER = 0, 1, 2
 ALLOC_CODES = {"draft": 0, "commander_distributes": 1, "one_member": 2}
-DS_ALLOC_CODES = {"draft": 0, "one_member": 2, "captain_all_or_pass": 3, "volunteer_1": 4,
-                  "volunteer_2": 5, "free_selection": 6, "captain_hardest_first": 7,
-                  "captain_skips": 8}  # fmt: skip
+DS_ALLOC_CODES = {
+    "draft": 0,
+    "one_member": 2,
+    "captain_all_or_pass": 3,
+    "volunteer_1": 4,
+    "volunteer_2": 5,
+    "free_selection": 6,
+    "captain_hardest_first": 7,
+    "captain_skips": 8,
+}
 
 DISTRESS_NEVER, DISTRESS_AUTO, DISTRESS_ALWAYS = 0, 1, 2
 DISTRESS_CODES = {"never": 0, "auto": 1, "always": 2}
@@ -78,8 +85,19 @@ OBJ_PARAMS = {
     "card_last_in_final_trick": ("card",),
 }
 
-TOKEN_CODES = {None: 0, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5,
-               ">": 11, ">>": 12, ">>>": 13, ">>>>": 14, "omega": 20}  # fmt: skip
+TOKEN_CODES = {
+    None: 0,
+    "1": 1,
+    "2": 2,
+    "3": 3,
+    "4": 4,
+    "5": 5,
+    ">": 11,
+    ">>": 12,
+    ">>>": 13,
+    ">>>>": 14,
+    "omega": 20,
+}
 TOKEN_NAMES = {v: k for k, v in TOKEN_CODES.items()}
 OMEGA_CODE = TOKEN_CODES["omega"]
 TOKEN_ADJUST_CODES = {"none": 0, "swap": 1, "move": 2}  # MP_TOKEN_ADJUST
@@ -87,14 +105,23 @@ TOKEN_ADJUST_CODES = {"none": 0, "swap": 1, "move": 2}  # MP_TOKEN_ADJUST
 # ---- outcome codes
 FAIL_NONE, FAIL_WRONG_WINNER, FAIL_ORDER, FAIL_NOT_DONE, FAIL_OBJECTIVE = 0, 1, 2, 3, 4
 FAIL_CONDITION = 5  # a Deep Sea task card's condition failed (detail: card number)
-FAIL_NAMES = {FAIL_NONE: "", FAIL_WRONG_WINNER: "task won by the wrong player",
-              FAIL_ORDER: "task order broken", FAIL_NOT_DONE: "task not completed",
-              FAIL_OBJECTIVE: "objective failed",
-              FAIL_CONDITION: "task condition failed"}  # fmt: skip
+FAIL_NAMES = {
+    FAIL_NONE: "",
+    FAIL_WRONG_WINNER: "task won by the wrong player",
+    FAIL_ORDER: "task order broken",
+    FAIL_NOT_DONE: "task not completed",
+    FAIL_OBJECTIVE: "objective failed",
+    FAIL_CONDITION: "task condition failed",
+}
 # the referee's outcome reasons (``rules.game.Outcome.reason``) by kernel code
-FAIL_REASONS = {FAIL_NONE: "", FAIL_WRONG_WINNER: "wrong_winner", FAIL_ORDER: "order",
-                FAIL_NOT_DONE: "not_done", FAIL_OBJECTIVE: "objective",
-                FAIL_CONDITION: "condition"}  # fmt: skip
+FAIL_REASONS = {
+    FAIL_NONE: "",
+    FAIL_WRONG_WINNER: "wrong_winner",
+    FAIL_ORDER: "order",
+    FAIL_NOT_DONE: "not_done",
+    FAIL_OBJECTIVE: "objective",
+    FAIL_CONDITION: "condition",
+}
 
 # ---- bot parameter vector
 BP_KIND = 0  # 0 random, 1 heuristic

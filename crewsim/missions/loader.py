@@ -51,8 +51,15 @@ MAX_FIXED_TASKS = 8  # a mission's fixed task cards: the kernel's ``layout.MAX_F
 _MISSION_FIELDS = tuple(f.name for f in fields(Mission))
 _TASK_FIELDS = tuple(f.name for f in fields(TaskCard))
 _PLANET_NINE_ONLY = ("tasks", "tokens", "token_adjust", "task_handover_5p")
-_DEEP_SEA_ONLY = ("difficulty", "draws_task_cards", "fixed_tasks", "unfamiliar_terrain",
-                  "comm_before_first_trick_if_passed", "real_time_seconds", "untimed_note")
+_DEEP_SEA_ONLY = (
+    "difficulty",
+    "draws_task_cards",
+    "fixed_tasks",
+    "unfamiliar_terrain",
+    "comm_before_first_trick_if_passed",
+    "real_time_seconds",
+    "untimed_note",
+)
 _TOKEN_ALIASES = {"Ω": "omega", "ω": "omega"}
 
 E = TypeVar("E", bound=StrEnum)
@@ -362,8 +369,9 @@ def parse_missions(doc: Mapping[str, Any], file: str) -> tuple[Mission, ...]:
         mission = _mission(where, raw, default_game)
         other = numbers.setdefault((mission.game, mission.number), mid)
         if other != mid:
-            where.fail(f"{mission.game.value} mission {mission.number} is already '{other}'",
-                       "number")  # fmt: skip
+            where.fail(
+                f"{mission.game.value} mission {mission.number} is already '{other}'", "number"
+            )
         missions.append(mission)
     return tuple(missions)
 
@@ -447,8 +455,11 @@ def _check_sense(where: _Where, m: Mission) -> None:
     effect or unwinnable: each would run without a word and give a number that means nothing."""
     allowed = PLANET_NINE_ALLOCATIONS if m.game is Game.PLANET_NINE else DEEP_SEA_ALLOCATIONS
     if m.allocation not in allowed:
-        where.fail(f"{m.allocation.value!r} is not a {m.game.value} allocation (those are: "
-                   f"{', '.join(sorted(a.value for a in allowed))})", "allocation")  # fmt: skip
+        where.fail(
+            f"{m.allocation.value!r} is not a {m.game.value} allocation (those are: "
+            f"{', '.join(sorted(a.value for a in allowed))})",
+            "allocation",
+        )
     if m.token_adjust is TokenAdjust.SWAP and len(m.tokens) < 2:
         where.fail("a swap needs two tokens on the tasks", "token_adjust")
     if m.token_adjust is TokenAdjust.MOVE and not 0 < len(m.tokens) < m.tasks:
@@ -457,8 +468,10 @@ def _check_sense(where: _Where, m: Mission) -> None:
         where.fail("has no effect: the mission allows no communication", "silenced_member")
     passing = m.allocation is Allocation.CAPTAIN_ALL_OR_PASS
     if m.comm_before_first_trick_if_passed and not passing:
-        where.fail("has no effect without allocation = \"captain_all_or_pass\"",
-                   "comm_before_first_trick_if_passed")  # fmt: skip
+        where.fail(
+            'has no effect without allocation = "captain_all_or_pass"',
+            "comm_before_first_trick_if_passed",
+        )
     for i, o in enumerate(m.objectives):
         suits = o.params.to_plain().get("suits", [])
         if o.kind is ObjectiveKind.NO_LEAD_SUITS and isinstance(suits, list) and len(suits) >= 5:

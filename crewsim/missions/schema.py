@@ -222,10 +222,12 @@ OBJECTIVE_PARAMS: Mapping[ObjectiveKind, Mapping[str, ParamSpec]] = {
     ObjectiveKind.LEFT_OF_PINK9_WINS_PINK: {},
     ObjectiveKind.OMEGA_LAST_TRICK: {},
     ObjectiveKind.ROLE_SPLIT: {
-        "first": _P(_T.COUNT, 4, lo=1, hi=13), "last": _P(_T.COUNT, 1, lo=1, hi=13),
+        "first": _P(_T.COUNT, 4, lo=1, hi=13),
+        "last": _P(_T.COUNT, 1, lo=1, hi=13),
     },
     ObjectiveKind.BALANCE_RANK_WINS: {
-        "rank": _P(_T.RANK), "max_difference": _P(_T.COUNT, 1, hi=4),
+        "rank": _P(_T.RANK),
+        "max_difference": _P(_T.COUNT, 1, hi=4),
     },
     ObjectiveKind.NO_LEAD_SUITS: {"suits": _P(_T.SUITS)},
     ObjectiveKind.FIRST_TRICK_WINNER_MOST: {},
@@ -245,10 +247,13 @@ TASK_PARAMS: Mapping[TaskKind, Mapping[str, ParamSpec]] = {
     _K.WIN_EXACTLY_N_TRICKS: {"n": _P(_T.COUNT, hi=14)},
     _K.WIN_CONSECUTIVE_TRICKS_AT_LEAST: {"n": _TRICKS},
     _K.WIN_RANK_WITH_RANK: {
-        "capture_rank": _P(_T.RANK), "winning_rank": _P(_T.RANK), **_COLOUR_ONLY,
+        "capture_rank": _P(_T.RANK),
+        "winning_rank": _P(_T.RANK),
+        **_COLOUR_ONLY,
     },
     _K.WIN_TRICK_ALL_RANKS_PARITY: {
-        "parity": _P(_T.CHOICE, choices=("even", "odd")), **_NO_SUBS,
+        "parity": _P(_T.CHOICE, choices=("even", "odd")),
+        **_NO_SUBS,
     },
     _K.WIN_TRICK_WITH_RANK: {"rank": _P(_T.RANK), **_COLOUR_ONLY},
     _K.WIN_TRICK_ALL_RANKS_GT: {"gt": _P(_T.RANK)},
@@ -259,7 +264,9 @@ TASK_PARAMS: Mapping[TaskKind, Mapping[str, ParamSpec]] = {
     _K.WIN_TRICK_EQUAL_COLORS: _TWO_COLOURS,
     _K.WIN_EQUAL_COLORS_TOTAL: _TWO_COLOURS,
     _K.WIN_MORE_COLOR_THAN_COLOR: {
-        "more": _P(_T.COLOUR), "less": _P(_T.COLOUR), "less_may_be_zero": _P(_T.BOOL, True),
+        "more": _P(_T.COLOUR),
+        "less": _P(_T.COLOUR),
+        "less_may_be_zero": _P(_T.BOOL, True),
     },
     _K.WIN_EACH_COLOR: {"colors": _P(_T.COLOURS)},
     _K.WIN_ALL_CARDS_OF_ONE_COLOR: {"colors": _P(_T.COLOURS)},
@@ -273,7 +280,8 @@ TASK_PARAMS: Mapping[TaskKind, Mapping[str, ParamSpec]] = {
     _K.COMPARE_TRICKS_VS_EACH_OTHER_PLAYER: {"op": _P(_T.CHOICE, choices=("fewer", "more"))},
     _K.WIN_MORE_TRICKS_THAN_OTHERS_COMBINED: {},
     _K.COMPARE_TRICKS_VS_CAPTAIN: {
-        "op": _P(_T.CHOICE, choices=_OPS), "owner_may_not_be_captain": _P(_T.BOOL, True),
+        "op": _P(_T.CHOICE, choices=_OPS),
+        "owner_may_not_be_captain": _P(_T.BOOL, True),
     },
     _K.WIN_NO_RANK: {"ranks": _P(_T.RANKS), **_COLOUR_ONLY},
     _K.WIN_NO_SUBMARINES: {},
@@ -285,7 +293,7 @@ TASK_PARAMS: Mapping[TaskKind, Mapping[str, ParamSpec]] = {
     _K.WIN_CARD_WITH_SUBMARINE: {"card": _P(_T.CARD)},
     _K.WIN_CARD_IN_LAST_TRICK: {"card": _P(_T.CARD)},
     _K.WIN_PREDICTED_TRICK_COUNT: {"visibility": _P(_T.CHOICE, choices=("secret", "public"))},
-}  # fmt: skip
+}
 """Allowed parameters per task kind; colours are names, cards are codes (``sub3``, ``pink7``)."""
 
 

@@ -50,24 +50,52 @@ def card_chart(bal: Balance) -> Figure:
         y, lo, hi = (part[c].to_numpy() for c in ("estimated", "est_low", "est_high"))
         flag = part["flagged"].to_numpy()
         hi_x = max(int(part["printed"].max() or 6), 6) + 0.8  # type: ignore[arg-type]
-        ax.fill_between([0, hi_x], [-FLAG_MARGIN, hi_x - FLAG_MARGIN],
-                        [FLAG_MARGIN, hi_x + FLAG_MARGIN], color="#eeeeee", linewidth=0,
-                        label=f"within ±{FLAG_MARGIN:g} point")  # fmt: skip
-        ax.plot([0, hi_x], [0, hi_x], color="#888888", linestyle="--", linewidth=1,
-                label="estimated = printed")  # fmt: skip
+        ax.fill_between(
+            [0, hi_x],
+            [-FLAG_MARGIN, hi_x - FLAG_MARGIN],
+            [FLAG_MARGIN, hi_x + FLAG_MARGIN],
+            color="#eeeeee",
+            linewidth=0,
+            label=f"within ±{FLAG_MARGIN:g} point",
+        )
+        ax.plot(
+            [0, hi_x],
+            [0, hi_x],
+            color="#888888",
+            linestyle="--",
+            linewidth=1,
+            label="estimated = printed",
+        )
         for mask, colour, marker, label in (
             (~flag, charts.OKABE_ITO["blue"], "o", "card"),
             (flag, charts.OKABE_ITO["vermillion"], "D", "flagged: mis-rated"),
         ):
-            ax.errorbar(x[mask], y[mask], yerr=[y[mask] - lo[mask], hi[mask] - y[mask]],
-                        fmt=marker, ms=4 if marker == "o" else 5, color=colour, ecolor=colour,
-                        elinewidth=0.8, alpha=0.85, capsize=0, label=label)  # fmt: skip
+            ax.errorbar(
+                x[mask],
+                y[mask],
+                yerr=[y[mask] - lo[mask], hi[mask] - y[mask]],
+                fmt=marker,
+                ms=4 if marker == "o" else 5,
+                color=colour,
+                ecolor=colour,
+                elinewidth=0.8,
+                alpha=0.85,
+                capsize=0,
+                label=label,
+            )
         named = part.with_columns(pl.Series("x", x)).filter(pl.col("flagged"))
         named = named.sort(pl.col("off_by").abs(), descending=True).head(LABEL_TOP)
         colour = charts.OKABE_ITO["vermillion"]
-        labelled.append((ax, [(f"{r['card']} {r['name']}", r["x"], r["estimated"], colour)
-                              for r in named.iter_rows(named=True)],
-                         list(zip(x, y, strict=True))))  # fmt: skip
+        labelled.append(
+            (
+                ax,
+                [
+                    (f"{r['card']} {r['name']}", r["x"], r["estimated"], colour)
+                    for r in named.iter_rows(named=True)
+                ],
+                list(zip(x, y, strict=True)),
+            )
+        )
         ax.set_xlim(0.3, hi_x)
         ax.set_ylim(bottom - 0.3, top + 0.3)
         ax.set_xticks(range(1, int(hi_x) + 1))
@@ -100,10 +128,21 @@ def mission_chart(bal: Balance) -> Figure:
         part = bal.missions.filter(pl.col("players") == p).drop_nulls("printed")
         colour = charts.PLAYER_COLOURS.get(p, "black")
         x = part["printed"].to_numpy() + (p - 4) * 0.15
-        y, lo, hi = (np.clip(part[c].to_numpy(), clip, 1 - clip)
-                     for c in ("success_rate", "ci_low", "ci_high"))  # fmt: skip
-        ax.errorbar(x, y, yerr=[y - lo, hi - y], fmt=charts.PLAYER_MARKERS.get(p, "o"), ms=4.5,
-                    color=colour, ecolor=colour, capsize=2, label=f"{p} players")  # fmt: skip
+        y, lo, hi = (
+            np.clip(part[c].to_numpy(), clip, 1 - clip)
+            for c in ("success_rate", "ci_low", "ci_high")
+        )
+        ax.errorbar(
+            x,
+            y,
+            yerr=[y - lo, hi - y],
+            fmt=charts.PLAYER_MARKERS.get(p, "o"),
+            ms=4.5,
+            color=colour,
+            ecolor=colour,
+            capsize=2,
+            label=f"{p} players",
+        )
     ax.set_yscale("logit")
     ax.yaxis.set_major_locator(FixedLocator(charts.LOGIT_TICKS))
     ax.yaxis.set_major_formatter(FuncFormatter(charts._pct))
@@ -133,12 +172,18 @@ def build(bal: Balance, out: Path | str) -> Path:
         df.write_parquet(out / "tables" / f"{name}.parquet")
     images = {}
     for name, fig, alt in (
-        ("card-difficulty", card_chart(bal),
-         "Printed against estimated difficulty of every Deep Sea task card per crew size, "
-         "flagged cards named"),
-        ("mission-success", mission_chart(bal),
-         "Simulated success of each Deep Sea mission against its printed difficulty"),
-    ):  # fmt: skip
+        (
+            "card-difficulty",
+            card_chart(bal),
+            "Printed against estimated difficulty of every Deep Sea task card per crew size, "
+            "flagged cards named",
+        ),
+        (
+            "mission-success",
+            mission_chart(bal),
+            "Simulated success of each Deep Sea mission against its printed difficulty",
+        ),
+    ):
         png, svg = charts.save(fig, out / "charts", name)
         images[name] = Image(png=png, svg=svg, alt=alt, rel=f"charts/{name}.png")
     blocks = content(bal, out, images)
@@ -159,19 +204,28 @@ def card_rows(bal: Balance, players: int, only_flagged: bool) -> list[tuple[str,
     if only_flagged:
         part = part.filter(pl.col("flagged"))
     if bal.ceiling is not None:
-        part = part.join(bal.ceiling.select("players", "card", "deals", "bot_wins", "feasible"),
-                         on=["players", "card"], how="left")  # fmt: skip
+        part = part.join(
+            bal.ceiling.select("players", "card", "deals", "bot_wins", "feasible"),
+            on=["players", "card"],
+            how="left",
+        )
     part = part.sort(pl.col("off_by").abs().fill_nan(-1), descending=True)
     rows: list[tuple[str, ...]] = []
     for r in part.iter_rows(named=True):
-        est = ("not estimated" if math.isnan(r["estimated"])
-               else f"{r['estimated']:.2f} [{r['est_low']:.2f}, {r['est_high']:.2f}]")  # fmt: skip
+        est = (
+            "not estimated"
+            if math.isnan(r["estimated"])
+            else f"{r['estimated']:.2f} [{r['est_low']:.2f}, {r['est_high']:.2f}]"
+        )
         row: tuple[str, ...] = (
-            str(r["card"]), r["name"], str(r["printed"]), est,
+            str(r["card"]),
+            r["name"],
+            str(r["printed"]),
+            est,
             "-" if math.isnan(r["off_by"]) else f"{r['off_by']:+.2f}",
             f"{r['proposed']} ({r['proposed_low']}-{r['proposed_high']})" if r["flagged"] else "",
             f"{r['games']:,}",
-        )  # fmt: skip
+        )
         if bal.ceiling is not None:
             row += (_alone(r),)
         rows.append(row)
@@ -186,8 +240,15 @@ def _alone(r: dict[str, Any]) -> str:
     return f"{pct(r['bot_wins'] / deals, 0)} of {pct(r['feasible'] / deals, 0)}"
 
 
-CARD_HEADER = ("card", "name", "printed", "estimated [95 % CI]", "off by",
-               "proposed (95 % range)", "games")  # fmt: skip
+CARD_HEADER = (
+    "card",
+    "name",
+    "printed",
+    "estimated [95 % CI]",
+    "off by",
+    "proposed (95 % range)",
+    "games",
+)
 ALONE_HEADER = "alone: bots won of winnable"
 
 
@@ -213,8 +274,11 @@ def content(bal: Balance, out: Path, images: dict[str, Image]) -> list[Block]:
         ),
         Heading(2, "At a glance", "glance"),
         _fit_table(bal),
-        *(Para("Warning: " + unidentified_reason(r))
-          for r in bal.fits.iter_rows(named=True) if not r["identified"]),  # fmt: skip
+        *(
+            Para("Warning: " + unidentified_reason(r))
+            for r in bal.fits.iter_rows(named=True)
+            if not r["identified"]
+        ),
         images["card-difficulty"],
         Heading(2, "How to read this", "read"),
         Bullets(_notes(bal)),
@@ -223,10 +287,15 @@ def content(bal: Balance, out: Path, images: dict[str, Image]) -> list[Block]:
         flagged = card_rows(bal, p, only_flagged=True)
         blocks += [
             Heading(2, f"Mis-rated cards at {p} players", f"flagged-{p}p"),
-            Table(card_header(bal), tuple(flagged), align=_align(bal),
-                  caption=f"{len(flagged)} flagged cards, most mis-rated first")
-            if flagged else Para("No card is flagged at this crew size."),
-        ]  # fmt: skip
+            Table(
+                card_header(bal),
+                tuple(flagged),
+                align=_align(bal),
+                caption=f"{len(flagged)} flagged cards, most mis-rated first",
+            )
+            if flagged
+            else Para("No card is flagged at this crew size."),
+        ]
     blocks += [
         Heading(2, "Missions: simulated success against printed difficulty", "missions"),
         images["mission-success"],
@@ -243,8 +312,14 @@ def content(bal: Balance, out: Path, images: dict[str, Image]) -> list[Block]:
         Para("Every card at every crew size, most mis-rated first (also `tables/cards.csv`)."),
     ]
     for p in bal.players:
-        blocks.append(Table(card_header(bal), tuple(card_rows(bal, p, only_flagged=False)),
-                            align=_align(bal), caption=f"{p} players"))  # fmt: skip
+        blocks.append(
+            Table(
+                card_header(bal),
+                tuple(card_rows(bal, p, only_flagged=False)),
+                align=_align(bal),
+                caption=f"{p} players",
+            )
+        )
     blocks += [
         Heading(2, "Files", "files"),
         Bullets(
@@ -256,12 +331,18 @@ def content(bal: Balance, out: Path, images: dict[str, Image]) -> list[Block]:
                 "with interval, expected attempts, mission effect",
                 "`tables/fits.csv`: per crew size: games, calibration line, flagged count, "
                 "Spearman ρ of success against printed mission difficulty",
-                *(("`tables/card-ceiling.csv`: per card and crew size, the card alone: deals, "
-                   "the bots' wins, the deals that could be won with their interval, the bots' "
-                   "efficiency",) if bal.ceiling is not None else ()),
+                *(
+                    (
+                        "`tables/card-ceiling.csv`: per card and crew size, the card alone: "
+                        "deals, the bots' wins, the deals that could be won with their interval, "
+                        "the bots' efficiency",
+                    )
+                    if bal.ceiling is not None
+                    else ()
+                ),
                 "`charts/*.png` and `charts/*.svg`: every chart, raster and vector",
             )
-        ),  # fmt: skip
+        ),
         Para(
             f"Regenerate: `crewsim balance --run {run.path} --out {out}` (from the folder it "
             "was made in); the same seed and settings give the same numbers.",
@@ -275,21 +356,40 @@ def _fit_table(bal: Balance) -> Table:
     rows = []
     for r in bal.fits.iter_rows(named=True):
         top = bal.most_misrated(r["players"], 3)
-        worst = ", ".join(f"{c['card']} {c['name']} ({c['printed']}→{c['proposed']})"
-                          for c in top.iter_rows(named=True)) or "-"  # fmt: skip
+        worst = (
+            ", ".join(
+                f"{c['card']} {c['name']} ({c['printed']}→{c['proposed']})"
+                for c in top.iter_rows(named=True)
+            )
+            or "-"
+        )
         rho = rho_ci(r["spearman_rho"], r["rho_low"], r["rho_high"])
-        rows.append((
-            f"{r['players']} players", f"{r['games']:,}",
-            str(r["cards"]) if r["identified"] else "none (see the warning)",
-            f"{r['slope']:+.3f} ± {Z95 * r['slope_se']:.3f}", f"{r['r2']:.2f}",
-            str(r["flagged"]), worst, rho,
-        ))  # fmt: skip
+        rows.append(
+            (
+                f"{r['players']} players",
+                f"{r['games']:,}",
+                str(r["cards"]) if r["identified"] else "none (see the warning)",
+                f"{r['slope']:+.3f} ± {Z95 * r['slope_se']:.3f}",
+                f"{r['r2']:.2f}",
+                str(r["flagged"]),
+                worst,
+                rho,
+            )
+        )
     return Table(
-        ("crew", "games fitted", "cards estimated", "log-odds per printed point (± 95 %)",
-         "R² printed vs coefficient", "flagged", "most mis-rated (printed→proposed)",
-         "Spearman ρ, mission success vs printed"),
-        tuple(rows), align="lrrrrrlr",
-    )  # fmt: skip
+        (
+            "crew",
+            "games fitted",
+            "cards estimated",
+            "log-odds per printed point (± 95 %)",
+            "R² printed vs coefficient",
+            "flagged",
+            "most mis-rated (printed→proposed)",
+            "Spearman ρ, mission success vs printed",
+        ),
+        tuple(rows),
+        align="lrrrrrlr",
+    )
 
 
 def _notes(bal: Balance) -> tuple[str, ...]:
@@ -349,14 +449,24 @@ def _mission_table(bal: Balance, p: int) -> Table:
     rows = []
     for r in bal.missions.filter(pl.col("players") == p).iter_rows(named=True):
         eff = r["mission_effect"]
-        rows.append((
-            r["mission"], "-" if r["printed"] is None else str(r["printed"]),
-            pct_ci(r["success_rate"], r["ci_low"], r["ci_high"]),
-            num(r["expected_attempts"]),
-            "-" if math.isnan(eff) else f"{_points(eff)} ± {Z95 * r['mission_effect_se']:.2f}",
-        ))  # fmt: skip
+        rows.append(
+            (
+                r["mission"],
+                "-" if r["printed"] is None else str(r["printed"]),
+                pct_ci(r["success_rate"], r["ci_low"], r["ci_high"]),
+                num(r["expected_attempts"]),
+                "-" if math.isnan(eff) else f"{_points(eff)} ± {Z95 * r['mission_effect_se']:.2f}",
+            )
+        )
     return Table(
-        ("mission", "printed difficulty", "success [95 % CI]", "expected attempts",
-         "mission effect (points, ± 95 %)"),
-        tuple(rows), align="lrrrr", caption=f"{p} players",
-    )  # fmt: skip
+        (
+            "mission",
+            "printed difficulty",
+            "success [95 % CI]",
+            "expected attempts",
+            "mission effect (points, ± 95 %)",
+        ),
+        tuple(rows),
+        align="lrrrr",
+        caption=f"{p} players",
+    )

@@ -265,8 +265,13 @@ def _glance_table(rep: Report) -> Table:
         g, p = h["game"], h["players"]
         end = book_end.filter((pl.col("game") == g) & (pl.col("players") == p)).row(0, named=True)
         c = corr.get((g, p))
-        rho = "-" if c is None else rho_ci(c["spearman_rho"], c["rho_low"], c["rho_high"],
-                                             _no_interval(c["spearman_rho"]))  # fmt: skip
+        rho = (
+            "-"
+            if c is None
+            else rho_ci(
+                c["spearman_rho"], c["rho_low"], c["rho_high"], _no_interval(c["spearman_rho"])
+            )
+        )
         rows.append(
             (
                 _crew(rep, g, p),
@@ -382,14 +387,20 @@ def _setup_note(run: Run) -> str:
     summary = run.summary.filter(pl.col("mission").is_in(run.missions_of("deep-sea")))
     games = int(summary["games"].sum())
     parts = []
-    for col, what in (("repair_share", "had a contradictory task draw repaired"),
-                      ("redeal_share", "were dealt again as a drawn card says")):  # fmt: skip
+    for col, what in (
+        ("repair_share", "had a contradictory task draw repaired"),
+        ("redeal_share", "were dealt again as a drawn card says"),
+    ):
         share = float((summary[col] * summary["games"]).sum()) / games
         top = summary.sort(col, descending=True).row(0, named=True)
-        parts.append(f"{pct(share, 1)} of the games {what} (most: {top['mission']} at "
-                     f"{top['players']} players, {pct(top[col], 1)})")  # fmt: skip
-    return ("Deep Sea set-up: " + "; ".join(parts) + ". Per mission and crew size in "
-            "`tables/summary.csv`.")
+        parts.append(
+            f"{pct(share, 1)} of the games {what} (most: {top['mission']} at "
+            f"{top['players']} players, {pct(top[col], 1)})"
+        )
+    return (
+        "Deep Sea set-up: " + "; ".join(parts) + ". Per mission and crew size in "
+        "`tables/summary.csv`."
+    )
 
 
 def _ranking_table(rep: Report, p: int) -> Table:

@@ -250,9 +250,7 @@ def logbook_chart(run: Run, book: pl.DataFrame) -> Figure:
     return fig
 
 
-def _mission_steps(
-    x: np.ndarray, *ys: np.ndarray
-) -> tuple[np.ndarray, ...]:
+def _mission_steps(x: np.ndarray, *ys: np.ndarray) -> tuple[np.ndarray, ...]:
     """Step lines over the logbook: each simulated mission holds its running total over its
     own number (one mission wide, centred), and the line breaks (NaN) where missions are
     missing from the run, so no flat step claims that missions never simulated cost nothing."""
@@ -333,8 +331,15 @@ def ceiling_chart(run: Run, rank: pl.DataFrame) -> Figure:
         y = 100 * part["feasible_share"].to_numpy()
         below = np.clip(y - 100 * part["feasible_low"].to_numpy(), 0, None)
         above = np.clip(100 * part["feasible_high"].to_numpy() - y, 0, None)
-        ax.errorbar(x, y, yerr=np.nan_to_num(np.vstack([below, above])), fmt="none",
-                    ecolor=colour, alpha=0.35, linewidth=0.8)  # fmt: skip
+        ax.errorbar(
+            x,
+            y,
+            yerr=np.nan_to_num(np.vstack([below, above])),
+            fmt="none",
+            ecolor=colour,
+            alpha=0.35,
+            linewidth=0.8,
+        )
         ax.scatter(
             x, y, color=colour, marker=PLAYER_MARKERS.get(p, "o"), s=22, label=f"{p} players"
         )
@@ -397,10 +402,24 @@ def annotate_apart(
         box = next((b for b in slots if free(b)), slots[0])
         taken.append(box)
         moved = box not in slots[:2]
-        ax.annotate(text, (x, y), xytext=(box[0] - px, box[1] - py), textcoords="offset points",
-                    fontsize=size, color=colour, va="bottom",
-                    arrowprops={"arrowstyle": "-", "color": colour, "linewidth": 0.5,
-                                "shrinkA": 0, "shrinkB": 3} if moved else None)  # fmt: skip
+        ax.annotate(
+            text,
+            (x, y),
+            xytext=(box[0] - px, box[1] - py),
+            textcoords="offset points",
+            fontsize=size,
+            color=colour,
+            va="bottom",
+            arrowprops={
+                "arrowstyle": "-",
+                "color": colour,
+                "linewidth": 0.5,
+                "shrinkA": 0,
+                "shrinkB": 3,
+            }
+            if moved
+            else None,
+        )
 
 
 def save(fig: Figure, folder: Path, name: str) -> tuple[Path, Path]:

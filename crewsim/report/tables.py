@@ -31,8 +31,16 @@ RANKING_COLUMNS = (
     "distress_share",
 )
 CEILING_RANK_COLUMNS = (
-    "ceiling_games", "feasible_share", "feasible_low", "feasible_high", "unknown_share",
-    "ceiling_wins", "ceiling_success_rate", "bot_efficiency", "efficiency_low", "efficiency_high",
+    "ceiling_games",
+    "feasible_share",
+    "feasible_low",
+    "feasible_high",
+    "unknown_share",
+    "ceiling_wins",
+    "ceiling_success_rate",
+    "bot_efficiency",
+    "efficiency_low",
+    "efficiency_high",
 )
 FAIL_KIND_LABELS = {k: v for k, v in FAIL_NAMES.items() if k}
 LOGBOOK_DRAWS = 20_000  # bootstrap draws for the running total's interval
@@ -243,8 +251,12 @@ def campaigns(run: Run) -> list[tuple[str, int]]:
     """(game, players) of every campaign in the run, game by game: a run may mix both boxes,
     whose missions share logbook numbers but never a campaign."""
     have = set(run.summary.select("mission", "players").iter_rows())
-    return [(g, p) for g in run.games for p in run.players
-            if any((m, p) in have for m in run.missions_of(g))]  # fmt: skip
+    return [
+        (g, p)
+        for g in run.games
+        for p in run.players
+        if any((m, p) in have for m in run.missions_of(g))
+    ]
 
 
 def headline(run: Run, rank: pl.DataFrame) -> pl.DataFrame:

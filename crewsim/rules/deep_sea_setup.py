@@ -71,9 +71,14 @@ def may_pass(n_tasks: int, players: int) -> bool:
 
 
 def draft_problems(
-    cards: Sequence[TaskCard], owners: Sequence[int], players: int, captain: int = 0,
-    first: int | None = None, skip_captain: bool = False, passing: bool | None = None,
-) -> list[str]:  # fmt: skip
+    cards: Sequence[TaskCard],
+    owners: Sequence[int],
+    players: int,
+    captain: int = 0,
+    first: int | None = None,
+    skip_captain: bool = False,
+    passing: bool | None = None,
+) -> list[str]:
     """Why these owners could not come out of a draft (empty: they could): turns clockwise
     from ``first`` (the captain unless given; ``skip_captain``: the captain takes none), one
     task a turn.  With fewer tasks than takers (``passing``: decided by the caller) anyone may
@@ -98,17 +103,22 @@ def draft_problems(
                 left -= 1
             elif any(s != captain or captain_may_take(c) for h in held.values() for c in h):
                 n = sum(1 for o in owners if o == s)
-                return [f"seat {s} holds {n} task(s) but had a turn while tasks it could take "
-                        "were left"]  # fmt: skip
+                return [
+                    f"seat {s} holds {n} task(s) but had a turn while tasks it could take were left"
+                ]
             if not left:
                 break
     return []
 
 
 def allocation_problems(
-    allocation: str, cards: Sequence[TaskCard], owners: Sequence[int], players: int,
-    captain: int = 0, repaired: bool = False,
-) -> list[str]:  # fmt: skip
+    allocation: str,
+    cards: Sequence[TaskCard],
+    owners: Sequence[int],
+    players: int,
+    captain: int = 0,
+    repaired: bool = False,
+) -> list[str]:
     """Why these owners could not come out of the mission's selection rule (empty: they
     could): the referee's check of every owner the kernel hands out.  Free selection allows
     any split; every rule keeps "... than the captain" cards from the captain.  A repair
@@ -124,8 +134,9 @@ def allocation_problems(
     if allocation == "captain_skips" and captain in holders:
         problems.append(f"the captain (seat {captain}) holds a task; it takes none here")
     if allocation in ("draft", "captain_skips") and not repaired:
-        problems += draft_problems(cards, owners, players, captain,
-                                   skip_captain=allocation == "captain_skips")  # fmt: skip
+        problems += draft_problems(
+            cards, owners, players, captain, skip_captain=allocation == "captain_skips"
+        )
     if allocation == "captain_hardest_first" and not repaired:
         problems += _hardest_first_problems(cards, owners, players, captain)
     if allocation in ("one_member", "captain_all_or_pass", "volunteer_1") and len(holders) > 1:
@@ -144,14 +155,25 @@ def _hardest_first_problems(
     if not values:  # nothing the captain may take: a plain draft
         return draft_problems(cards, owners, players, captain)
     top = max(values)
-    hardest = next((k for k, (c, o) in enumerate(zip(cards, owners, strict=True))
-                    if o == captain and c.difficulty_for(players) == top), None)  # fmt: skip
+    hardest = next(
+        (
+            k
+            for k, (c, o) in enumerate(zip(cards, owners, strict=True))
+            if o == captain and c.difficulty_for(players) == top
+        ),
+        None,
+    )
     if hardest is None:
         return [f"the captain holds no task of the highest value ({top})"]
     rest = [k for k in range(len(cards)) if k != hardest]
-    return draft_problems([cards[k] for k in rest], [owners[k] for k in rest], players,
-                          captain, first=captain + 1,
-                          passing=may_pass(len(cards), players))  # fmt: skip
+    return draft_problems(
+        [cards[k] for k in rest],
+        [owners[k] for k in rest],
+        players,
+        captain,
+        first=captain + 1,
+        passing=may_pass(len(cards), players),
+    )
 
 
 # ---------------------------------------------------------------- redeal (deal_exception)

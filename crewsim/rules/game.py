@@ -235,9 +235,13 @@ class GameState:
         if not self.deep_tasks:
             return
         problems = allocation_problems(
-            self.rules.allocation, [t.card for t in self.deep_tasks],
-            [t.owner for t in self.deep_tasks], self.deal.players, self.commander, repaired,
-        )  # fmt: skip
+            self.rules.allocation,
+            [t.card for t in self.deep_tasks],
+            [t.owner for t in self.deep_tasks],
+            self.deal.players,
+            self.commander,
+            repaired,
+        )
         self._require(not problems, "; ".join(problems))
         if self.rules.allocation == "captain_all_or_pass":
             passed = any(t.owner != self.commander for t in self.deep_tasks)
@@ -336,9 +340,7 @@ class GameState:
             "distress signal, passing "
             + ("clockwise" if direction == 1 else "counter-clockwise")
             + ": "
-            + ", ".join(
-                f"{self._who(s)} {self._name(c)}" for s, c in enumerate(passes)
-            )
+            + ", ".join(f"{self._who(s)} {self._name(c)}" for s, c in enumerate(passes))
         )
 
     # ---- communication -------------------------------------------------------------------

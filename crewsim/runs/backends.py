@@ -69,14 +69,18 @@ class Backend(Protocol):
     """Runs ``fn(*args)`` for each tuple of ``calls`` somewhere; ``names`` label the tasks."""
 
     def imap(
-        self, fn: Callable[..., T], calls: Sequence[tuple[Any, ...]],
+        self,
+        fn: Callable[..., T],
+        calls: Sequence[tuple[Any, ...]],
         names: Sequence[str] | None = None,
-    ) -> Iterator[T]: ...  # fmt: skip
+    ) -> Iterator[T]: ...
 
     def imap_unordered(
-        self, fn: Callable[..., T], calls: Sequence[tuple[Any, ...]],
+        self,
+        fn: Callable[..., T],
+        calls: Sequence[tuple[Any, ...]],
         names: Sequence[str] | None = None,
-    ) -> Iterator[T]: ...  # fmt: skip
+    ) -> Iterator[T]: ...
 
 
 @contextmanager
@@ -130,15 +134,19 @@ class LokyBackend:
     jobs: int
 
     def imap(
-        self, fn: Callable[..., T], calls: Sequence[tuple[Any, ...]],
+        self,
+        fn: Callable[..., T],
+        calls: Sequence[tuple[Any, ...]],
         names: Sequence[str] | None = None,
-    ) -> Iterator[T]:  # fmt: skip
+    ) -> Iterator[T]:
         return self._run(fn, calls, "generator")
 
     def imap_unordered(
-        self, fn: Callable[..., T], calls: Sequence[tuple[Any, ...]],
+        self,
+        fn: Callable[..., T],
+        calls: Sequence[tuple[Any, ...]],
         names: Sequence[str] | None = None,
-    ) -> Iterator[T]:  # fmt: skip
+    ) -> Iterator[T]:
         return self._run(fn, calls, "generator_unordered")
 
     def _run(self, fn: Callable[..., T], calls: Sequence[tuple[Any, ...]], how: str) -> Iterator[T]:
@@ -171,37 +179,47 @@ class DaskBackend:
     client: Any
 
     def imap(
-        self, fn: Callable[..., T], calls: Sequence[tuple[Any, ...]],
+        self,
+        fn: Callable[..., T],
+        calls: Sequence[tuple[Any, ...]],
         names: Sequence[str] | None = None,
-    ) -> Iterator[T]:  # fmt: skip
+    ) -> Iterator[T]:
         return self._run(fn, calls, names, ordered=True)
 
     def imap_unordered(
-        self, fn: Callable[..., T], calls: Sequence[tuple[Any, ...]],
+        self,
+        fn: Callable[..., T],
+        calls: Sequence[tuple[Any, ...]],
         names: Sequence[str] | None = None,
-    ) -> Iterator[T]:  # fmt: skip
+    ) -> Iterator[T]:
         return self._run(fn, calls, names, ordered=False)
 
     def _run(
-        self, fn: Callable[..., T], calls: Sequence[tuple[Any, ...]],
-        names: Sequence[str] | None, ordered: bool,
-    ) -> Iterator[T]:  # fmt: skip
+        self,
+        fn: Callable[..., T],
+        calls: Sequence[tuple[Any, ...]],
+        names: Sequence[str] | None,
+        ordered: bool,
+    ) -> Iterator[T]:
         from distributed import as_completed
 
         run_id = uuid.uuid4().hex[:8]
         labels = names if names is not None else [str(k) for k in range(len(calls))]
         futures = [
-            self.client.submit(fn, *args, key=f"crewsim-{run_id}-{label}", pure=False,
-                               retries=DASK_RETRIES)
+            self.client.submit(
+                fn, *args, key=f"crewsim-{run_id}-{label}", pure=False, retries=DASK_RETRIES
+            )
             for args, label in zip(calls, labels, strict=True)
-        ]  # fmt: skip
+        ]
         try:
             for fut in futures if ordered else as_completed(futures):
                 try:
                     result: T = fut.result()
                 except Exception as exc:
-                    raise RunFailed(f"Dask gave up on {fut.key}: {type(exc).__name__}: "
-                                    f"{' '.join(str(exc).split())}") from exc  # fmt: skip
+                    raise RunFailed(
+                        f"Dask gave up on {fut.key}: {type(exc).__name__}: "
+                        f"{' '.join(str(exc).split())}"
+                    ) from exc
                 fut.release()
                 yield result
         finally:
@@ -218,9 +236,13 @@ def dask_session(workers: int, scheduler: str | None) -> Iterator[DaskBackend]:
     address = scheduler
     if address is None:
         cluster = LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True,
-            host="127.0.0.1", dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
-        )  # fmt: skip
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address="127.0.0.1:0",
+            silence_logs=logging.ERROR,
+        )
         address = cluster.scheduler_address
     try:
         try:

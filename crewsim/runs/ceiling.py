@@ -38,8 +38,9 @@ def problem_of(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i:
     pass)."""
     state = set_up(mission, players, rec, i)
     deal = replace(state.deal, hands=tuple(state.hands), dummy_under=tuple(state.under.items()))
-    return problem_from_mission(deal, state.tasks, mission, state.designated or None,
-                                state.deep_tasks)  # fmt: skip
+    return problem_from_mission(
+        deal, state.tasks, mission, state.designated or None, state.deep_tasks
+    )
 
 
 def ceiling_cell(
@@ -75,8 +76,10 @@ def ceiling_cell(
     # a deal the bots won is winnable, even when the solver gave up on it
     feasible = int(((v == "feasible") | won).sum())
     infeasible = int(((v == "infeasible") & ~won).sum())
-    row.update(ceiling_columns(n, feasible, infeasible, int(won.sum())),
-               won_but_infeasible=int((won & (v == "infeasible")).sum()))  # must be 0
+    row.update(
+        ceiling_columns(n, feasible, infeasible, int(won.sum())),
+        won_but_infeasible=int((won & (v == "infeasible")).sum()),
+    )  # must be 0
     return row
 
 
@@ -109,8 +112,10 @@ def earlier_ceiling(folder: Path | None) -> list[dict[str, Any]] | None:
     keep = ["mission", "players", *(c for c in ceiling if c in summary.columns)]
     rows = summary.select(keep).to_dicts()
     for row in rows:  # saved as cells, so a top-up that drops the summary keeps them
-        _save(_cell_file(folder, cell_key(row["mission"], row["players"])),
-              {"deals": row.get("ceiling_games"), "conflicts": None, "row": row})  # fmt: skip
+        _save(
+            _cell_file(folder, cell_key(row["mission"], row["players"])),
+            {"deals": row.get("ceiling_games"), "conflicts": None, "row": row},
+        )
     return rows
 
 
@@ -121,16 +126,20 @@ def _read_saved(path: Path) -> dict[str, Any]:
         if not {"mission", "players"} <= doc["row"].keys():  # what the summary joins on
             raise KeyError("row")
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise CrewsimError(f"{path}: not a saved ceiling cell ({exc}); delete it to solve the "
-                           "cell again") from None  # fmt: skip
+        raise CrewsimError(
+            f"{path}: not a saved ceiling cell ({exc}); delete it to solve the cell again"
+        ) from None
     return doc
 
 
 def ceiling_rows(
-    config: RunConfig, n: int, progress: Callable[[str], None] | None = None,
-    backend: Backend | None = None, conflicts: int = DEFAULT_CONFLICTS,
+    config: RunConfig,
+    n: int,
+    progress: Callable[[str], None] | None = None,
+    backend: Backend | None = None,
+    conflicts: int = DEFAULT_CONFLICTS,
     folder: Path | None = None,
-) -> list[dict[str, Any]]:  # fmt: skip
+) -> list[dict[str, Any]]:
     """One ceiling row per cell of a run configuration (``crewsim.runs.plan.RunConfig``),
     solving the first ``n`` games of each cell's first chunk (``conflicts``: the SAT engine's
     budget per deal the search leaves open).  Cells go to ``backend`` (by
@@ -155,25 +164,41 @@ def ceiling_rows(
             if (doc.get("deals"), doc.get("conflicts")) == (size, conflicts):
                 saved[c] = doc["row"]
     todo = [c for c in range(len(cells)) if c not in saved]
-    calls = [(cells[c].mission, cells[c].players, config.mission_vector(cells[c]), bp,
-              first[c], size, conflicts) for c in todo]  # fmt: skip
+    calls = [
+        (
+            cells[c].mission,
+            cells[c].players,
+            config.mission_vector(cells[c]),
+            bp,
+            first[c],
+            size,
+            conflicts,
+        )
+        for c in todo
+    ]
     names = [f"ceiling-{cells[c].mission.id}-{cells[c].players}p" for c in todo]
     if progress:  # the first cell can take a while: a fresh install compiles the solver
         kept = f", {len(saved)} kept from an earlier session" if saved else ""
-        progress(f"ceiling: solving the first {size} deals of {len(todo)} cell(s){kept} "
-                 "(a fresh install compiles the solver first)")  # fmt: skip
+        progress(
+            f"ceiling: solving the first {size} deals of {len(todo)} cell(s){kept} "
+            "(a fresh install compiles the solver first)"
+        )
     rows = dict(saved)
     for c, row in zip(todo, backend.imap(ceiling_cell, calls, names), strict=True):
         rows[c] = row
         if folder is not None:
-            _save(_cell_file(folder, cells[c].key),
-                  {"deals": size, "conflicts": conflicts, "row": row})  # fmt: skip
+            _save(
+                _cell_file(folder, cells[c].key),
+                {"deals": size, "conflicts": conflicts, "row": row},
+            )
         if progress:
             cell = cells[c]
             why = unsupported_reason(cell.mission) if not row["ceiling_games"] else None
             done = f"left out: {why}" if why else "solved"
-            progress(f"ceiling: {cell.mission.id} at {cell.players} players {done} "
-                     f"({len(rows)}/{len(cells)})")  # fmt: skip
+            progress(
+                f"ceiling: {cell.mission.id} at {cell.players} players {done} "
+                f"({len(rows)}/{len(cells)})"
+            )
     return [rows[c] for c in range(len(cells))]
 
 

@@ -18,16 +18,29 @@ from crewsim.runs.plan import ChunkTask
 # numbers in reveal order) and ``ds_owners`` (their seats) are int8 lists, empty for Planet
 # Nine games, so they cost a few bytes per game where they mean nothing.
 RESULT_COLUMNS = (
-    "success", "fail_trick", "fail_kind", "fail_detail", "distress", "redeals", "repairs",
-    "ds_cards", "ds_owners",
-)  # fmt: skip
+    "success",
+    "fail_trick",
+    "fail_kind",
+    "fail_detail",
+    "distress",
+    "redeals",
+    "repairs",
+    "ds_cards",
+    "ds_owners",
+)
 
 
 CHUNK_SCHEMA = {
-    "success": pl.Boolean, "fail_trick": pl.Int8, "fail_kind": pl.Int8, "fail_detail": pl.Int8,
-    "distress": pl.Boolean, "redeals": pl.Int8, "repairs": pl.Int8,
-    "ds_cards": pl.List(pl.Int8), "ds_owners": pl.List(pl.Int8),
-}  # fmt: skip
+    "success": pl.Boolean,
+    "fail_trick": pl.Int8,
+    "fail_kind": pl.Int8,
+    "fail_detail": pl.Int8,
+    "distress": pl.Boolean,
+    "redeals": pl.Int8,
+    "repairs": pl.Int8,
+    "ds_cards": pl.List(pl.Int8),
+    "ds_owners": pl.List(pl.Int8),
+}
 
 
 @dataclass(frozen=True)
@@ -62,11 +75,14 @@ def chunk_counts(task: ChunkTask, games: pl.DataFrame, seconds: float, sha: str)
     """Counts of one chunk's games: the same function for fresh and for reused chunks."""
     failures = (
         games.filter(~pl.col("success"))
-        .group_by(pl.col("fail_kind").alias("kind"), pl.col("fail_detail").alias("detail"),
-                  pl.col("fail_trick").alias("trick"))
+        .group_by(
+            pl.col("fail_kind").alias("kind"),
+            pl.col("fail_detail").alias("detail"),
+            pl.col("fail_trick").alias("trick"),
+        )
         .agg(pl.len().cast(pl.Int64).alias("count"))
         .sort("kind", "detail", "trick")
-    )  # fmt: skip
+    )
     return ChunkCounts(
         task,
         int(games["success"].sum()),

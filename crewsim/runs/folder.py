@@ -34,9 +34,17 @@ CHECKSUM_SUFFIX = ".sha256"
 
 # what decides a run's numbers: a folder made with other values is another run's folder
 IDENTITY_KEYS = (
-    "crewsim_version", "kernel_sha256", "root_seed", "chunk_size", "distress", "players",
-    "missions", "bot", "cells", "seeding",
-)  # fmt: skip
+    "crewsim_version",
+    "kernel_sha256",
+    "root_seed",
+    "chunk_size",
+    "distress",
+    "players",
+    "missions",
+    "bot",
+    "cells",
+    "seeding",
+)
 
 
 def default_out(seed: int, root: Path = Path("runs")) -> Path:
@@ -164,7 +172,7 @@ def manifest(config: RunConfig, tasks: Sequence[ChunkTask]) -> dict[str, Any]:
                 "mission_record": c.mission.to_dict(),
             }
             for c in cells
-        ],  # fmt: skip
+        ],
         "seeding": "SeedSequence(root_seed, spawn_key=(int(cell key as big-endian bytes),))"
         ".spawn(chunks)[k] -> generate_state(1, uint64)[0] & (2**63 - 1)",
         "environment": {
@@ -200,8 +208,10 @@ def _difference(key: str, there: Any, here: Any) -> str:
         new = [x for x in here if x not in there]
         if not gone and not new:
             return f"{key} in another order: {_short(there)} there, {_short(here)} here"
-        parts = [f"{_short(gone)} only there" if gone else "", f"{_short(new)} only here" if new
-                 else ""]  # fmt: skip
+        parts = [
+            f"{_short(gone)} only there" if gone else "",
+            f"{_short(new)} only here" if new else "",
+        ]
         return f"{key} {', '.join(p for p in parts if p)}"
     return f"{key} {_short(there)} there, {_short(here)} here"
 

@@ -154,8 +154,10 @@ def prepare(config: RunConfig, out: Path | None = None) -> RunState:
         doc["created"] = old.get("created", doc["created"])
         doc["updated"] = datetime.now(UTC).isoformat(timespec="seconds")
     elif _holds_files(out):  # another program's folder: never overwrite it
-        raise CrewsimError(f"--out {out}: a folder that holds files but no {MANIFEST} (not a "
-                           "run folder); use a new or empty folder")  # fmt: skip
+        raise CrewsimError(
+            f"--out {out}: a folder that holds files but no {MANIFEST} (not a "
+            "run folder); use a new or empty folder"
+        )
     if previous is not None and config.games > previous:  # a top-up: the summary is stale
         for name in ("summary.parquet", "summary.csv"):  # until the new one is written
             with suppress(OSError):
@@ -236,9 +238,12 @@ def execute(
                 on_chunk(done)
     except KeyboardInterrupt:
         raise RunInterrupted(
-            state.out, len(results), len(state.tasks),
-            sum(r.task.games for r in results), sum(t.games for t in state.tasks),
-        ) from None  # fmt: skip
+            state.out,
+            len(results),
+            len(state.tasks),
+            sum(r.task.games for r in results),
+            sum(t.games for t in state.tasks),
+        ) from None
     seconds = time.perf_counter() - start
     return _finish(state, results, seconds)
 
@@ -263,23 +268,34 @@ def _finish(state: RunState, results: list[ChunkCounts], seconds: float) -> RunR
     counts: list[dict[str, Any]] = []
     for done in results:
         cell = cells[done.task.cell]
-        counts.append({
-            "_cell": done.task.cell, "chunk": done.task.index,
-            "mission": cell.mission.id, "players": cell.players,
-            "games": done.task.games, "successes": done.successes,
-            "distress_games": done.distress_games,
-            "distress_successes": done.distress_successes, "redeal_games": done.redeal_games,
-            "repair_games": done.repair_games, "seconds": done.seconds, "sha256": done.sha256,
-        })  # fmt: skip
+        counts.append(
+            {
+                "_cell": done.task.cell,
+                "chunk": done.task.index,
+                "mission": cell.mission.id,
+                "players": cell.players,
+                "games": done.task.games,
+                "successes": done.successes,
+                "distress_games": done.distress_games,
+                "distress_successes": done.distress_successes,
+                "redeal_games": done.redeal_games,
+                "repair_games": done.repair_games,
+                "seconds": done.seconds,
+                "sha256": done.sha256,
+            }
+        )
     cell_counts = pl.DataFrame(counts).sort("_cell", "chunk")
-    rows = [(cells[c].mission.id, cells[c].players, kind, detail, trick, n)
-            for (c, kind, detail, trick), n in state.failed.items()]  # fmt: skip
+    rows = [
+        (cells[c].mission.id, cells[c].players, kind, detail, trick, n)
+        for (c, kind, detail, trick), n in state.failed.items()
+    ]
     fail = pl.DataFrame(
         rows, schema={"mission": pl.String, "players": pl.Int64, **_FAIL_SCHEMA}, orient="row"
     ).sort("mission", "players", "kind", "detail", "trick")
     games_of = {m.id: m.game for m in config.missions}
-    summary = _with_setup_shares(summarise(cell_counts, fail, config.bot.name, games_of),
-                                 cell_counts)  # fmt: skip
+    summary = _with_setup_shares(
+        summarise(cell_counts, fail, config.bot.name, games_of), cell_counts
+    )
     summary.write_parquet(out / "summary.parquet")
     write_csv(summary, out / "summary.csv")
     fail.write_parquet(out / "failures.parquet")

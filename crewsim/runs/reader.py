@@ -172,8 +172,10 @@ def load_run(path: Path | str) -> Run:
     manifest = read_manifest(path, REPORT_KEYS)  # an older run lacking others still reads
     summary = read_table(path / "summary.parquet")
     failures = read_table(path / "failures.parquet")
-    for table, name, columns in ((summary, "summary.parquet", _SUMMARY_COLUMNS),
-                                 (failures, "failures.parquet", _FAILURE_COLUMNS)):  # fmt: skip
+    for table, name, columns in (
+        (summary, "summary.parquet", _SUMMARY_COLUMNS),
+        (failures, "failures.parquet", _FAILURE_COLUMNS),
+    ):
         absent = [c for c in columns if c not in table.columns]
         if absent:
             _damaged(path / name, f"no column {absent[0]!r}")
@@ -277,6 +279,7 @@ def _recount_attempts(run: Run) -> pl.DataFrame:
 
 # ---------------------------------------------------------------- the perfect-information ceiling
 
+
 def ceiling(run: Run) -> pl.DataFrame | None:
     """The perfect-information ceiling per mission x players when the run has it, else None.
 
@@ -312,8 +315,10 @@ def ceiling(run: Run) -> pl.DataFrame | None:
                 wins = round(r.get("ceiling_success_rate", r["success_rate"]) * solved)
             infeasible = decided - int(feasible)
             feasible = max(int(feasible), int(wins))  # a deal the bots won is winnable
-            rows.append(key | ceiling_columns(solved, feasible, min(infeasible, solved - feasible),
-                                              int(wins)))  # fmt: skip
+            rows.append(
+                key
+                | ceiling_columns(solved, feasible, min(infeasible, solved - feasible), int(wins))
+            )
         return _ceiling_frame(rows)
     chunks = sorted((run.path / "chunks").glob("*.parquet"))
     if not chunks or "feasible" not in pl.read_parquet_schema(chunks[0]):
@@ -335,12 +340,15 @@ def ceiling(run: Run) -> pl.DataFrame | None:
         )
         .collect()
     )
-    return _ceiling_frame([
-        {"mission": r["mission"], "players": int(r["players"])}
-        | ceiling_columns(int(r["solved"]), int(r["feasible"]), int(r["infeasible"]),
-                          int(r["wins"]))
-        for r in counts.iter_rows(named=True)
-    ])  # fmt: skip
+    return _ceiling_frame(
+        [
+            {"mission": r["mission"], "players": int(r["players"])}
+            | ceiling_columns(
+                int(r["solved"]), int(r["feasible"]), int(r["infeasible"]), int(r["wins"])
+            )
+            for r in counts.iter_rows(named=True)
+        ]
+    )
 
 
 def _ceiling_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:

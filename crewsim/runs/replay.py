@@ -23,10 +23,13 @@ def recorded_deep_tasks(rec: Mapping[str, np.ndarray], i: int) -> list[HeldTask]
     ds = [int(x) for x in rec["rec_ds"][i]]
     cards = load_task_cards()
     return [
-        HeldTask(cards[ds[k]], ds[L.MAX_DS + k],
-                 None if ds[2 * L.MAX_DS + k] < 0 else ds[2 * L.MAX_DS + k])
+        HeldTask(
+            cards[ds[k]],
+            ds[L.MAX_DS + k],
+            None if ds[2 * L.MAX_DS + k] < 0 else ds[2 * L.MAX_DS + k],
+        )
         for k in range(ds[3 * L.MAX_DS])
-    ]  # fmt: skip
+    ]
 
 
 def set_up(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int) -> GameState:

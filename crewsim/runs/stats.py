@@ -224,22 +224,42 @@ def summarise(
             (pl.col("mission") == r["mission"]) & (pl.col("players") == r["players"])
         ).select("kind", "detail", "trick", "count")
         reasons = top_failures(mine, n, games_of[r["mission"]])
-        rows.append({
-            "mission": r["mission"], "players": int(r["players"]), "bot": bot,
-            "games": n, "successes": s, "success_rate": s / n if n else math.nan,
-            "ci_low": low, "ci_high": high, "expected_attempts": att.expected,
-            "attempts_low": att.low, "attempts_high": att.high, "distress_games": d,
-            "distress_successes": ds, "distress_share": d / n if n else math.nan,
-            "top_failures": "; ".join(reasons),
-        })  # fmt: skip
+        rows.append(
+            {
+                "mission": r["mission"],
+                "players": int(r["players"]),
+                "bot": bot,
+                "games": n,
+                "successes": s,
+                "success_rate": s / n if n else math.nan,
+                "ci_low": low,
+                "ci_high": high,
+                "expected_attempts": att.expected,
+                "attempts_low": att.low,
+                "attempts_high": att.high,
+                "distress_games": d,
+                "distress_successes": ds,
+                "distress_share": d / n if n else math.nan,
+                "top_failures": "; ".join(reasons),
+            }
+        )
     schema = {
-        "mission": pl.String, "players": pl.Int64, "bot": pl.String, "games": pl.Int64,
-        "successes": pl.Int64, "success_rate": pl.Float64, "ci_low": pl.Float64,
-        "ci_high": pl.Float64, "expected_attempts": pl.Float64, "attempts_low": pl.Float64,
-        "attempts_high": pl.Float64, "distress_games": pl.Int64, "distress_successes": pl.Int64,
+        "mission": pl.String,
+        "players": pl.Int64,
+        "bot": pl.String,
+        "games": pl.Int64,
+        "successes": pl.Int64,
+        "success_rate": pl.Float64,
+        "ci_low": pl.Float64,
+        "ci_high": pl.Float64,
+        "expected_attempts": pl.Float64,
+        "attempts_low": pl.Float64,
+        "attempts_high": pl.Float64,
+        "distress_games": pl.Int64,
+        "distress_successes": pl.Int64,
         "distress_share": pl.Float64,
         "top_failures": pl.String,
-    }  # fmt: skip
+    }
     return pl.DataFrame(rows, schema=schema)
 
 

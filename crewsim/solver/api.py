@@ -86,7 +86,9 @@ def _arrays(problem: Problem) -> dict[str, np.ndarray]:
 
 
 def solve(
-    problem: Problem, budget: int = DEFAULT_BUDGET, prune: bool = True,
+    problem: Problem,
+    budget: int = DEFAULT_BUDGET,
+    prune: bool = True,
     conflicts: int = DEFAULT_CONFLICTS,
 ) -> Result:
     """Is there a sequence of legal plays that wins?  ``budget`` caps the DFS's card plays.
@@ -135,11 +137,29 @@ def _dfs(problem: Problem, budget: int, prune: bool) -> tuple[int, int, Result |
         nodes = np.zeros(1, dtype=np.int64)
         lines = np.full((1, 48), -1, dtype=np.int64)
         _GEN = solve_batch(
-            a["hands"], a["unders"], seats, nt, dummy,
-            a["cards"], a["owners"], a["tokens"], np.array([len(problem.tasks)]),
-            problem.omega_last_trick, code, p1, p2, d1, d2,
-            budget, _table(budget), _GEN, int(prune), verdicts, nodes, lines,
-        )  # fmt: skip
+            a["hands"],
+            a["unders"],
+            seats,
+            nt,
+            dummy,
+            a["cards"],
+            a["owners"],
+            a["tokens"],
+            np.array([len(problem.tasks)]),
+            problem.omega_last_trick,
+            code,
+            p1,
+            p2,
+            d1,
+            d2,
+            budget,
+            _table(budget),
+            _GEN,
+            int(prune),
+            verdicts,
+            nodes,
+            lines,
+        )
         total += int(nodes[0])
         v = int(verdicts[0])
         if v == 1:
@@ -155,9 +175,16 @@ def _deep_dfs(problem: Problem, budget: int, memo: bool) -> tuple[int, int, Resu
     d = problem.deal
     codes, owners, objective = problem_arrays(problem)
     v, nodes, plays = solve_deep_arrays(
-        d.hands, d.dummy_under, d.players, n_tricks(d.players), codes, owners, objective,
-        budget, memo,
-    )  # fmt: skip
+        d.hands,
+        d.dummy_under,
+        d.players,
+        n_tricks(d.players),
+        codes,
+        owners,
+        objective,
+        budget,
+        memo,
+    )
     if v == 1:
         return v, nodes, Result("feasible", 0, 0.0, plays, split_tricks(problem, plays))
     return v, nodes, None

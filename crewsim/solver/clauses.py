@@ -57,8 +57,14 @@ def core_clauses(
     # 39), follow suit (13 a card: at most 9 a suit), one card a trick, symmetry, trumps, the
     # suits led, the leaders; then the commander, the units, tasks (their owners' beaters too)
     # and tokens, the dummy's stacks
-    cap = (tricks * (n * (178 + 13 + 1 + 2) + 13 + 25 + 10 * seats) + (tricks + 1) * seats * seats
-           + 1 + n + tricks * n_tasks * (20 + 2 * n_tasks) + 2 * tricks * len(under))  # fmt: skip
+    cap = (
+        tricks * (n * (178 + 13 + 1 + 2) + 13 + 25 + 10 * seats)
+        + (tricks + 1) * seats * seats
+        + 1
+        + n
+        + tricks * n_tasks * (20 + 2 * n_tasks)
+        + 2 * tricks * len(under)
+    )
     lits = np.empty(cap, np.int32)
     ends = np.empty(cap, np.int32)
     cnt = np.zeros(2, np.int64)  # literals and clauses written
@@ -112,9 +118,7 @@ def core_clauses(
         over = np.empty(40, np.int64)  # trick 0's variables of the other seats' cards beating c
         n_over = 0  # (but trumps beating a colour card: one variable says a trump is in)
         for o in range(40):
-            if beats[c] >> o & 1 and holder[o] != NO_CARD and holder[o] != s and (
-                u == 4 or o < 36
-            ):
+            if beats[c] >> o & 1 and holder[o] != NO_CARD and holder[o] != s and (u == 4 or o < 36):
                 over[n_over] = x(o, 0)
                 n_over += 1
         for t in range(tricks):

@@ -50,8 +50,17 @@ def _card(value: Any, field: str) -> int:
         raise _Bad(field, str(exc)) from None
 
 
-DEAL_KEYS = ("game", "players", "commander", "hands", "tasks", "deep_tasks", "dummy_under",
-             "mission", "designated")  # fmt: skip
+DEAL_KEYS = (
+    "game",
+    "players",
+    "commander",
+    "hands",
+    "tasks",
+    "deep_tasks",
+    "dummy_under",
+    "mission",
+    "designated",
+)
 TASK_KEYS = ("card", "player", "token")
 DEEP_TASK_KEYS = ("task", "player")
 
@@ -179,7 +188,7 @@ def parse_record(rec: Any) -> tuple[Problem | None, str]:
         except CrewsimError as exc:
             raise _Bad("mission", str(exc)) from None
     if game == "planet-nine" and "deep_tasks" in rec:
-        raise _Bad("deep_tasks", "only a Deep Sea deal (\"game\": \"deep-sea\") has task cards")
+        raise _Bad("deep_tasks", 'only a Deep Sea deal ("game": "deep-sea") has task cards')
     deep = _deep_tasks(rec, seats) if game == "deep-sea" else []
     if deep and tasks:
         raise _Bad("tasks", "a Deep Sea deal has task cards ('deep_tasks'), not card tasks")
@@ -197,8 +206,11 @@ def _check_dummy(hands: list[int], under: list[tuple[int, int]]) -> None:
     """Two players as the rules deal them: 13 cards each (trump 4 among them), the dummy 7
     face up, each on its own face-down card."""
     if [bin(h).count("1") for h in hands] != [13, 13, 7] or len(under) != 7:
-        raise _Bad("hands", "two players hold 13 cards each, the dummy (seat 2) 7 face up and "
-                            "7 face down ('dummy_under')")  # fmt: skip
+        raise _Bad(
+            "hands",
+            "two players hold 13 cards each, the dummy (seat 2) 7 face up and "
+            "7 face down ('dummy_under')",
+        )
     if len({top for top, _ in under}) != len(under):
         raise _Bad("dummy_under", "two face-down cards under one face-up card")
     if hands[2] >> TRUMP4 & 1 or any(below == TRUMP4 for _, below in under):

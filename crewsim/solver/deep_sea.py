@@ -164,8 +164,26 @@ def _remember(tkeys, gen, key, h):
 
 @njit(cache=True)
 def search_deep(
-    hands0, under, seats, players, n_tricks, dummy, codes, owners, n_ds, obj_kind, obj_a, obj_b,
-    special, wread, oread, budget, tkeys, gen, memo, line,
+    hands0,
+    under,
+    seats,
+    players,
+    n_tricks,
+    dummy,
+    codes,
+    owners,
+    n_ds,
+    obj_kind,
+    obj_a,
+    obj_b,
+    special,
+    wread,
+    oread,
+    budget,
+    tkeys,
+    gen,
+    memo,
+    line,
 ):
     """Solve one Deep Sea problem.  Returns (verdict, plays tried); the winning plays go to
     ``line`` in play order, then -1.
@@ -319,8 +337,22 @@ def search_deep(
                 v = DONE if last else 0
             else:
                 v = ds_judge(
-                    codes[j], owners[j], -1, b1[B_ST + 4 * j : B_ST + 4 * j + 4], t, n_tricks,
-                    seats, players, leader0, trick, lead, ws, wc, b1[0:5], b1[5:10], in_hands,
+                    codes[j],
+                    owners[j],
+                    -1,
+                    b1[B_ST + 4 * j : B_ST + 4 * j + 4],
+                    t,
+                    n_tricks,
+                    seats,
+                    players,
+                    leader0,
+                    trick,
+                    lead,
+                    ws,
+                    wc,
+                    b1[0:5],
+                    b1[5:10],
+                    in_hands,
                     st[d + 1, 0:5],
                 )
             if v == FAILED:
@@ -413,9 +445,25 @@ def solve_deep_arrays(
         special |= 1 << top
     line = np.full(5 * MAXT, -1, dtype=np.int64)
     v, n = search_deep(
-        h, u, seats, players, n_tricks, 2 if players == 2 else -1, c, o, n_ds, *objective,
-        np.int64(special), wread, np.int64(oread), budget, _table(), _GEN, int(memo), line,
-    )  # fmt: skip
+        h,
+        u,
+        seats,
+        players,
+        n_tricks,
+        2 if players == 2 else -1,
+        c,
+        o,
+        n_ds,
+        *objective,
+        np.int64(special),
+        wread,
+        np.int64(oread),
+        budget,
+        _table(),
+        _GEN,
+        int(memo),
+        line,
+    )
     _GEN += 1
     return int(v), int(n), [int(x) for x in line if x >= 0]
 
@@ -424,16 +472,33 @@ def solve_deep_arrays(
 # doc; whole suits among them keep twins alike); kinds not listed read counts and trick indices
 # only; ALL_RANKS kinds add or compare every card's value: no two cards are alike for them.
 _MASK_SLOTS = {
-    C.K_RANK_WITH_RANK: (1, 2), C.K_TRICK_WITH_RANK: (1,), C.K_AT_LEAST_RANK: (1,),
-    C.K_EXACTLY_RANK: (1,), C.K_CARDS: (1,), C.K_NO_RANK: (1,), C.K_ONLY_SUB: (1,),
-    C.K_AT_LEAST_COLOUR: (1,), C.K_EXACTLY_SUBS: (1,), C.K_NO_SUBS: (1,),
-    C.K_NEVER_LEAD: (1,), C.K_NO_COLOUR: (1,), C.K_EACH_COLOUR: (1,),
-    C.K_ALL_OF_ONE_COLOUR: (1,), C.K_TRICK_EQUAL_COLOURS: (1, 2),
-    C.K_EQUAL_COLOURS_TOTAL: (1, 2), C.K_MORE_COLOUR: (1, 2),
-}  # fmt: skip
+    C.K_RANK_WITH_RANK: (1, 2),
+    C.K_TRICK_WITH_RANK: (1,),
+    C.K_AT_LEAST_RANK: (1,),
+    C.K_EXACTLY_RANK: (1,),
+    C.K_CARDS: (1,),
+    C.K_NO_RANK: (1,),
+    C.K_ONLY_SUB: (1,),
+    C.K_AT_LEAST_COLOUR: (1,),
+    C.K_EXACTLY_SUBS: (1,),
+    C.K_NO_SUBS: (1,),
+    C.K_NEVER_LEAD: (1,),
+    C.K_NO_COLOUR: (1,),
+    C.K_EACH_COLOUR: (1,),
+    C.K_ALL_OF_ONE_COLOUR: (1,),
+    C.K_TRICK_EQUAL_COLOURS: (1, 2),
+    C.K_EQUAL_COLOURS_TOTAL: (1, 2),
+    C.K_MORE_COLOUR: (1, 2),
+}
 _CARD_SLOT = (C.K_CARD_WITH_SUB, C.K_CARD_IN_LAST)
-_ALL_RANKS = (C.K_TRICK_PARITY, C.K_TRICK_ALL_GT, C.K_TRICK_ALL_LT, C.K_TRICK_SUM_GT,
-              C.K_TRICK_SUM_LT, C.K_TRICK_SUM_IN)  # fmt: skip
+_ALL_RANKS = (
+    C.K_TRICK_PARITY,
+    C.K_TRICK_ALL_GT,
+    C.K_TRICK_ALL_LT,
+    C.K_TRICK_SUM_GT,
+    C.K_TRICK_SUM_LT,
+    C.K_TRICK_SUM_IN,
+)
 _OBJ_RANK, _OBJ_CARD = L.OBJ_CODES["balance_rank_wins"], L.OBJ_CODES["card_last_in_final_trick"]
 
 
@@ -466,11 +531,21 @@ def special_cards(codes: np.ndarray, objective: tuple[int, int, int]) -> int:
 
 # The won cards a condition reads (``mine`` in ``ds_judge``): the masks in these slots
 _READS_WON = {
-    C.K_CARDS: (1,), C.K_ONLY_SUB: (), C.K_AT_LEAST_RANK: (1,), C.K_AT_LEAST_COLOUR: (1,),
-    C.K_EXACTLY_RANK: (1,), C.K_EXACTLY_SUBS: (1,), C.K_NO_RANK: (1,), C.K_NO_SUBS: (1,),
-    C.K_NO_COLOUR: (1,), C.K_EXACTLY_COLOUR: (), C.K_EACH_COLOUR: (1,),
-    C.K_ALL_OF_ONE_COLOUR: (1,), C.K_EQUAL_COLOURS_TOTAL: (1, 2), C.K_MORE_COLOUR: (1, 2),
-}  # fmt: skip
+    C.K_CARDS: (1,),
+    C.K_ONLY_SUB: (),
+    C.K_AT_LEAST_RANK: (1,),
+    C.K_AT_LEAST_COLOUR: (1,),
+    C.K_EXACTLY_RANK: (1,),
+    C.K_EXACTLY_SUBS: (1,),
+    C.K_NO_RANK: (1,),
+    C.K_NO_SUBS: (1,),
+    C.K_NO_COLOUR: (1,),
+    C.K_EXACTLY_COLOUR: (),
+    C.K_EACH_COLOUR: (1,),
+    C.K_ALL_OF_ONE_COLOUR: (1,),
+    C.K_EQUAL_COLOURS_TOTAL: (1, 2),
+    C.K_MORE_COLOUR: (1, 2),
+}
 _READS_ALL = (C.K_ONLY_SUB, C.K_EXACTLY_COLOUR)  # read every trump / colour card won
 
 

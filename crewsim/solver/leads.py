@@ -232,13 +232,15 @@ def refutes(problem: Problem, budget: int = BUDGET) -> bool:
         for u in range(5):
             cnt[s, u] = (h >> (9 * u) & (0x1FF if u < SUB else 0xF)).bit_count()
     free = np.array([deal.players == 2 and s == 2 for s in range(seats)])
-    line, nodes = _relaxed(cnt, np.array(forbid, dtype=np.int64), free, deal.commander,
-                           n_tricks(deal.players), budget)  # fmt: skip
+    line, nodes = _relaxed(
+        cnt, np.array(forbid, dtype=np.int64), free, deal.commander, n_tricks(deal.players), budget
+    )
     return line == 0 and nodes <= budget
 
 
-def _relaxed(cnt: np.ndarray, forbid: np.ndarray, free: np.ndarray, leader: int, tricks: int,
-             budget: int) -> tuple[int, int]:  # fmt: skip
+def _relaxed(
+    cnt: np.ndarray, forbid: np.ndarray, free: np.ndarray, leader: int, tricks: int, budget: int
+) -> tuple[int, int]:
     """``relaxed_line`` with this process's table (a fresh generation per search)."""
     global _TABLE, _GEN
     if _TABLE is None:
@@ -250,5 +252,11 @@ def _relaxed(cnt: np.ndarray, forbid: np.ndarray, free: np.ndarray, leader: int,
 
 def warm_up() -> None:
     """Load the compiled search (a trick of one card each), so no timed solve pays for it."""
-    _relaxed(np.eye(3, 5, dtype=np.int64), np.zeros(3, dtype=np.int64),
-             np.zeros(3, dtype=np.bool_), 0, 1, BUDGET)  # fmt: skip
+    _relaxed(
+        np.eye(3, 5, dtype=np.int64),
+        np.zeros(3, dtype=np.int64),
+        np.zeros(3, dtype=np.bool_),
+        0,
+        1,
+        BUDGET,
+    )

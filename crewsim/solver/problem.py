@@ -41,8 +41,10 @@ DEEP_OBJECTIVES = frozenset(
 
 DESIGNATES = DESIGNATED  # crew members the commander names, per objective kind
 
+
 class Unsupported(ValueError):
     """A mission rule the solver does not model."""
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -109,6 +111,7 @@ class Problem:
             return [(s,) for s in range(self.seats) if s != cmd]
         return [tuple(p) for p in permutations(range(self.seats), 2)]
 
+
 @dataclass
 class Result:
     verdict: str  # feasible | infeasible | unknown | unsupported
@@ -119,6 +122,7 @@ class Result:
     designated: tuple[int, ...] = ()
     reason: str = ""
     engine: str = ""  # what decided it: "dfs", "sat" or "counting" (none when unknown)
+
 
 def problem_from_mission(
     deal: Deal,
@@ -136,6 +140,7 @@ def problem_from_mission(
         deep_sea = mission.game is Game.DEEP_SEA
         objective, omega_last = mission_objective(mission)
     return Problem(deal, tuple(tasks), objective, omega_last, designated, deep_sea, tuple(deep))
+
 
 def mission_objective(mission: Mission) -> tuple[tuple[str, Mapping[str, Any]] | None, bool]:
     """The crew objective and the omega flag the solver reads from a mission; Unsupported if
@@ -159,6 +164,7 @@ def mission_objective(mission: Mission) -> tuple[tuple[str, Mapping[str, Any]] |
             objective = (kind, dict(o.params))
     return objective, omega_last
 
+
 def unsupported_reason(mission: Mission) -> str | None:
     """Why the solver cannot judge this mission's deals, or None."""
     try:
@@ -169,6 +175,7 @@ def unsupported_reason(mission: Mission) -> str | None:
 
 
 # ---- the memo table: one per process, reused across problems thanks to generation stamps
+
 
 def objective_args(
     objective: tuple[str, Mapping[str, Any]] | None, deal: Deal | None = None

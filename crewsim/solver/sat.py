@@ -99,8 +99,20 @@ OBJ_ONE_TRICK = OBJ_CODES["player_exactly_one_trick"]
 OBJ_FIRST_LAST = OBJ_CODES["player_first_and_last_only"]
 OBJ_PINK = OBJ_CODES["left_of_pink9_wins_pink"]
 OBJ_ROLES = OBJ_CODES["role_split"]
-COVERED = frozenset((0, OBJ_NO_TRICKS, OBJ_ONES, OBJ_TRUMPS, OBJ_NO_RANK, OBJ_BALANCED,
-                     OBJ_ONE_TRICK, OBJ_FIRST_LAST, OBJ_PINK, OBJ_ROLES))  # fmt: skip
+COVERED = frozenset(
+    (
+        0,
+        OBJ_NO_TRICKS,
+        OBJ_ONES,
+        OBJ_TRUMPS,
+        OBJ_NO_RANK,
+        OBJ_BALANCED,
+        OBJ_ONE_TRICK,
+        OBJ_FIRST_LAST,
+        OBJ_PINK,
+        OBJ_ROLES,
+    )
+)
 # (every Planet Nine objective; Deep Sea's go to ``sat_deep``)
 
 
@@ -131,8 +143,15 @@ def solve_sat(
     code, p1, p2 = objective_args(problem.objective, deal)
     choices = tuple(problem.designation_choices())
     obj = Objective(code, p1, p2, choices, problem.omega_last_trick)
-    return solve_hands(full_hands(deal), n_tricks(deal.players), deal.commander,
-                       problem.tasks, conflicts, obj, deal.dummy_under)  # fmt: skip
+    return solve_hands(
+        full_hands(deal),
+        n_tricks(deal.players),
+        deal.commander,
+        problem.tasks,
+        conflicts,
+        obj,
+        deal.dummy_under,
+    )
 
 
 def full_hands(deal: Deal) -> list[int]:
@@ -253,8 +272,9 @@ def encode(
     holder = {c: s for s, h in enumerate(hands) for c in range(40) if h >> c & 1}
     cards = sorted(holder)
     by_seat = [[c for c in cards if holder[c] == s] for s in range(seats)]
-    cnf = Cnf(tricks=tricks, seats=seats, by_seat=by_seat,
-              index={c: k for k, c in enumerate(cards)})  # fmt: skip
+    cnf = Cnf(
+        tricks=tricks, seats=seats, by_seat=by_seat, index={c: k for k, c in enumerate(cards)}
+    )
     cnf.top = cnf.trumped(tricks - 1)
     if any(tk.owner is None for tk in tasks):
         raise ValueError("every task needs an owner seat")
@@ -266,12 +286,17 @@ def encode(
     seat_of[cards] = [holder[c] for c in cards]
     first = cnf.first_vars()
     cnf.core = core_clauses(
-        seat_of, BEATS, first, tricks, commander,
+        seat_of,
+        BEATS,
+        first,
+        tricks,
+        commander,
         np.array([tk.card for tk in tasks], np.int64),
         np.array([tk.owner for tk in tasks], np.int64),
         np.array(predecessors([tk.token for tk in tasks]), np.int64),
-        np.array(under, np.int64).reshape(-1, 2), no_symmetry,
-    )  # fmt: skip
+        np.array(under, np.int64).reshape(-1, 2),
+        no_symmetry,
+    )
     cnf.counts = card_counts(seat_of, first[0], first[1], seats, tricks)
     return cnf
 

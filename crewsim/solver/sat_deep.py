@@ -121,8 +121,9 @@ class _Model:
         """``s`` wins card ``c`` (a card never played is never won)."""
         key = (s, c)
         if key not in self._wins:
-            self._wins[key] = self.or_([self.and_([self.x(c, t), self.won(s, t)])
-                                        for t in range(self.tricks)])  # fmt: skip
+            self._wins[key] = self.or_(
+                [self.and_([self.x(c, t), self.won(s, t)]) for t in range(self.tricks)]
+            )
         return self._wins[key]
 
     def not_wins(self, s: int, c: int) -> None:
@@ -258,8 +259,13 @@ def _condition(m: _Model, row: list[int], o: int) -> bool:
             if cards:
                 m.add([m.wins(o, card) for card in cards])
     elif kind == C.K_ALL_OF_ONE_COLOUR:
-        m.add([m.and_([m.wins(o, card) for card in cards_of(int(SUIT[u]) & a)])
-               for u in range(4) if int(SUIT[u]) & a])  # fmt: skip
+        m.add(
+            [
+                m.and_([m.wins(o, card) for card in cards_of(int(SUIT[u]) & a)])
+                for u in range(4)
+                if int(SUIT[u]) & a
+            ]
+        )
     elif kind == C.K_EQUAL_COLOURS_TOTAL:
         ga, gb = m.won_count(o, a), m.won_count(o, b)
         m.equal(ga, gb)
@@ -318,8 +324,13 @@ def _condition(m: _Model, row: list[int], o: int) -> bool:
             m.add([m.and_([m.won(o, t + k) for k in range(a)]) for t in range(nt - a + 1)])
     elif kind == C.K_CARD_WITH_SUB:
         trumps = cards_of(own & int(SUIT[4]))
-        m.add([m.and_([m.x(a, t), m.won(o, t), m.or_([m.x(tr, t) for tr in trumps])])
-               for t in rt if trumps])  # fmt: skip
+        m.add(
+            [
+                m.and_([m.x(a, t), m.won(o, t), m.or_([m.x(tr, t) for tr in trumps])])
+                for t in rt
+                if trumps
+            ]
+        )
     elif kind == C.K_CARD_IN_LAST:
         m.add([m.x(a, nt - 1)])
         m.add([m.won(o, nt - 1)])
@@ -327,9 +338,18 @@ def _condition(m: _Model, row: list[int], o: int) -> bool:
         m.add([m.wins(o, card) for card in cards_of(a & own)])
     elif kind == C.K_RANK_WITH_RANK:
         others = cards_of(b & ~own)
-        m.add([m.and_([m.won(o, t), m.or_([m.x(w, t) for w in cards_of(a & own)]),
-                       m.or_([m.x(v, t) for v in others])])
-               for t in rt])  # fmt: skip
+        m.add(
+            [
+                m.and_(
+                    [
+                        m.won(o, t),
+                        m.or_([m.x(w, t) for w in cards_of(a & own)]),
+                        m.or_([m.x(v, t) for v in others]),
+                    ]
+                )
+                for t in rt
+            ]
+        )
     elif kind in _PATTERN:
         outside = cards_of(((1 << 40) - 1) & ~a)
         m.add([m.and_([m.won(o, t)] + [-m.x(card, t) for card in outside]) for t in rt])
@@ -434,8 +454,15 @@ def solve_deep_sat(problem: Problem, conflicts: int = DEFAULT_CONFLICTS) -> tupl
     ("feasible", the whole hand's plays) when it is exact and has one, else ("unknown", [])."""
     deal = problem.deal
     codes, owners, objective = problem_arrays(problem)
-    return solve_deep_hands(full_hands(deal), n_tricks(deal.players), codes, owners, objective,
-                            conflicts, deal.dummy_under)  # fmt: skip
+    return solve_deep_hands(
+        full_hands(deal),
+        n_tricks(deal.players),
+        codes,
+        owners,
+        objective,
+        conflicts,
+        deal.dummy_under,
+    )
 
 
 def solve_deep_hands(

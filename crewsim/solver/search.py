@@ -170,8 +170,25 @@ def _rank_mask(rank):
 
 @njit(cache=True)
 def _end_trick(
-    st, d, seats, n_tricks, ws, wc, inhand, tof, task_owner, task_pred, all_tasks, omega_mask,
-    omega_last, obj_kind, p1, p2, d1, d2, commander,
+    st,
+    d,
+    seats,
+    n_tricks,
+    ws,
+    wc,
+    inhand,
+    tof,
+    task_owner,
+    task_pred,
+    all_tasks,
+    omega_mask,
+    omega_last,
+    obj_kind,
+    p1,
+    p2,
+    d1,
+    d2,
+    commander,
 ):
     """Judge the trick just completed by the play at depth ``d``.
 
@@ -726,10 +743,31 @@ def _good_leads(st, d, seats, seat, legal, tof, task_owner, taskmask):
 
 @njit(cache=True)
 def search(
-    hands0, under, seats, n_tricks, leader0, dummy,
-    task_card, task_owner, task_pred, n_tasks, omega_mask, omega_last,
-    obj_kind, p1, p2, d1, d2,
-    budget, tkeys, gen, st, tof, line, prune, scr,
+    hands0,
+    under,
+    seats,
+    n_tricks,
+    leader0,
+    dummy,
+    task_card,
+    task_owner,
+    task_pred,
+    n_tasks,
+    omega_mask,
+    omega_last,
+    obj_kind,
+    p1,
+    p2,
+    d1,
+    d2,
+    budget,
+    tkeys,
+    gen,
+    st,
+    tof,
+    line,
+    prune,
+    scr,
 ):
     """Solve one problem.  Returns (verdict, nodes, plays in ``line``).
 
@@ -991,8 +1029,25 @@ def search(
             for s in range(seats):
                 inhand |= st[d + 1, s]
             status, done, ost = _end_trick(
-                st, d, seats, n_tricks, ws, wc, inhand, tof, task_owner, task_pred, all_tasks,
-                omega_mask, omega_last, obj_kind, p1, p2, d1, d2, commander,
+                st,
+                d,
+                seats,
+                n_tricks,
+                ws,
+                wc,
+                inhand,
+                tof,
+                task_owner,
+                task_pred,
+                all_tasks,
+                omega_mask,
+                omega_last,
+                obj_kind,
+                p1,
+                p2,
+                d1,
+                d2,
+                commander,
             )
             if status == 0:
                 continue
@@ -1041,10 +1096,28 @@ def search(
 
 @njit(cache=True)
 def solve_batch(
-    hands, unders, seats, n_tricks, dummy,
-    task_cards, task_owners, task_tokens, n_tasks, omega_last,
-    obj_kind, p1, p2, d1s, d2s,
-    budget, tkeys, gen0, prune, verdicts, nodes_out, lines,
+    hands,
+    unders,
+    seats,
+    n_tricks,
+    dummy,
+    task_cards,
+    task_owners,
+    task_tokens,
+    n_tasks,
+    omega_last,
+    obj_kind,
+    p1,
+    p2,
+    d1s,
+    d2s,
+    budget,
+    tkeys,
+    gen0,
+    prune,
+    verdicts,
+    nodes_out,
+    lines,
 ):
     """Solve many problems of one shape; row ``k`` of each array is problem ``k``.
 
@@ -1068,10 +1141,31 @@ def solve_batch(
             if (hands[k, s] >> 39) & 1:
                 leader = s
         v, n = search(
-            hands[k], unders[k], seats, n_tricks, leader, dummy,
-            task_cards[k], task_owners[k], pred, nt, omega_mask, omega_last,
-            obj_kind, p1, p2, d1s[k], d2s[k],
-            budget, tkeys, gen, st, tof, lines[k], prune, scr,
+            hands[k],
+            unders[k],
+            seats,
+            n_tricks,
+            leader,
+            dummy,
+            task_cards[k],
+            task_owners[k],
+            pred,
+            nt,
+            omega_mask,
+            omega_last,
+            obj_kind,
+            p1,
+            p2,
+            d1s[k],
+            d2s[k],
+            budget,
+            tkeys,
+            gen,
+            st,
+            tof,
+            lines[k],
+            prune,
+            scr,
         )
         verdicts[k] = v
         nodes_out[k] = n

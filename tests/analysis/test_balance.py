@@ -98,9 +98,11 @@ def _fit(groups: pl.DataFrame, missions: dict[str, int]) -> Any:
 def test_a_mission_never_won_is_left_out_and_the_fit_converges() -> None:
     groups, missions = _synthetic_groups(games=1500)
     lost = groups.with_columns(
-        pl.when(pl.col("mission") == "ds-11").then(0).otherwise(pl.col("successes"))
+        pl.when(pl.col("mission") == "ds-11")
+        .then(0)
+        .otherwise(pl.col("successes"))
         .alias("successes")
-    )  # fmt: skip
+    )
     fit = _fit(lost, missions)
     assert fit.summary["converged"] and fit.summary["identified"]
     assert "ds-11" not in fit.missions and "ds-10" in fit.missions

@@ -31,8 +31,9 @@ def test_the_pruned_search_agrees_with_every_assignment(players: int) -> None:
     rng = np.random.default_rng(11 + players)
     refuted = 0
     for _ in range(120):
-        cards = [DECK[int(i)] for i in rng.choice(len(DECK), size=int(rng.integers(2, 5)),
-                                                  replace=False)]  # fmt: skip
+        cards = [
+            DECK[int(i)] for i in rng.choice(len(DECK), size=int(rng.integers(2, 5)), replace=False)
+        ]
         result = check(cards, None, players)
         clean = [o for o in _allowed(cards, players) if not contradictions(cards, o, players)]
         if result.witness is None:

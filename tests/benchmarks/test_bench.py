@@ -81,17 +81,28 @@ def test_compile_section_cold_then_cached() -> None:
 def test_figures_hold_values_against_targets() -> None:
     results = {
         "throughput_heuristic": {
-            "games_per_s": 400_000.0, "repeats": 5, "games": 1, "success_rate": 0.3,
+            "games_per_s": 400_000.0,
+            "repeats": 5,
+            "games": 1,
+            "success_rate": 0.3,
         },
         "python_random": {
-            "ratio": 500.0, "same_outcomes": False, "success_mismatches": 3,
-            "python_games_per_s": 1.0, "kernel_games_per_s": 500.0, "games": 10,
+            "ratio": 500.0,
+            "same_outcomes": False,
+            "success_mismatches": 3,
+            "python_games_per_s": 1.0,
+            "kernel_games_per_s": 500.0,
+            "games": 10,
         },
         "scaling": {
-            "jobs": 2, "speedup": 1.5, "chunks": 2, "chunk_size": 1,
-            "serial_games_per_s": 1.0, "parallel_games_per_s": 1.5,
+            "jobs": 2,
+            "speedup": 1.5,
+            "chunks": 2,
+            "chunk_size": 1,
+            "serial_games_per_s": 1.0,
+            "parallel_games_per_s": 1.5,
         },
-    }  # fmt: skip
+    }
     met = {f.key: f.met for f in bench.figures(results)}
     assert met == {
         "heuristic_games_per_s": True,

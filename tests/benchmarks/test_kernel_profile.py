@@ -45,10 +45,14 @@ def test_demangle_keeps_module_and_function() -> None:
 
 def test_inline_frames_follow_objdump_chains() -> None:
     frames = inline_frames(DISASSEMBLY, 0x9B00)
-    assert frames[0] == frames[3] == (
-        ("policy._cash_want", "/src/crewsim/kernel/policy.py:431"),
-        ("policy._want", "/src/crewsim/kernel/policy.py:343"),
-        ("play.play_chunk", "/src/crewsim/engine/play.py:718"),
+    assert (
+        frames[0]
+        == frames[3]
+        == (
+            ("policy._cash_want", "/src/crewsim/kernel/policy.py:431"),
+            ("policy._want", "/src/crewsim/kernel/policy.py:343"),
+            ("play.play_chunk", "/src/crewsim/engine/play.py:718"),
+        )
     )
     inner = (
         ("policy._holder", "/src/crewsim/kernel/policy.py:453"),

@@ -15,7 +15,12 @@ def test_quick_bench_rows(capsys: pytest.CaptureFixture[str]) -> None:
     bench.main(["--quick", "--json", "--repeats", "2"])
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(r.get("tasks"), r.get("players")) for r in rows[:5]] == [
-        (1, 4), (3, 4), (6, 4), (10, 4), (bench.DUMMY_TASKS, 2)]
+        (1, 4),
+        (3, 4),
+        (6, 4),
+        (10, 4),
+        (bench.DUMMY_TASKS, 2),
+    ]
     assert [r["mission"] for r in rows[5:]] == list(bench.DEEP)
     for r in rows:
         assert r["deals_per_s"] > 0 and r["median_ms"] <= r["p99_ms"] <= r["max_ms"]

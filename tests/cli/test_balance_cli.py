@@ -61,8 +61,7 @@ def test_json_and_csv_from_existing_run(balance_run: tuple[Path, Path]) -> None:
     assert (flagged["off_by"].abs() >= 1).all()
 
 
-def test_each_card_alone_beside_its_ceiling(balance_run: tuple[Path, Path],
-                                            tmp_path: Path) -> None:  # fmt: skip
+def test_each_card_alone_beside_its_ceiling(balance_run: tuple[Path, Path], tmp_path: Path) -> None:
     """``--ceiling`` plays every card alone and solves those deals: the numbers are
     ``check-tasks CARD --ceiling``'s on the run's seed, and the report shows them."""
     from crewsim.analysis.task_check import ceiling
@@ -70,8 +69,21 @@ def test_each_card_alone_beside_its_ceiling(balance_run: tuple[Path, Path],
 
     run_dir, _ = balance_run
     out = tmp_path / "report"
-    result = runner.invoke(app, ["balance", "--run", str(run_dir), "--ceiling", "--ceiling-n",
-                                 "12", "--format", "json", "--out", str(out)])  # fmt: skip
+    result = runner.invoke(
+        app,
+        [
+            "balance",
+            "--run",
+            str(run_dir),
+            "--ceiling",
+            "--ceiling-n",
+            "12",
+            "--format",
+            "json",
+            "--out",
+            str(out),
+        ],
+    )
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)["card_ceiling"]
     assert len(rows) == 96 and {r["players"] for r in rows} == {4}
@@ -79,8 +91,10 @@ def test_each_card_alone_beside_its_ceiling(balance_run: tuple[Path, Path],
         assert r["deals"] == 12 and 0 <= r["bot_wins"] <= r["feasible"] <= r["decided"] <= 12
     three = next(r for r in rows if r["card"] == 46)
     alone = ceiling([get_task_card("46")], None, 4, 12, 5, "heuristic", 12, 30_000)
-    assert (three["bot_wins"], three["feasible"]) == (alone["ceiling_wins"],
-                                                      alone["feasible_games"])  # fmt: skip
+    assert (three["bot_wins"], three["feasible"]) == (
+        alone["ceiling_wins"],
+        alone["feasible_games"],
+    )
     assert pl.read_csv(out / "tables" / "card-ceiling.csv").height == 96
     md = (out / "report.md").read_text()
     assert "| alone: bots won of winnable |" in md and "4 players, every card alone: " in md

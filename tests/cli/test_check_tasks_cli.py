@@ -200,22 +200,42 @@ def test_json_shape_with_owners() -> None:
     code, doc = _json("71", "4", "-p", "4", "--owners", "1,1", "-n", "500")
     assert code == 1
     assert set(doc) == {
-        "players", "seats", "tasks", "owners", "contradiction", "contradictions", "readings",
-        "witness", "notes", "monte_carlo",
-    }  # fmt: skip
+        "players",
+        "seats",
+        "tasks",
+        "owners",
+        "contradiction",
+        "contradictions",
+        "readings",
+        "witness",
+        "notes",
+        "monte_carlo",
+    }
     assert doc["players"] == 4 and doc["seats"] == 4 and doc["owners"] == [1, 1]
     assert doc["tasks"][0] == {
-        "number": 71, "ref_id": "firstTrick", "text": "I will win the first trick",
-        "difficulty": 1, "owner": 1,
-    }  # fmt: skip
+        "number": 71,
+        "ref_id": "firstTrick",
+        "text": "I will win the first trick",
+        "difficulty": 1,
+        "owner": 1,
+    }
     assert doc["contradiction"] is True and len(doc["contradictions"]) == 1
     assert doc["readings"] is None and doc["witness"] is None
     assert doc["notes"] == []  # two tasks, four players: anyone may pass, so one may take both
     mc = doc["monte_carlo"]
     assert set(mc) == {
-        "games", "successes", "success_rate", "ci_low", "ci_high", "seed", "bot", "carrier",
-        "top_failing_card", "failures", "ceiling",
-    }  # fmt: skip
+        "games",
+        "successes",
+        "success_rate",
+        "ci_low",
+        "ci_high",
+        "seed",
+        "bot",
+        "carrier",
+        "top_failing_card",
+        "failures",
+        "ceiling",
+    }
     assert mc["ceiling"] is None  # asked for with --ceiling
     assert mc["successes"] == 0 and mc["top_failing_card"]["number"] in (4, 71)
     assert set(mc["top_failing_card"]) == {"number", "ref_id", "games", "share"}
@@ -232,8 +252,7 @@ def test_json_without_monte_carlo() -> None:
 def test_monte_carlo_progress_goes_to_stderr() -> None:
     """-n takes up to 10^10 games: a bar with rate and ETA on stderr (a line per tenth when
     stderr is a file), never mixed into the JSON on stdout."""
-    result = runner.invoke(app, ["check-tasks", "71", "-p", "4", "-n", "40000", "--format",
-                                 "json"])  # fmt: skip
+    result = runner.invoke(app, ["check-tasks", "71", "-p", "4", "-n", "40000", "--format", "json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["monte_carlo"]["games"] == 40000
     assert "playing (heuristic crew): 40,000 of 40,000 games (100 %)" in result.stderr
@@ -249,8 +268,9 @@ def test_ceiling_solves_the_deals_the_bots_played() -> None:
     from crewsim.engine.run import run_chunk
     from crewsim.missions import get_task_card
 
-    code, doc = _json("2black", "-p", "4", "-n", "3000", "--seed", "5", "--ceiling",
-                      "--ceiling-n", "80")  # fmt: skip
+    code, doc = _json(
+        "2black", "-p", "4", "-n", "3000", "--seed", "5", "--ceiling", "--ceiling-n", "80"
+    )
     assert code == 0
     c = doc["monte_carlo"]["ceiling"]
     assert c["ceiling_games"] == 80 and c["conflicts"] == 30_000 and c["won_but_infeasible"] == 0
@@ -266,12 +286,24 @@ def test_ceiling_solves_the_deals_the_bots_played() -> None:
 def test_ceiling_agrees_with_the_rules() -> None:
     """The captain leads trick 1 with submarine 4: always winnable, and the bots always win
     it.  One owner cannot win the first trick and no trick: never winnable."""
-    _, sure = _json("firstTrick", "-p", "4", "--owners", "0", "-n", "500", "--ceiling",
-                    "--ceiling-n", "40")  # fmt: skip
+    _, sure = _json(
+        "firstTrick", "-p", "4", "--owners", "0", "-n", "500", "--ceiling", "--ceiling-n", "40"
+    )
     c = sure["monte_carlo"]["ceiling"]
     assert c["feasible_share"] == 1.0 and c["bot_efficiency"] == 1.0
-    code, never = _json("firstTrick", "0tricks", "-p", "3", "--owners", "1,1", "-n", "500",
-                        "--ceiling", "--ceiling-n", "40")  # fmt: skip
+    code, never = _json(
+        "firstTrick",
+        "0tricks",
+        "-p",
+        "3",
+        "--owners",
+        "1,1",
+        "-n",
+        "500",
+        "--ceiling",
+        "--ceiling-n",
+        "40",
+    )
     assert code == 1
     c = never["monte_carlo"]["ceiling"]
     assert c["feasible_games"] == 0 and c["decided_games"] == 40 and c["ceiling_wins"] == 0
@@ -280,8 +312,22 @@ def test_ceiling_agrees_with_the_rules() -> None:
 def test_ceiling_takes_owners_no_draft_could_give() -> None:
     """``--owners`` may give the captain a second card before every other seat has one (a
     note, not an error): the kernel plays it and the ceiling solves it all the same."""
-    code, out = _run("71", "72", "73", "74", "75", "-p", "4", "--owners", "0,1,1,2,3",
-                     "-n", "300", "--ceiling", "--ceiling-n", "20")  # fmt: skip
+    code, out = _run(
+        "71",
+        "72",
+        "73",
+        "74",
+        "75",
+        "-p",
+        "4",
+        "--owners",
+        "0,1,1,2,3",
+        "-n",
+        "300",
+        "--ceiling",
+        "--ceiling-n",
+        "20",
+    )
     assert code in (0, 1), out
     assert "perfect-information ceiling (the first 20 of those deals, as the bots drafted " in out
     assert "the bots won " in out and " of the winnable ones" in out

@@ -21,8 +21,11 @@ def test_order_tokens_keep_their_brackets() -> None:
     """Rich would read ``[omega]`` as markup and print nothing."""
     rec = json.loads(_deal("--mission", "pn-7", "--seed", "1", "--format", "json"))
     (omega,) = [t for t in rec["tasks"] if t["token"] == "omega"]
-    row = next(line for line in _deal("--mission", "pn-7", "--seed", "1").splitlines()
-               if f"P{omega['player']} " in line)  # fmt: skip
+    row = next(
+        line
+        for line in _deal("--mission", "pn-7", "--seed", "1").splitlines()
+        if f"P{omega['player']} " in line
+    )
     assert f"{omega['card']} [omega]" in row
 
 

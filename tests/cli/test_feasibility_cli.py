@@ -50,8 +50,10 @@ def test_feasibility_with_the_heuristic_draft() -> None:
         assert r["lower_if_unknown_infeasible"] == pytest.approx(r["feasible"] / r["deals"])
     again = _rows(["pn-4", "-p", "3,4", "-n", "40", "--seed", "3", "--draft", "heuristic"])
     assert [r["feasible"] for r in again] == [r["feasible"] for r in rows]  # reproducible
-    table = runner.invoke(app, ["feasibility", "pn-4", "-n", "40", "--seed", "3", "--jobs", "1",
-                                "--draft", "heuristic"])  # fmt: skip
+    table = runner.invoke(
+        app,
+        ["feasibility", "pn-4", "-n", "40", "--seed", "3", "--jobs", "1", "--draft", "heuristic"],
+    )
     assert "bots won" in table.stdout and "40 deals solved" in table.stdout
 
 
@@ -86,7 +88,12 @@ def test_unsupported_missions_among_others_get_a_line_of_their_own() -> None:
     """In the command line's order and of one shape: the same keys, null where unsolved."""
     rows = _rows(["pn-11..13", "-p", "3,4", "-n", "5"])
     assert [(r["mission"], r["players"]) for r in rows] == [
-        ("pn-11", 3), ("pn-11", 4), ("pn-12", 3), ("pn-12", 4), ("pn-13", 3), ("pn-13", 4)
+        ("pn-11", 3),
+        ("pn-11", 4),
+        ("pn-12", 3),
+        ("pn-12", 4),
+        ("pn-13", 3),
+        ("pn-13", 4),
     ]
     assert all(r.keys() == rows[0].keys() for r in rows)
     assert [r["unsupported"] is not None for r in rows] == [False, False, True, True, False, False]
@@ -104,8 +111,9 @@ def test_a_cell_with_no_deal_decided_has_a_null_share_not_nan() -> None:
 
 def test_feasibility_refuses_an_unknown_draft() -> None:
     with pytest.raises(CrewsimError, match="--draft"):
-        runner.invoke(app, ["feasibility", "pn-2", "-n", "5", "--draft", "greedy"],
-                      catch_exceptions=False)  # fmt: skip
+        runner.invoke(
+            app, ["feasibility", "pn-2", "-n", "5", "--draft", "greedy"], catch_exceptions=False
+        )
 
 
 def test_feasibility_says_how_many_deals_the_sat_engine_decided() -> None:

@@ -10,9 +10,17 @@ from crewsim.cli.options import whole_number
 
 @pytest.mark.parametrize(
     ("text", "value"),
-    [("1000", 1000), ("1_000", 1000), ("1,000,000", 10**6), ("1e6", 10**6), (" 7 ", 7),
-     ("1e40", 10**40), ("12345678901234567890123", 12345678901234567890123), ("2.0", 2)],
-)  # fmt: skip
+    [
+        ("1000", 1000),
+        ("1_000", 1000),
+        ("1,000,000", 10**6),
+        ("1e6", 10**6),
+        (" 7 ", 7),
+        ("1e40", 10**40),
+        ("12345678901234567890123", 12345678901234567890123),
+        ("2.0", 2),
+    ],
+)
 def test_counts_are_read_exactly(text: str, value: int) -> None:
     """1e40 is ten to the 40th, not the float nearest to it (a seed must be what was typed)."""
     assert whole_number(text) == value

@@ -35,8 +35,9 @@ def test_json_ranking_from_existing_run(ranked_run: Path) -> None:
     assert doc["seed"] == 4 and doc["games_per_cell"] == 500
     rows = [r for r in doc["ranking"] if r["players"] == 3]
     assert [r["rank"] for r in rows] == [1, 2, 3]
-    assert [r["success_rate"] for r in rows] == sorted((r["success_rate"] for r in rows),
-                                                       reverse=True)  # fmt: skip
+    assert [r["success_rate"] for r in rows] == sorted(
+        (r["success_rate"] for r in rows), reverse=True
+    )
     assert {c["players"] for c in doc["correlations"]} == {3, 4}
     assert all(isinstance(r["top_failures"], list) for r in rows)  # as simulate's JSON
     assert any(r["top_failures"] and "%" in r["top_failures"][0] for r in rows)
@@ -67,8 +68,23 @@ def test_user_errors(ranked_run: Path, args: list[str], message: str) -> None:
 
 
 def test_rank_with_ceiling_shows_feasible_share(tmp_path: Path) -> None:
-    args = ["rank", "pn-1,pn-2", "-p", "4", "-n", "300", "--seed", "2", "--jobs", "1",
-            "--out", str(tmp_path / "run"), "--ceiling", "--format", "csv"]  # fmt: skip
+    args = [
+        "rank",
+        "pn-1,pn-2",
+        "-p",
+        "4",
+        "-n",
+        "300",
+        "--seed",
+        "2",
+        "--jobs",
+        "1",
+        "--out",
+        str(tmp_path / "run"),
+        "--ceiling",
+        "--format",
+        "csv",
+    ]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     df = pl.read_csv(io.StringIO(result.stdout))

@@ -42,7 +42,9 @@ def test_missing_run_folder_is_exit_2(tmp_path: Path, monkeypatch: pytest.Monkey
     assert not (tmp_path / "reports").exists()  # no empty report folder left behind
     proc = subprocess.run(
         [sys.executable, "-m", "crewsim", "report", str(tmp_path / "nope")],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 2
     assert "not found" in proc.stderr and "Traceback" not in proc.stderr

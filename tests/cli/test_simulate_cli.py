@@ -32,8 +32,11 @@ def test_json_rows_and_run_folder(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)
     assert [(r["mission"], r["players"]) for r in rows] == [
-        ("pn-1", 3), ("pn-1", 4), ("pn-2", 3), ("pn-2", 4)
-    ]  # fmt: skip
+        ("pn-1", 3),
+        ("pn-1", 4),
+        ("pn-2", 3),
+        ("pn-2", 4),
+    ]
     for r in rows:
         assert r["bot"] == "heuristic" and r["games"] == 3000
         assert 0 <= r["ci_low"] <= r["success_rate"] <= r["ci_high"] <= 1
@@ -71,8 +74,9 @@ def test_a_deep_sea_trace_names_its_task_cards_and_owners() -> None:
     assert result.exit_code == 0, result.output
     cards = [line for line in result.stdout.splitlines() if line.startswith("task card ")]
     assert cards
-    assert all(re.fullmatch(r'task card \d+ ".+"( \(predicted: \d+\))? -> P\d\*?', c)
-               for c in cards)  # fmt: skip
+    assert all(
+        re.fullmatch(r'task card \d+ ".+"( \(predicted: \d+\))? -> P\d\*?', c) for c in cards
+    )
     assert result.stdout.index("task card") < result.stdout.index("trick 1:")
 
 

@@ -24,8 +24,18 @@ def test_solve_one_deal(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
     assert out["verdict"] in ("feasible", "infeasible", "unknown")
-    assert set(out) == {"deal", "verdict", "nodes", "seconds", "line", "leaders", "winners",
-                        "designated", "engine", "reason"}  # as the README shows  # fmt: skip
+    assert set(out) == {
+        "deal",
+        "verdict",
+        "nodes",
+        "seconds",
+        "line",
+        "leaders",
+        "winners",
+        "designated",
+        "engine",
+        "reason",
+    }  # as the README shows
     assert out["engine"] in ((None,) if out["verdict"] == "unknown" else ("dfs", "sat"))
     if out["verdict"] == "feasible":
         assert all(len(t) == 4 for t in out["line"])
@@ -37,8 +47,10 @@ def test_solve_one_deal(tmp_path: Path) -> None:
 
 def test_solve_jsonl_one_line_per_deal(tmp_path: Path) -> None:
     f = tmp_path / "d.jsonl"
-    lines = [deal_record(p, Game.PLANET_NINE, s, m)
-             for p, s, m in ((4, 1, "pn-3"), (3, 2, "pn-5"), (2, 3, "pn-48"), (4, 4, "pn-12"))]
+    lines = [
+        deal_record(p, Game.PLANET_NINE, s, m)
+        for p, s, m in ((4, 1, "pn-3"), (3, 2, "pn-5"), (2, 3, "pn-48"), (4, 4, "pn-12"))
+    ]
     f.write_text("\n".join(json.dumps(r) for r in lines) + "\n")
     result = runner.invoke(app, ["solve", str(f)])
     assert result.exit_code == 0, result.output
@@ -85,8 +97,15 @@ def test_solve_a_deep_sea_deal(tmp_path: Path) -> None:
         ({"tasks": [{"card": "pink1", "owner": 0}]}, "field 'tasks[0].owner': unknown field"),
         ({"game": "deep-sea", "deep_tasks": [{"task": 5, "seat": 0}]}, "deep_tasks[0].seat'"),
         ({"deep_tasks": [{"task": 5, "player": 0}]}, "only a Deep Sea deal"),
-        ({"tasks": [{"card": "pink1", "player": 0, "token": "2"},
-                    {"card": "pink2", "player": 1, "token": "2"}]}, "tasks[1].token"),
+        (
+            {
+                "tasks": [
+                    {"card": "pink1", "player": 0, "token": "2"},
+                    {"card": "pink2", "player": 1, "token": "2"},
+                ]
+            },
+            "tasks[1].token",
+        ),
         ({"designated": [1, 1]}, "the same seat twice"),
     ],
 )
@@ -140,8 +159,11 @@ def test_several_deals_in_a_json_file_point_to_jsonl(tmp_path: Path) -> None:
     f = tmp_path / "two.json"
     one = json.dumps(deal_record(4, Game.PLANET_NINE, 1, "pn-2"))
     f.write_text(one + "\n" + one + "\n")
-    with pytest.raises(CrewsimError, match=r"two.json:2: not JSON \(Extra data\); a .json file "
-                                           r"holds one deal, a .jsonl file one deal per line"):
+    with pytest.raises(
+        CrewsimError,
+        match=r"two.json:2: not JSON \(Extra data\); a .json file "
+        r"holds one deal, a .jsonl file one deal per line",
+    ):
         runner.invoke(app, ["solve", str(f)], catch_exceptions=False)
 
 
@@ -176,8 +198,10 @@ def test_bad_card_names_the_field(tmp_path: Path) -> None:
 
 def test_a_jsonl_file_is_solved_on_every_core_in_file_order(tmp_path: Path) -> None:
     f = tmp_path / "many.jsonl"
-    deals = [deal_record(3 + s % 3, Game.PLANET_NINE, s, ("pn-8", "pn-12", "pn-20")[s % 3])
-             for s in range(45)]  # fmt: skip
+    deals = [
+        deal_record(3 + s % 3, Game.PLANET_NINE, s, ("pn-8", "pn-12", "pn-20")[s % 3])
+        for s in range(45)
+    ]
     f.write_text("\n".join(json.dumps(r) for r in deals) + "\n")
     got = []
     for jobs in ("1", "-1"):  # -1: every core, as in simulate

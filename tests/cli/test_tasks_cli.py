@@ -14,9 +14,14 @@ from crewsim.errors import CrewsimError
 
 runner = CliRunner()
 # (number, ref_id, difficulty for 3/4/5 players) from the reference table deep_sea_tasks.csv
-SAMPLES = [(1, "neverTwoTricksInARow", (3, 2, 2)), (10, "onlyEvenTrick", (2, 5, 6)),
-           (32, "4x9", (4, 5, 6)), (54, "moreTricksThanCaptain", (2, 2, 3)),
-           (89, "red9+yellow8", (2, 3, 3)), (95, "exactlyXtrickSecret", (4, 3, 3))]
+SAMPLES = [
+    (1, "neverTwoTricksInARow", (3, 2, 2)),
+    (10, "onlyEvenTrick", (2, 5, 6)),
+    (32, "4x9", (4, 5, 6)),
+    (54, "moreTricksThanCaptain", (2, 2, 3)),
+    (89, "red9+yellow8", (2, 3, 3)),
+    (95, "exactlyXtrickSecret", (4, 3, 3)),
+]
 TOTALS = {2: 229, 3: 229, 4: 264, 5: 297}
 
 
@@ -71,9 +76,10 @@ def test_show_one_card_by_number_or_ref_id() -> None:
     assert (card["number"], card["difficulty"], card["missions"]) == (32, [4, 5, 6], [])
     assert "may not take it" in runner.invoke(app, ["tasks", "show", "54"]).output
     # a parameter that maps colours to counts, in words rather than a Python repr
-    assert "win_exactly_color(counts=green:1+pink:1)" in runner.invoke(
-        app, ["tasks", "show", "41"]
-    ).output
+    assert (
+        "win_exactly_color(counts=green:1+pink:1)"
+        in runner.invoke(app, ["tasks", "show", "41"]).output
+    )
 
 
 def test_show_an_unknown_card_is_a_one_line_error() -> None:

@@ -31,8 +31,10 @@ def position(mission: Mission, players: int, rec: dict[str, np.ndarray], d: Deci
         seats = seats_of(players)
         under = tuple((int(a), int(b)) for a, b in rec["rec_under"][0] if a >= 0)
         deal = Deal(players, tuple(int(h) for h in rec["rec_hands"][0][:seats]), under)
-        tasks = [TaskSpec(int(c), L.TOKEN_NAMES[int(tok)]) for c, _, tok in
-                 rec["rec_tasks"][0][: mission.tasks]]  # fmt: skip
+        tasks = [
+            TaskSpec(int(c), L.TOKEN_NAMES[int(tok)])
+            for c, _, tok in rec["rec_tasks"][0][: mission.tasks]
+        ]
         deep = recorded_deep_tasks(rec, 0) if mission.game is Game.DEEP_SEA else []
         return GameState(deal, tasks, Rules.of(mission), Game(mission.game), deep)
     state = set_up(mission, players, rec, 0)
@@ -127,8 +129,14 @@ def test_every_kind_of_decision_is_probed() -> None:
     """The positions above reach each kind of decision (a probe that never fires tests
     nothing): the Planet Nine draft, answers and passes, Deep Sea's selection, predictions."""
     kinds = set()
-    cases = (("pn-10", 4, ()), ("pn-20", 4, ()), ("pn-24", 3, ()), ("pn-11", 3, ()),
-             ("ds-6", 4, ()), ("ds-1", 3, (95, 96)))  # fmt: skip
+    cases = (
+        ("pn-10", 4, ()),
+        ("pn-20", 4, ()),
+        ("pn-24", 3, ()),
+        ("pn-11", 3, ()),
+        ("ds-6", 4, ()),
+        ("ds-1", 3, (95, 96)),
+    )
     for mission_id, players, tasks in cases:
         mission = get_mission(mission_id)
         mp = KernelMission(mission, players, distress="always", tasks=tasks).vector()
@@ -136,5 +144,14 @@ def test_every_kind_of_decision_is_probed() -> None:
             n = count_decisions(mp, BOTS["heuristic"], seed)
             for at in range(1, min(n, 12) + 1):
                 kinds.add(probe(mp, BOTS["heuristic"], seed, at)[0].kind)
-    assert kinds >= {L.DEC_DRAFT, L.DEC_YES, L.DEC_BLIND_YES, L.DEC_PASS, L.DEC_ANSWER,
-                     L.DEC_SELECT, L.DEC_PREDICT, L.DEC_COMM, L.DEC_PLAY}  # fmt: skip
+    assert kinds >= {
+        L.DEC_DRAFT,
+        L.DEC_YES,
+        L.DEC_BLIND_YES,
+        L.DEC_PASS,
+        L.DEC_ANSWER,
+        L.DEC_SELECT,
+        L.DEC_PREDICT,
+        L.DEC_COMM,
+        L.DEC_PLAY,
+    }

@@ -29,8 +29,11 @@ def _seats(s: np.int64, k: np.int64, seats: np.int64) -> np.int64:
 
 
 @settings(deadline=None)  # the first example compiles
-@given(st.integers(2, 5).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n - 1),
-                                                      st.integers(0, n - 1))))  # fmt: skip
+@given(
+    st.integers(2, 5).flatmap(
+        lambda n: st.tuples(st.just(n), st.integers(0, n - 1), st.integers(0, n - 1))
+    )
+)
 def test_seat_after_is_modulo(case: tuple[int, int, int]) -> None:
     seats, s, k = case
     assert _seats(np.int64(s), np.int64(k), np.int64(seats)) == (s + k) % seats

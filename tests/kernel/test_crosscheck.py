@@ -135,8 +135,9 @@ def test_every_deep_sea_card_gets_an_owner(bot: str) -> None:
     for mission in DEEP_SEA:
         for players in PLAYERS:
             mp = KernelMission(mission, players).vector()
-            rec = run_chunk(mp, get_bot(bot).vector(), 200, 7 * mission.number + players,
-                            record=True)  # fmt: skip
+            rec = run_chunk(
+                mp, get_bot(bot).vector(), 200, 7 * mission.number + players, record=True
+            )
             for i, row in enumerate(rec["rec_ds"]):
                 owners = row[16 : 16 + int(row[48])]
                 seats = 3 if players == 2 else players

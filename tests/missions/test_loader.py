@@ -47,8 +47,14 @@ def test_task_cards_load_with_reference_difficulties() -> None:
     cards = load_task_cards()
     assert [c.number for c in cards] == list(range(1, 97))
     assert [sum(c.difficulty_for(p) for c in cards) for p in (3, 4, 5)] == [229, 264, 297]
-    expected = {1: (3, 2, 2), 10: (2, 5, 6), 32: (4, 5, 6), 52: (4, 3, 3), 89: (2, 3, 3),
-                95: (4, 3, 3)}
+    expected = {
+        1: (3, 2, 2),
+        10: (2, 5, 6),
+        32: (4, 5, 6),
+        52: (4, 3, 3),
+        89: (2, 3, 3),
+        95: (4, 3, 3),
+    }
     for number, difficulty in expected.items():
         assert get_task_card(number).difficulty == difficulty
     assert get_task_card("4x9").number == 32
@@ -75,7 +81,11 @@ def test_mission_rules_spot_checks() -> None:
     assert pn[23].token_adjust is TokenAdjust.SWAP and pn[40].token_adjust is TokenAdjust.MOVE
     assert {n for n, m in pn.items() if m.allocation is Allocation.ONE_MEMBER} == {20, 27, 37}
     assert {n for n, m in pn.items() if m.allocation is Allocation.COMMANDER_DISTRIBUTES} == {
-        24, 32, 36, 43}
+        24,
+        32,
+        36,
+        43,
+    }
     assert pn[29].communication is CommMode.DEAD_ZONE
     assert pn[26].objectives[0].params["count"] == 2
     assert pn[44].objectives[0].params == {"ordered": True}
@@ -84,7 +94,10 @@ def test_mission_rules_spot_checks() -> None:
     ds = {m.number: m for m in load_campaign("deep-sea")}
     assert ds[32].fixed_tasks == (4, 39, 5, 74) and not ds[32].draws_task_cards
     assert [ds[n].communication for n in (14, 15, 16)] == [
-        CommMode.DEAD_ZONE, CommMode.RAPTURE, CommMode.NONE]
+        CommMode.DEAD_ZONE,
+        CommMode.RAPTURE,
+        CommMode.NONE,
+    ]
     assert ds[26].difficulty == 12 and ds[26].real_time_seconds == 300
     assert ds[23].comm_from_trick == 2
     assert ds[12].objectives[0].params["suits"] == ("pink", "trump")
@@ -103,8 +116,11 @@ def test_redeal_conditions_are_card_sets() -> None:
 
 
 def test_unknown_mission_id_lists_known_ids() -> None:
-    with pytest.raises(CrewsimError, match=r"unknown mission id 'pn-99' \(known: pn-1\.\.pn-50, "
-                       r"ds-1\.\.ds-32\)"):
+    with pytest.raises(
+        CrewsimError,
+        match=r"unknown mission id 'pn-99' \(known: pn-1\.\.pn-50, "
+        r"ds-1\.\.ds-32\)",
+    ):
         get_mission("pn-99")
     with pytest.raises(CrewsimError, match="unknown task card"):
         get_task_card("nope")
@@ -132,8 +148,11 @@ def test_an_installed_crewsim_carries_its_scenarios_and_every_package(
     code = {".".join(p.parent.relative_to(root).parts) for p in root.glob("crewsim/**/__init__.py")}
     assert set(tool["packages"]) == code | {"crewsim.scenarios"}
     assert tool["package-dir"] == {"crewsim.scenarios": "scenarios"}
-    shipped = {p.name for g in tool["package-data"]["crewsim.scenarios"]
-               for p in (root / "scenarios").glob(g)}  # fmt: skip
+    shipped = {
+        p.name
+        for g in tool["package-data"]["crewsim.scenarios"]
+        for p in (root / "scenarios").glob(g)
+    }
     assert shipped == {p.name for p in (root / "scenarios").iterdir()}
     installed = tmp_path / "site" / "crewsim"  # a wheel's layout, no checkout around it
     (installed / "scenarios").mkdir(parents=True)
@@ -176,8 +195,11 @@ def test_an_id_in_both_campaign_files_is_an_error(
     with (folder / "planet_nine.toml").open("a") as f:
         f.write('\n[[missions]]\nid = "ds-1"\nnumber = 60\ntasks = 2\ndescription = "x"\n')
     monkeypatch.setenv("CREWSIM_SCENARIOS", str(folder))
-    with pytest.raises(CrewsimError, match=r"deep_sea.toml: mission 'ds-1': field 'id': already "
-                       r"a mission of .*planet_nine.toml"):  # fmt: skip
+    with pytest.raises(
+        CrewsimError,
+        match=r"deep_sea.toml: mission 'ds-1': field 'id': already "
+        r"a mission of .*planet_nine.toml",
+    ):
         get_mission("ds-1")
 
 
@@ -259,8 +281,12 @@ def test_custom_file_defaults_and_yaml(tmp_path: Path) -> None:
 
 def test_task_card_file_roundtrip(tmp_path: Path) -> None:
     path = tmp_path / "cards.toml"
-    path.write_text(_task_card("number = 7\nref_id = \"x\"\ndifficulty = [1, 2, 3]\n"
-                               "kind = \"win_cards\"\nparams = { cards = [\"R4\", \"p7\"] }"))
+    path.write_text(
+        _task_card(
+            'number = 7\nref_id = "x"\ndifficulty = [1, 2, 3]\n'
+            'kind = "win_cards"\nparams = { cards = ["R4", "p7"] }'
+        )
+    )
     (card,) = load_task_cards(path)
     assert card.params["cards"] == ("sub4", "pink7")  # canonical card codes
     assert card.difficulty_for(5) == 3
@@ -274,116 +300,262 @@ def _task_card(body: str) -> str:
 GOOD = 'id = "m-1"\nnumber = 1\ntasks = 3'
 BAD_CASES = [
     # (name, file name, content, words the one-line error must contain)
-    ("wrong type", "m.toml", _missions('id = "m-1"\nnumber = 1\ntasks = "ten"'),
-     ["mission 'm-1'", "field 'tasks'", "expected a whole number from 0 to 12, got 'ten'"]),
-    ("wrong bool", "m.toml", _missions(GOOD + '\nsilenced_member = "yes"'),
-     ["mission 'm-1'", "field 'silenced_member'", "true or false"]),
-    ("typo key", "m.toml", _missions(GOOD + "\ntaks = 3"),
-     ["mission 'm-1'", "field 'taks'", "unknown field"]),
-    ("bad enum", "m.toml", _missions(GOOD + '\ncommunication = "radio"'),
-     ["field 'communication'", "one of normal, dead_zone, rapture, none"]),
-    ("unknown objective kind", "m.toml", _missions(GOOD + '\nobjectives = [{ kind = "fly" }]'),
-     ["mission 'm-1'", "field 'objectives[1].kind'", "unknown objective kind 'fly'"]),
-    ("unknown objective param", "m.toml",
-     _missions(GOOD + '\nobjectives = [{ kind = "no_win_with_rank", rnk = 9 }]'),
-     ["field 'objectives[1].rnk'", "unknown parameter"]),
-    ("missing objective param", "m.toml",
-     _missions(GOOD + '\nobjectives = [{ kind = "no_win_with_rank" }]'),
-     ["field 'objectives[1].rank'", "required"]),
-    ("token out of range", "m.toml", _missions(GOOD + '\ntokens = ["6"]'),
-     ["field 'tokens'", "got '6'"]),
-    ("duplicate token", "m.toml", _missions(GOOD + '\ntokens = ["1", "1"]'),
-     ["field 'tokens'", "'1' appears twice"]),
-    ("more tokens than tasks", "m.toml", _missions('id = "m-1"\nnumber = 1\ntasks = 1\n'
-                                                   'tokens = ["1", "2"]'),
-     ["field 'tokens'", "2 tokens but only 1 tasks"]),
-    ("duplicate id", "m.toml", _missions(GOOD, GOOD),
-     ["mission 'm-1'", "field 'id'", "duplicate mission id"]),
-    ("allocation of the other game", "m.toml",
-     _missions(GOOD + '\nallocation = "free_selection"'),
-     ["field 'allocation'", "'free_selection' is not a planet-nine allocation"]),
-    ("Deep Sea field on Planet Nine", "m.toml", _missions(GOOD + "\nunfamiliar_terrain = true"),
-     ["field 'unfamiliar_terrain'", "not used by planet-nine missions"]),
-    ("omega objective on Deep Sea", "m.toml",
-     _missions('id = "m-1"\nnumber = 1\nobjectives = [{ kind = "omega_last_trick" }]',
-               game="deep-sea"),
-     ["field 'objectives'", "Deep Sea has none"]),
-    ("swap with one token", "m.toml", _missions(GOOD + '\ntokens = ["1"]\ntoken_adjust = "swap"'),
-     ["field 'token_adjust'", "needs two tokens"]),
-    ("move with every task tokened", "m.toml",
-     _missions(GOOD + '\ntokens = ["1", "2", "3"]\ntoken_adjust = "move"'),
-     ["field 'token_adjust'", "a task without one"]),
-    ("silenced without communication", "m.toml",
-     _missions(GOOD + '\ncommunication = "none"\nsilenced_member = true'),
-     ["field 'silenced_member'", "no effect"]),
-    ("communication rule without passing", "m.toml",
-     _missions('id = "m-1"\nnumber = 1\ndifficulty = 4\ncomm_before_first_trick_if_passed = true',
-               game="deep-sea"),
-     ["field 'comm_before_first_trick_if_passed'", "captain_all_or_pass"]),
-    ("every suit forbidden", "m.toml",
-     _missions('id = "m-1"\nnumber = 1\nobjectives = [{ kind = "no_lead_suits", suits = '
-               '["pink", "blue", "green", "yellow", "trump"] }]', game="deep-sea"),
-     ["field 'objectives[1].suits'", "no trick could be led"]),
-    ("duplicate number", "m.toml", _missions(GOOD, GOOD.replace("m-1", "m-2")),
-     ["mission 'm-2'", "field 'number'", "planet-nine mission 1 is already 'm-1'"]),
-    ("bad id", "m.toml", _missions('id = "M 1"\nnumber = 1\ntasks = 1'),
-     ["mission #1", "field 'id'"]),
-    ("missing field", "m.toml", 'game = "planet-nine"\n[[missions]]\nid = "m-1"\nnumber = 1\n',
-     ["mission 'm-1'", "field 'description'", "missing"]),
-    ("unknown card code", "m.toml",
-     _missions(GOOD + '\nobjectives = [{ kind = "card_last_in_final_trick", card = "purple5" }]'),
-     ["field 'objectives[1].card'", "unknown card code 'purple5'"]),
-    ("difficulty out of range", "m.toml",
-     _missions('id = "d-1"\nnumber = 1\ndifficulty = 31', game="deep-sea"),
-     ["mission 'd-1'", "field 'difficulty'", "from 0 to 30, got 31"]),
-    ("tasks in deep sea", "m.toml",
-     _missions('id = "d-1"\nnumber = 1\ntasks = 3', game="deep-sea"),
-     ["mission 'd-1'", "field 'tasks'", "not used by deep-sea missions"]),
-    ("nothing to do", "m.toml", _missions('id = "m-1"\nnumber = 1'),
-     ["mission 'm-1'", "field 'tasks'", "nothing to do"]),
-    ("unknown game", "m.toml", _missions(GOOD, game="moon"),
-     ["field 'game'", "one of planet-nine, deep-sea"]),
-    ("unknown task kind", "t.toml",
-     _task_card('number = 1\nref_id = "a"\ndifficulty = [1, 1, 1]\nkind = "win_everything"'),
-     ["task card 1", "field 'kind'", "unknown task kind 'win_everything'"]),
-    ("task difficulty not positive", "t.toml",
-     _task_card('number = 1\nref_id = "a"\ndifficulty = [0, 1, 1]\nkind = "win_no_submarines"'),
-     ["task card 1", "field 'difficulty[1]'", "from 1 to 20, got 0"]),
-    ("task unknown card", "t.toml",
-     _task_card('number = 1\nref_id = "a"\ndifficulty = [1, 1, 1]\nkind = "win_cards"\n'
-                'params = { cards = ["pink10"] }'),
-     ["task card 1", "field 'params.cards[1]'", "unknown card code 'pink10'"]),
-    ("task bad colour", "t.toml",
-     _task_card('number = 1\nref_id = "a"\ndifficulty = [1, 1, 1]\nkind = "win_no_color"\n'
-                'params = { colors = ["red"] }'),
-     ["field 'params.colors[1]'", "one of pink, blue, green, yellow"]),
-    ("duplicate task number", "t.toml",
-     _task_card('number = 1\nref_id = "a"\ndifficulty = [1, 1, 1]\nkind = "win_no_submarines"')
-     + _task_card('number = 1\nref_id = "b"\ndifficulty = [1, 1, 1]\nkind = "win_no_submarines"'),
-     ["task card 1", "field 'number'", "duplicate"]),
+    (
+        "wrong type",
+        "m.toml",
+        _missions('id = "m-1"\nnumber = 1\ntasks = "ten"'),
+        ["mission 'm-1'", "field 'tasks'", "expected a whole number from 0 to 12, got 'ten'"],
+    ),
+    (
+        "wrong bool",
+        "m.toml",
+        _missions(GOOD + '\nsilenced_member = "yes"'),
+        ["mission 'm-1'", "field 'silenced_member'", "true or false"],
+    ),
+    (
+        "typo key",
+        "m.toml",
+        _missions(GOOD + "\ntaks = 3"),
+        ["mission 'm-1'", "field 'taks'", "unknown field"],
+    ),
+    (
+        "bad enum",
+        "m.toml",
+        _missions(GOOD + '\ncommunication = "radio"'),
+        ["field 'communication'", "one of normal, dead_zone, rapture, none"],
+    ),
+    (
+        "unknown objective kind",
+        "m.toml",
+        _missions(GOOD + '\nobjectives = [{ kind = "fly" }]'),
+        ["mission 'm-1'", "field 'objectives[1].kind'", "unknown objective kind 'fly'"],
+    ),
+    (
+        "unknown objective param",
+        "m.toml",
+        _missions(GOOD + '\nobjectives = [{ kind = "no_win_with_rank", rnk = 9 }]'),
+        ["field 'objectives[1].rnk'", "unknown parameter"],
+    ),
+    (
+        "missing objective param",
+        "m.toml",
+        _missions(GOOD + '\nobjectives = [{ kind = "no_win_with_rank" }]'),
+        ["field 'objectives[1].rank'", "required"],
+    ),
+    (
+        "token out of range",
+        "m.toml",
+        _missions(GOOD + '\ntokens = ["6"]'),
+        ["field 'tokens'", "got '6'"],
+    ),
+    (
+        "duplicate token",
+        "m.toml",
+        _missions(GOOD + '\ntokens = ["1", "1"]'),
+        ["field 'tokens'", "'1' appears twice"],
+    ),
+    (
+        "more tokens than tasks",
+        "m.toml",
+        _missions('id = "m-1"\nnumber = 1\ntasks = 1\ntokens = ["1", "2"]'),
+        ["field 'tokens'", "2 tokens but only 1 tasks"],
+    ),
+    (
+        "duplicate id",
+        "m.toml",
+        _missions(GOOD, GOOD),
+        ["mission 'm-1'", "field 'id'", "duplicate mission id"],
+    ),
+    (
+        "allocation of the other game",
+        "m.toml",
+        _missions(GOOD + '\nallocation = "free_selection"'),
+        ["field 'allocation'", "'free_selection' is not a planet-nine allocation"],
+    ),
+    (
+        "Deep Sea field on Planet Nine",
+        "m.toml",
+        _missions(GOOD + "\nunfamiliar_terrain = true"),
+        ["field 'unfamiliar_terrain'", "not used by planet-nine missions"],
+    ),
+    (
+        "omega objective on Deep Sea",
+        "m.toml",
+        _missions(
+            'id = "m-1"\nnumber = 1\nobjectives = [{ kind = "omega_last_trick" }]', game="deep-sea"
+        ),
+        ["field 'objectives'", "Deep Sea has none"],
+    ),
+    (
+        "swap with one token",
+        "m.toml",
+        _missions(GOOD + '\ntokens = ["1"]\ntoken_adjust = "swap"'),
+        ["field 'token_adjust'", "needs two tokens"],
+    ),
+    (
+        "move with every task tokened",
+        "m.toml",
+        _missions(GOOD + '\ntokens = ["1", "2", "3"]\ntoken_adjust = "move"'),
+        ["field 'token_adjust'", "a task without one"],
+    ),
+    (
+        "silenced without communication",
+        "m.toml",
+        _missions(GOOD + '\ncommunication = "none"\nsilenced_member = true'),
+        ["field 'silenced_member'", "no effect"],
+    ),
+    (
+        "communication rule without passing",
+        "m.toml",
+        _missions(
+            'id = "m-1"\nnumber = 1\ndifficulty = 4\ncomm_before_first_trick_if_passed = true',
+            game="deep-sea",
+        ),
+        ["field 'comm_before_first_trick_if_passed'", "captain_all_or_pass"],
+    ),
+    (
+        "every suit forbidden",
+        "m.toml",
+        _missions(
+            'id = "m-1"\nnumber = 1\nobjectives = [{ kind = "no_lead_suits", suits = '
+            '["pink", "blue", "green", "yellow", "trump"] }]',
+            game="deep-sea",
+        ),
+        ["field 'objectives[1].suits'", "no trick could be led"],
+    ),
+    (
+        "duplicate number",
+        "m.toml",
+        _missions(GOOD, GOOD.replace("m-1", "m-2")),
+        ["mission 'm-2'", "field 'number'", "planet-nine mission 1 is already 'm-1'"],
+    ),
+    (
+        "bad id",
+        "m.toml",
+        _missions('id = "M 1"\nnumber = 1\ntasks = 1'),
+        ["mission #1", "field 'id'"],
+    ),
+    (
+        "missing field",
+        "m.toml",
+        'game = "planet-nine"\n[[missions]]\nid = "m-1"\nnumber = 1\n',
+        ["mission 'm-1'", "field 'description'", "missing"],
+    ),
+    (
+        "unknown card code",
+        "m.toml",
+        _missions(
+            GOOD + '\nobjectives = [{ kind = "card_last_in_final_trick", card = "purple5" }]'
+        ),
+        ["field 'objectives[1].card'", "unknown card code 'purple5'"],
+    ),
+    (
+        "difficulty out of range",
+        "m.toml",
+        _missions('id = "d-1"\nnumber = 1\ndifficulty = 31', game="deep-sea"),
+        ["mission 'd-1'", "field 'difficulty'", "from 0 to 30, got 31"],
+    ),
+    (
+        "tasks in deep sea",
+        "m.toml",
+        _missions('id = "d-1"\nnumber = 1\ntasks = 3', game="deep-sea"),
+        ["mission 'd-1'", "field 'tasks'", "not used by deep-sea missions"],
+    ),
+    (
+        "nothing to do",
+        "m.toml",
+        _missions('id = "m-1"\nnumber = 1'),
+        ["mission 'm-1'", "field 'tasks'", "nothing to do"],
+    ),
+    (
+        "unknown game",
+        "m.toml",
+        _missions(GOOD, game="moon"),
+        ["field 'game'", "one of planet-nine, deep-sea"],
+    ),
+    (
+        "unknown task kind",
+        "t.toml",
+        _task_card('number = 1\nref_id = "a"\ndifficulty = [1, 1, 1]\nkind = "win_everything"'),
+        ["task card 1", "field 'kind'", "unknown task kind 'win_everything'"],
+    ),
+    (
+        "task difficulty not positive",
+        "t.toml",
+        _task_card('number = 1\nref_id = "a"\ndifficulty = [0, 1, 1]\nkind = "win_no_submarines"'),
+        ["task card 1", "field 'difficulty[1]'", "from 1 to 20, got 0"],
+    ),
+    (
+        "task unknown card",
+        "t.toml",
+        _task_card(
+            'number = 1\nref_id = "a"\ndifficulty = [1, 1, 1]\nkind = "win_cards"\n'
+            'params = { cards = ["pink10"] }'
+        ),
+        ["task card 1", "field 'params.cards[1]'", "unknown card code 'pink10'"],
+    ),
+    (
+        "task bad colour",
+        "t.toml",
+        _task_card(
+            'number = 1\nref_id = "a"\ndifficulty = [1, 1, 1]\nkind = "win_no_color"\n'
+            'params = { colors = ["red"] }'
+        ),
+        ["field 'params.colors[1]'", "one of pink, blue, green, yellow"],
+    ),
+    (
+        "duplicate task number",
+        "t.toml",
+        _task_card('number = 1\nref_id = "a"\ndifficulty = [1, 1, 1]\nkind = "win_no_submarines"')
+        + _task_card(
+            'number = 1\nref_id = "b"\ndifficulty = [1, 1, 1]\nkind = "win_no_submarines"'
+        ),
+        ["task card 1", "field 'number'", "duplicate"],
+    ),
     # counts past what a hand can hold: validate said ok, and a later command divided by zero
-    ("task count out of range", "t.toml",
-     _task_card('number = 1\nref_id = "a"\ndifficulty = [1, 1, 1]\n'
-                'kind = "never_win_consecutive_tricks"\nparams = { n = 0 }'),
-     ["task card 1", "field 'params.n'", "from 2 to 14, got 0"]),
-    ("objective count out of range", "m.toml",
-     _missions(GOOD + '\nobjectives = [{ kind = "colour_ones_win", count = 99 }]'),
-     ["field 'objectives[1].count'", "from 1 to 4, got 99"]),
-    ("too many fixed task cards", "m.toml",
-     _missions('id = "d-1"\nnumber = 1\nfixed_tasks = [1, 2, 3, 4, 5, 6, 7, 8, 9]',
-               game="deep-sea"),
-     ["mission 'd-1'", "field 'fixed_tasks'", "at most 8 task cards, got 9"]),
-    ("invalid TOML", "m.toml", 'game = "planet-nine"\n[[missions]\nid = 1\n',
-     ["not valid TOML", "line 2"]),
+    (
+        "task count out of range",
+        "t.toml",
+        _task_card(
+            'number = 1\nref_id = "a"\ndifficulty = [1, 1, 1]\n'
+            'kind = "never_win_consecutive_tricks"\nparams = { n = 0 }'
+        ),
+        ["task card 1", "field 'params.n'", "from 2 to 14, got 0"],
+    ),
+    (
+        "objective count out of range",
+        "m.toml",
+        _missions(GOOD + '\nobjectives = [{ kind = "colour_ones_win", count = 99 }]'),
+        ["field 'objectives[1].count'", "from 1 to 4, got 99"],
+    ),
+    (
+        "too many fixed task cards",
+        "m.toml",
+        _missions(
+            'id = "d-1"\nnumber = 1\nfixed_tasks = [1, 2, 3, 4, 5, 6, 7, 8, 9]', game="deep-sea"
+        ),
+        ["mission 'd-1'", "field 'fixed_tasks'", "at most 8 task cards, got 9"],
+    ),
+    (
+        "invalid TOML",
+        "m.toml",
+        'game = "planet-nine"\n[[missions]\nid = 1\n',
+        ["not valid TOML", "line 2"],
+    ),
     ("not TOML or YAML", "m.txt", "hello", ["not a TOML or YAML scenario file"]),
     ("empty file", "m.toml", "", ["exactly one top-level list"]),
-    ("unknown top-level key", "m.toml", 'gmae = "deep-sea"\n' + _missions(GOOD),
-     ["unknown top-level key 'gmae'"]),
+    (
+        "unknown top-level key",
+        "m.toml",
+        'gmae = "deep-sea"\n' + _missions(GOOD),
+        ["unknown top-level key 'gmae'"],
+    ),
 ]
 
 
-@pytest.mark.parametrize(("name", "filename", "content", "words"), BAD_CASES,
-                         ids=[c[0] for c in BAD_CASES])
+@pytest.mark.parametrize(
+    ("name", "filename", "content", "words"), BAD_CASES, ids=[c[0] for c in BAD_CASES]
+)
 def test_malformed_file_gives_one_line(
     tmp_path: Path, name: str, filename: str, content: str, words: list[str]
 ) -> None:

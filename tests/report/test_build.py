@@ -27,8 +27,13 @@ def test_report_folder(rep: Report) -> None:
     for name in ("index.html", "report.md"):
         assert (out / name).stat().st_size > 0
     charts = {p.name for p in (out / "charts").iterdir()}
-    for stem in ("success-by-mission", "attempts-ranking-3p", "attempts-ranking-4p", "logbook",
-                 "fail-tricks"):  # fmt: skip
+    for stem in (
+        "success-by-mission",
+        "attempts-ranking-3p",
+        "attempts-ranking-4p",
+        "logbook",
+        "fail-tricks",
+    ):
         assert {f"{stem}.png", f"{stem}.svg"} <= charts
     assert "ceiling.png" not in charts
     for t in ("ranking", "logbook", "fail_tricks", "correlations", "summary"):
@@ -109,8 +114,14 @@ def mixed(tmp_path_factory: pytest.TempPathFactory) -> Report:
     from crewsim.runs.plan import RunConfig
 
     folder = tmp_path_factory.mktemp("mixed")
-    config = RunConfig(missions=tuple(resolve_missions("pn-1,pn-2,ds-20,ds-29")), players=(3,),
-                       games=600, bot=get_bot("heuristic"), seed=3, jobs=1)  # fmt: skip
+    config = RunConfig(
+        missions=tuple(resolve_missions("pn-1,pn-2,ds-20,ds-29")),
+        players=(3,),
+        games=600,
+        bot=get_bot("heuristic"),
+        seed=3,
+        jobs=1,
+    )
     run(config, folder / "run")
     return build(folder / "run", folder / "rep")
 

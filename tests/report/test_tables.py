@@ -74,10 +74,12 @@ def test_a_mission_never_won_leaves_the_total_a_finite_lower_bound(run_copy: Pat
     first = (pl.col("players") == 4) & (pl.col("mission") == s["mission"][0])
     s.with_columns(
         pl.when(first).then(0).otherwise(pl.col("successes")).alias("successes"),
-        pl.when(first).then(math.inf).otherwise(pl.col("expected_attempts")).alias(
-            "expected_attempts"),
+        pl.when(first)
+        .then(math.inf)
+        .otherwise(pl.col("expected_attempts"))
+        .alias("expected_attempts"),
         pl.when(first).then(40.0).otherwise(pl.col("attempts_low")).alias("attempts_low"),
-    ).write_parquet(run_copy / "summary.parquet")  # fmt: skip
+    ).write_parquet(run_copy / "summary.parquet")
     book = tables.logbook(load_run(run_copy)).filter(pl.col("players") == 4)
     assert book["cumulative_attempts"].is_infinite().all()
     assert book["cumulative_high"].is_infinite().all()
@@ -95,14 +97,17 @@ def test_logbook_interval_is_skewed_by_a_rarely_won_mission(run_copy: Path) -> N
         pl.when(rare).then(3).otherwise(pl.col("successes")).alias("successes"),
         pl.when(rare).then(0).otherwise(pl.col("distress_games")).alias("distress_games"),
         pl.when(rare).then(0).otherwise(pl.col("distress_successes")).alias("distress_successes"),
-        pl.when(rare).then(pl.col("games") / 3).otherwise(pl.col("expected_attempts")).alias(
-            "expected_attempts"),
-    ).write_parquet(run_copy / "summary.parquet")  # fmt: skip
+        pl.when(rare)
+        .then(pl.col("games") / 3)
+        .otherwise(pl.col("expected_attempts"))
+        .alias("expected_attempts"),
+    ).write_parquet(run_copy / "summary.parquet")
     run = load_run(run_copy)
     book = tables.logbook(run).filter(pl.col("players") == 4).sort("number")
     last = book.row(-1, named=True)
-    total, low, high = (last[k] for k in ("cumulative_attempts", "cumulative_low",
-                                          "cumulative_high"))  # fmt: skip
+    total, low, high = (
+        last[k] for k in ("cumulative_attempts", "cumulative_low", "cumulative_high")
+    )
     assert low < total < high
     assert high - total > 1.5 * (total - low)
     assert tables.logbook(run).equals(tables.logbook(run))
@@ -113,13 +118,19 @@ def test_a_summary_written_before_distress_wins_were_counted_is_recounted(
 ) -> None:
     """An older run folder's summary has no ``distress_successes`` and attempts by the old
     rule: the report counts them from the chunk files and applies today's rule."""
-    cols = ["mission", "players", "distress_successes", "expected_attempts", "attempts_low",
-            "attempts_high"]  # fmt: skip
+    cols = [
+        "mission",
+        "players",
+        "distress_successes",
+        "expected_attempts",
+        "attempts_low",
+        "attempts_high",
+    ]
     fresh = load_run(run_copy).summary.select(cols)
     s = pl.read_parquet(run_copy / "summary.parquet")
-    s.drop("distress_successes").with_columns(
-        pl.lit(9.9).alias("expected_attempts")
-    ).write_parquet(run_copy / "summary.parquet")
+    s.drop("distress_successes").with_columns(pl.lit(9.9).alias("expected_attempts")).write_parquet(
+        run_copy / "summary.parquet"
+    )
     assert load_run(run_copy).summary.select(cols).equals(fresh)
 
 
@@ -142,8 +153,14 @@ def _set_summary(run: Path, **values: float) -> None:
 
 
 def test_a_cell_the_solver_left_wholly_open_is_not_read_as_infeasible(run_copy: Path) -> None:
-    _set_summary(run_copy, feasible_share=0.0, decided_games=0, feasible_games=0,
-                 ceiling_games=200, ceiling_wins=0)  # fmt: skip
+    _set_summary(
+        run_copy,
+        feasible_share=0.0,
+        decided_games=0,
+        feasible_games=0,
+        ceiling_games=200,
+        ceiling_wins=0,
+    )
     row = ceiling(load_run(run_copy)).row(0, named=True)  # type: ignore[union-attr]
     assert row["decided_games"] == 0 and row["unknown_share"] == 1.0
     assert (row["feasible_low"], row["feasible_high"]) == (0.0, 1.0)
@@ -152,8 +169,14 @@ def test_a_cell_the_solver_left_wholly_open_is_not_read_as_infeasible(run_copy: 
 def test_ranking_shows_the_recomputed_ceiling_not_the_summarys_own(run_copy: Path) -> None:
     """A summary written before efficiency was counted on the winnable deals keeps its old
     ``bot_efficiency`` column; the ranking must show the recomputed one with its interval."""
-    _set_summary(run_copy, feasible_share=0.8, ceiling_success_rate=0.6, ceiling_games=100,
-                 decided_games=100, bot_efficiency=0.123)  # fmt: skip
+    _set_summary(
+        run_copy,
+        feasible_share=0.8,
+        ceiling_success_rate=0.6,
+        ceiling_games=100,
+        decided_games=100,
+        bot_efficiency=0.123,
+    )
     rank = tables.ranking(load_run(run_copy))
     assert rank["bot_efficiency"].to_list() == pytest.approx([0.75] * 8)
     assert (rank["efficiency_low"] <= rank["bot_efficiency"]).all()
@@ -275,8 +298,10 @@ def test_a_damaged_parquet_file_is_one_line_naming_it(run_copy: Path, name: str)
         (lambda m: m | {"cells": "x"}, "malformed"),
         (lambda m: m | {"root_seed": "one"}, "malformed"),
         (lambda m: m | {"chunk_size": 0}, "malformed"),  # the chunk plan would divide by it
-        (lambda m: m | {"cells": [c | {"mission_record": "oops"} for c in m["cells"]]},
-         "malformed"),  # fmt: skip
+        (
+            lambda m: m | {"cells": [c | {"mission_record": "oops"} for c in m["cells"]]},
+            "malformed",
+        ),
     ],
 )
 def test_a_malformed_manifest_is_one_line(
@@ -293,13 +318,15 @@ def test_an_older_manifest_without_the_newer_identity_keys_still_reads(run_copy:
     """The report reads cells, seed, chunk size and games; a resume compares the rest."""
     path = run_copy / "manifest.json"
     doc = json.loads(path.read_text())
-    path.write_text(json.dumps({k: v for k, v in doc.items() if k not in ("kernel_sha256",
-                                                                         "seeding")}))
+    path.write_text(
+        json.dumps({k: v for k, v in doc.items() if k not in ("kernel_sha256", "seeding")})
+    )
     assert load_run(run_copy).seed == doc["root_seed"]
 
 
-@pytest.mark.parametrize(("name", "column"), [("summary.parquet", "games"),
-                                               ("failures.parquet", "trick")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("name", "column"), [("summary.parquet", "games"), ("failures.parquet", "trick")]
+)
 def test_a_table_without_its_columns_is_one_line(run_copy: Path, name: str, column: str) -> None:
     path = run_copy / name
     pl.read_parquet(path).drop(column).write_parquet(path)

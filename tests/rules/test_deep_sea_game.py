@@ -24,16 +24,18 @@ def _play_trick(state: GameState, cards: list[str]) -> None:
 
 
 def test_first_trick_task_succeeds_at_once() -> None:
-    state = GameState(_deal(), game=Game.DEEP_SEA,
-                      deep_tasks=[HeldTask(get_task_card("firstTrick"), owner=0)])  # fmt: skip
+    state = GameState(
+        _deal(), game=Game.DEEP_SEA, deep_tasks=[HeldTask(get_task_card("firstTrick"), owner=0)]
+    )
     _play_trick(state, ["sub4", "sub3", "sub2", "sub1"])
     assert state.outcome is not None and state.outcome.success
     assert state.outcome.trick == 0
 
 
 def test_zero_tricks_task_fails_when_its_owner_wins() -> None:
-    state = GameState(_deal(), game=Game.DEEP_SEA,
-                      deep_tasks=[HeldTask(get_task_card("0tricks"), owner=0)])  # fmt: skip
+    state = GameState(
+        _deal(), game=Game.DEEP_SEA, deep_tasks=[HeldTask(get_task_card("0tricks"), owner=0)]
+    )
     _play_trick(state, ["pink1", "sub3", "sub2", "sub1"])
     assert state.outcome is None  # seat 1 won with sub3
     state.play(1, parse_card("blue9"))
@@ -49,13 +51,15 @@ def test_prediction_must_be_made_before_the_first_trick() -> None:
     state = GameState(_deal(), game=Game.DEEP_SEA, deep_tasks=[HeldTask(card, owner=1)])
     with pytest.raises(IllegalMove, match="predict"):
         state.play(0, parse_card("pink1"))
-    state = GameState(_deal(), game=Game.DEEP_SEA,
-                      deep_tasks=[HeldTask(card, owner=1, predicted=1)])  # fmt: skip
+    state = GameState(
+        _deal(), game=Game.DEEP_SEA, deep_tasks=[HeldTask(card, owner=1, predicted=1)]
+    )
     state.play(0, parse_card("pink1"))
 
 
-@pytest.mark.parametrize(("owner", "until", "ok"),
-                         [(0, 0, True), (2, 1, True), (2, 0, False), (0, 1, False)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("owner", "until", "ok"), [(0, 0, True), (2, 1, True), (2, 0, False), (0, 1, False)]
+)
 def test_passed_tasks_end_communication_before_trick_1(owner: int, until: int, ok: bool) -> None:
     """Deep Sea 10/13: a captain who passes the tasks on leaves the crew only the time before
     the first trick to communicate; one who keeps them, the whole hand."""
@@ -71,8 +75,8 @@ def test_passed_tasks_end_communication_before_trick_1(owner: int, until: int, o
 
 def test_the_referee_refuses_owners_the_selection_cannot_give() -> None:
     tasks = [HeldTask(get_task_card(r), owner=o) for r, o in (("red3", 1), ("blue4", 2))]
-    state = GameState(_deal(), rules=Rules(allocation="volunteer_1"), game=Game.DEEP_SEA,
-                      deep_tasks=tasks)  # fmt: skip
+    state = GameState(
+        _deal(), rules=Rules(allocation="volunteer_1"), game=Game.DEEP_SEA, deep_tasks=tasks
+    )
     with pytest.raises(IllegalMove, match="gives all to one"):
         state.verify_deep_allocation()
-

@@ -83,8 +83,9 @@ def test_selection_limits() -> None:
     assert allocation_problems("draft", two, [3, 0], 4, captain=1) == []
     # fewer tasks than players: anyone may pass and the turns go round, so one may take both
     assert allocation_problems("draft", two, [3, 3], 4, captain=1) == []
-    assert "may not take" in allocation_problems("draft", cards("moreTricksThanCaptain"), [1], 4,
-                                                 1)[0]  # fmt: skip
+    assert (
+        "may not take" in allocation_problems("draft", cards("moreTricksThanCaptain"), [1], 4, 1)[0]
+    )
 
 
 def test_a_draft_skips_the_captain_only_when_it_may_take_nothing_left() -> None:
@@ -102,13 +103,20 @@ def test_a_draft_skips_the_captain_only_when_it_may_take_nothing_left() -> None:
 
 @pytest.mark.parametrize(
     ("allocation", "owners", "ok"),
-    [("one_member", [2, 2, 2], True), ("one_member", [2, 2, 1], False),
-     ("captain_all_or_pass", [0, 0, 0], True), ("volunteer_1", [1, 3, 1], False),
-     ("volunteer_2", [1, 3, 1], True), ("volunteer_2", [1, 1, 1], False),
-     ("volunteer_2", [1, 2, 3], False), ("free_selection", [3, 3, 3], True),
-     ("captain_skips", [1, 2, 3], True), ("captain_skips", [0, 1, 2], False),
-     ("captain_skips", [1, 1, 3], False)],
-)  # fmt: skip
+    [
+        ("one_member", [2, 2, 2], True),
+        ("one_member", [2, 2, 1], False),
+        ("captain_all_or_pass", [0, 0, 0], True),
+        ("volunteer_1", [1, 3, 1], False),
+        ("volunteer_2", [1, 3, 1], True),
+        ("volunteer_2", [1, 1, 1], False),
+        ("volunteer_2", [1, 2, 3], False),
+        ("free_selection", [3, 3, 3], True),
+        ("captain_skips", [1, 2, 3], True),
+        ("captain_skips", [0, 1, 2], False),
+        ("captain_skips", [1, 1, 3], False),
+    ],
+)
 def test_each_selection_rule(allocation: str, owners: list[int], ok: bool) -> None:
     three = cards("red3", "blue4", "green6")
     assert (allocation_problems(allocation, three, owners, 4) == []) is ok

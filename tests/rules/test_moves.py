@@ -224,8 +224,9 @@ def test_rapture_shared_pool() -> None:
 def test_rapture_with_two_players_shares_one_token() -> None:
     """The rule says players - 2 tokens, which would silence two players altogether; the
     rulebook leaves the dummy open (reference: EXPO), and we seat it as the third member."""
-    state = GameState(dummy_deal(), tasks=[TaskSpec(c("pink1"), owner=1)],
-                      rules=Rules(communication="rapture"))  # fmt: skip
+    state = GameState(
+        dummy_deal(), tasks=[TaskSpec(c("pink1"), owner=1)], rules=Rules(communication="rapture")
+    )
     state.communicate(0, c("green9"), Claim.HIGHEST)
     with pytest.raises(IllegalMove, match="pool is empty"):
         state.verify_communicate(1, c("yellow9"), Claim.HIGHEST)

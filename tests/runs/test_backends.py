@@ -36,9 +36,12 @@ def test_worker_count_reads_jobs_as_joblib_does() -> None:
 
 @pytest.mark.parametrize(
     ("backend", "scheduler", "message"),
-    [("ray", None, "--backend: expected loky|dask"), ("loky", "tcp://h:1", "only with"),
-     ("dask", "  ", "expected an address")],
-)  # fmt: skip
+    [
+        ("ray", None, "--backend: expected loky|dask"),
+        ("loky", "tcp://h:1", "only with"),
+        ("dask", "  ", "expected an address"),
+    ],
+)
 def test_bad_backends_fail_in_one_line(backend: str, scheduler: str | None, message: str) -> None:
     with pytest.raises(CrewsimError, match=message), open_workers(backend, 1, scheduler):
         pass

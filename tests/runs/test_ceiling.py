@@ -20,14 +20,30 @@ from crewsim.solver.problem import Problem, Result
 
 @pytest.mark.parametrize(
     ("mission", "players"),
-    [("pn-1", 4), ("pn-3", 3), ("pn-5", 4), ("pn-13", 4), ("pn-29", 5), ("pn-48", 4),
-     ("pn-2", 2), ("pn-30", 5), ("ds-1", 4), ("ds-5", 3), ("ds-8", 2), ("ds-12", 5),
-     ("ds-21", 4), ("ds-23", 3), ("ds-27", 4), ("ds-32", 5)],
-)  # fmt: skip
+    [
+        ("pn-1", 4),
+        ("pn-3", 3),
+        ("pn-5", 4),
+        ("pn-13", 4),
+        ("pn-29", 5),
+        ("pn-48", 4),
+        ("pn-2", 2),
+        ("pn-30", 5),
+        ("ds-1", 4),
+        ("ds-5", 3),
+        ("ds-8", 2),
+        ("ds-12", 5),
+        ("ds-21", 4),
+        ("ds-23", 3),
+        ("ds-27", 4),
+        ("ds-32", 5),
+    ],
+)
 def test_deals_the_bots_won_are_feasible(mission: str, players: int) -> None:
     m = get_mission(mission)
-    row = ceiling_cell(m, players, KernelMission(m, players).vector(),
-                       get_bot("heuristic").vector(), 7, 60)  # fmt: skip
+    row = ceiling_cell(
+        m, players, KernelMission(m, players).vector(), get_bot("heuristic").vector(), 7, 60
+    )
     assert row["ceiling_games"] == 60
     assert row["won_but_infeasible"] == 0
     assert row["feasible_share"] >= row["ceiling_success_rate"] - 1e-9 or row["unknown_share"]
@@ -50,8 +66,15 @@ def test_the_interval_spans_the_undecided_deals() -> None:
     def every_third_open(problem: Problem) -> Result:
         return Result("unknown", 0, 0.0) if next(calls) % 3 == 0 else solve(problem)
 
-    row = ceiling_cell(m, 4, KernelMission(m, 4).vector(), get_bot("heuristic").vector(), 7, 60,
-                       solver=every_third_open)  # fmt: skip
+    row = ceiling_cell(
+        m,
+        4,
+        KernelMission(m, 4).vector(),
+        get_bot("heuristic").vector(),
+        7,
+        60,
+        solver=every_third_open,
+    )
     n, feasible, decided = row["ceiling_games"], row["feasible_games"], row["decided_games"]
     # a third left open, less those the bots won: winnable whatever the solver said
     assert n == 60 and 40 < decided < 60
@@ -70,8 +93,10 @@ def test_more_sat_conflicts_decide_more_of_the_same_deals() -> None:
     alone, engine = ceiling_cell(*args, conflicts=0), ceiling_cell(*args)
     assert alone["decided_games"] < engine["decided_games"]
     assert alone["feasible_games"] <= engine["feasible_games"]
-    assert (alone["decided_games"] - alone["feasible_games"]
-            <= engine["decided_games"] - engine["feasible_games"])  # fmt: skip
+    assert (
+        alone["decided_games"] - alone["feasible_games"]
+        <= engine["decided_games"] - engine["feasible_games"]
+    )
 
 
 @pytest.mark.parametrize("command", ["simulate", "rank"])
@@ -80,9 +105,27 @@ def test_the_commands_pass_the_ceiling_options_on(tmp_path: Path, command: str) 
     the cells get the default budget or deal count whatever was asked)."""
     undecided = {}
     for conflicts in ("0", "30,000"):
-        args = [command, "ds-30", "-p", "3", "-n", "20", "--seed", "2", "--jobs", "1",
-                "--out", str(tmp_path / conflicts), "--ceiling", "--ceiling-n", "15",
-                "--ceiling-conflicts", conflicts, "--format", "json"]  # fmt: skip
+        args = [
+            command,
+            "ds-30",
+            "-p",
+            "3",
+            "-n",
+            "20",
+            "--seed",
+            "2",
+            "--jobs",
+            "1",
+            "--out",
+            str(tmp_path / conflicts),
+            "--ceiling",
+            "--ceiling-n",
+            "15",
+            "--ceiling-conflicts",
+            conflicts,
+            "--format",
+            "json",
+        ]
         result = CliRunner().invoke(app, args)
         assert result.exit_code == 0, result.output
         doc = json.loads(result.stdout)
@@ -100,8 +143,25 @@ def test_missions_the_solver_cannot_judge_are_named() -> None:
 
 def test_simulate_with_ceiling_writes_the_columns(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    args = ["simulate", "pn-1,pn-12", "-p", "4", "-n", "400", "--seed", "1", "--jobs", "1",
-            "--out", str(out), "--ceiling", "--ceiling-n", "50", "--format", "json"]  # fmt: skip
+    args = [
+        "simulate",
+        "pn-1,pn-12",
+        "-p",
+        "4",
+        "-n",
+        "400",
+        "--seed",
+        "1",
+        "--jobs",
+        "1",
+        "--out",
+        str(out),
+        "--ceiling",
+        "--ceiling-n",
+        "50",
+        "--format",
+        "json",
+    ]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     rows = {r["mission"]: r for r in json.loads(result.stdout)}
@@ -124,13 +184,36 @@ def test_simulate_with_ceiling_writes_the_columns(tmp_path: Path) -> None:
 
 def test_the_ceiling_does_not_depend_on_the_worker_count(tmp_path: Path) -> None:
     """Cells are solved in worker processes; the rows are the same with one or two."""
-    keys = ("ceiling_games", "feasible_games", "decided_games", "feasible_low", "feasible_high",
-            "ceiling_success_rate", "unknown_share")  # fmt: skip
+    keys = (
+        "ceiling_games",
+        "feasible_games",
+        "decided_games",
+        "feasible_low",
+        "feasible_high",
+        "ceiling_success_rate",
+        "unknown_share",
+    )
     got = []
     for jobs in ("1", "2"):
-        args = ["simulate", "pn-5,ds-5", "-p", "3,4", "-n", "300", "--seed", "3", "--jobs", jobs,
-                "--out", str(tmp_path / jobs), "--ceiling", "--ceiling-n", "40",
-                "--format", "json"]  # fmt: skip
+        args = [
+            "simulate",
+            "pn-5,ds-5",
+            "-p",
+            "3,4",
+            "-n",
+            "300",
+            "--seed",
+            "3",
+            "--jobs",
+            jobs,
+            "--out",
+            str(tmp_path / jobs),
+            "--ceiling",
+            "--ceiling-n",
+            "40",
+            "--format",
+            "json",
+        ]
         result = CliRunner().invoke(app, args)
         assert result.exit_code == 0, result.output
         rows = json.loads(result.stdout)
@@ -156,8 +239,14 @@ def test_an_interrupted_ceiling_keeps_the_cells_it_solved(tmp_path: Path) -> Non
     from crewsim.runs.ceiling import CEILING_DIR, ceiling_rows, earlier_ceiling
     from crewsim.runs.plan import RunConfig
 
-    cfg = RunConfig(missions=tuple(resolve_missions("pn-5,ds-5")), players=(3, 4), games=300,
-                    bot=get_bot("heuristic"), seed=3, jobs=1)  # fmt: skip
+    cfg = RunConfig(
+        missions=tuple(resolve_missions("pn-5,ds-5")),
+        players=(3, 4),
+        games=300,
+        bot=get_bot("heuristic"),
+        seed=3,
+        jobs=1,
+    )
     first = ceiling_rows(cfg, 30, folder=tmp_path)
     assert len(list((tmp_path / CEILING_DIR).glob("*.json"))) == 4
     assert ceiling_rows(cfg, 30, backend=_NoSolving(), folder=tmp_path) == first  # type: ignore[arg-type]
@@ -179,4 +268,3 @@ def test_an_older_folders_ceiling_survives_an_interrupted_top_up(tmp_path: Path)
     (tmp_path / "summary.parquet").unlink()  # the top-up starts, and is stopped
     assert earlier_ceiling(tmp_path) == [row]
     assert (tmp_path / CEILING_DIR / "pn-5-3p.json").exists()
-

@@ -12,12 +12,14 @@ from crewsim.runs.csv_out import csv_text, write_csv
 
 
 def _frame() -> pl.DataFrame:
-    return pl.DataFrame({
-        "mission": ["pn-1", "pn-2", "pn-3"],
-        "games": [10, 0, 5],
-        "share": [0.5, math.nan, None],
-        "attempts": [2.0, math.inf, None],
-    })  # fmt: skip
+    return pl.DataFrame(
+        {
+            "mission": ["pn-1", "pn-2", "pn-3"],
+            "games": [10, 0, 5],
+            "share": [0.5, math.nan, None],
+            "attempts": [2.0, math.inf, None],
+        }
+    )
 
 
 def test_nan_and_null_are_both_an_empty_field() -> None:

@@ -34,9 +34,13 @@ def _config(**kw: object) -> RunConfig:
 def cluster() -> Iterator[str]:
     """Two single-threaded worker processes on 127.0.0.1, shared by this module's tests."""
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
-    ) as local:  # fmt: skip
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address="127.0.0.1:0",
+        silence_logs=logging.ERROR,
+    ) as local:
         yield str(local.scheduler_address)
 
 
@@ -139,8 +143,22 @@ def test_rank_on_the_cluster_gives_the_local_ranking(tmp_path: Path, cluster: st
     got = []
     with distributed.Client(cluster) as watcher, distributed.get_task_stream(watcher) as stream:
         for k, where in enumerate((["--jobs", "1"], ["--scheduler", cluster])):
-            args = ["rank", "pn-3,pn-8", "-p", "4", "-n", "600", "--seed", "21", "--ceiling",
-                    "--format", "json", "--out", str(tmp_path / str(k)), *where]  # fmt: skip
+            args = [
+                "rank",
+                "pn-3,pn-8",
+                "-p",
+                "4",
+                "-n",
+                "600",
+                "--seed",
+                "21",
+                "--ceiling",
+                "--format",
+                "json",
+                "--out",
+                str(tmp_path / str(k)),
+                *where,
+            ]
             result = CliRunner().invoke(app, args)
             assert result.exit_code == 0, result.output
             got.append(_without_timings(json.loads(result.stdout)["ranking"]))

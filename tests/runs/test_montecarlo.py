@@ -55,9 +55,14 @@ def test_seeds_follow_seed_sequence_and_not_jobs() -> None:
 
 def test_a_cell_gets_the_same_seeds_whatever_else_is_in_the_run() -> None:
     alone = RunConfig(
-        missions=tuple(resolve_missions("pn-5")), players=(4,), games=5000,
-        bot=get_bot("heuristic"), seed=11, jobs=1, chunk_size=CHUNK,
-    )  # fmt: skip
+        missions=tuple(resolve_missions("pn-5")),
+        players=(4,),
+        games=5000,
+        bot=get_bot("heuristic"),
+        seed=11,
+        jobs=1,
+        chunk_size=CHUNK,
+    )
     in_company = [(t.index, t.seed) for t in plan(_config()) if t.key == "pn-5-4p"]
     assert [(t.index, t.seed) for t in plan(alone)] == in_company
 
@@ -77,13 +82,23 @@ def test_same_seed_same_summary_for_one_and_two_jobs(tmp_path: Path) -> None:
 def test_run_folder_contents(tmp_path: Path) -> None:
     result = run(_config(games=3000), tmp_path)
     files = sorted(p.name for p in (tmp_path / "chunks").iterdir())
-    names = [f"{c}-{k:05d}.parquet" for c in ("pn-1-3p", "pn-1-4p", "pn-5-3p", "pn-5-4p")
-             for k in (0, 1)]  # fmt: skip
+    names = [
+        f"{c}-{k:05d}.parquet" for c in ("pn-1-3p", "pn-1-4p", "pn-5-3p", "pn-5-4p") for k in (0, 1)
+    ]
     assert files == sorted([*names, *(f"{n}.sha256" for n in names)])
     games = pl.read_parquet(tmp_path / "chunks" / "pn-5-4p-00001.parquet")
     assert games.height == 1000
-    assert games.columns == ["success", "fail_trick", "fail_kind", "fail_detail", "distress",
-                             "redeals", "repairs", "ds_cards", "ds_owners"]  # fmt: skip
+    assert games.columns == [
+        "success",
+        "fail_trick",
+        "fail_kind",
+        "fail_detail",
+        "distress",
+        "redeals",
+        "repairs",
+        "ds_cards",
+        "ds_owners",
+    ]
     summary = pl.read_parquet(tmp_path / "summary.parquet")
     assert_frame_equal(summary, result.summary)
     assert pl.read_csv(tmp_path / "summary.csv").height == 4
@@ -105,16 +120,17 @@ def test_run_folder_contents(tmp_path: Path) -> None:
     [({"games": 0}, "-n"), ({"distress": "often"}, "--distress")],
 )
 def test_bad_config_is_a_user_error(change: dict[str, object], message: str) -> None:
-    cfg = _config(**{"games": change.get("games", 10), "jobs": change.get("jobs", 1)},
-                  **{k: v for k, v in change.items() if k not in ("games", "jobs")})  # fmt: skip
+    cfg = _config(
+        **{"games": change.get("games", 10), "jobs": change.get("jobs", 1)},
+        **{k: v for k, v in change.items() if k not in ("games", "jobs")},
+    )
     with pytest.raises(CrewsimError, match=message):
         cfg.check()
 
 
 def test_deep_sea_missions_run(tmp_path: Path) -> None:
     """Both campaigns go through the same runner; Deep Sea rows carry their own mission id."""
-    cfg = RunConfig(tuple(resolve_missions("ds-1,ds-8")), (3, 4), 300, get_bot("heuristic"),
-                    jobs=1)  # fmt: skip
+    cfg = RunConfig(tuple(resolve_missions("ds-1,ds-8")), (3, 4), 300, get_bot("heuristic"), jobs=1)
     summary = run(cfg, tmp_path / "run").summary
     assert set(summary["mission"].to_list()) == {"ds-1", "ds-8"}
     assert summary["games"].sum() == 4 * 300
@@ -132,8 +148,9 @@ def test_first_game_of_a_chunk_is_the_traced_game(tmp_path: Path) -> None:
         cell = cfg.cells()[task.cell]
         one = run_chunk(cfg.mission_vector(cell), cfg.bot.vector(), 1, task.seed, record=True)
         first = pl.read_parquet(tmp_path / "chunks" / task.file_name).row(0, named=True)
-        assert {c: one[c][0].item() for c in RESULT_COLUMNS} == {c: first[c] for c in
-                                                                 RESULT_COLUMNS}  # fmt: skip
+        assert {c: one[c][0].item() for c in RESULT_COLUMNS} == {
+            c: first[c] for c in RESULT_COLUMNS
+        }
         assert first["ds_cards"] == [] and first["ds_owners"] == []  # Planet Nine: no cards
 
 
@@ -149,8 +166,9 @@ def test_deep_sea_chunks_keep_the_task_cards_in_play(tmp_path: Path) -> None:
     task = plan(cfg)[0]
     stored = pl.read_parquet(tmp_path / "chunks" / task.file_name)
     assert dict(stored.schema) == CHUNK_SCHEMA
-    rec = run_chunk(cfg.mission_vector(cfg.cells()[0]), cfg.bot.vector(), 400, task.seed,
-                    record=True)["rec_ds"]  # fmt: skip
+    rec = run_chunk(
+        cfg.mission_vector(cfg.cells()[0]), cfg.bot.vector(), 400, task.seed, record=True
+    )["rec_ds"]
     for i in (0, 1, 57, 399):
         n = int(rec[i, 3 * MAX_DS])
         assert stored["ds_cards"][i].to_list() == [int(c) + 1 for c in rec[i, :n]]

@@ -147,9 +147,12 @@ def test_folder_of_another_configuration_is_refused(tmp_path: Path) -> None:
     manifest = tmp_path / "manifest.json"
     doc = json.loads(manifest.read_text())
     manifest.write_text(json.dumps(doc | {"kernel_sha256": "0" * 64}))  # a changed kernel
-    with pytest.raises(CrewsimError, match=r"another simulation kernel \(kernel 000000000000, "
-                                           r"\d{4}-\d\d-\d\d; this one is [0-9a-f]{12}\).*"
-                                           r"the crewsim that made it"):  # fmt: skip
+    with pytest.raises(
+        CrewsimError,
+        match=r"another simulation kernel \(kernel 000000000000, "
+        r"\d{4}-\d\d-\d\d; this one is [0-9a-f]{12}\).*"
+        r"the crewsim that made it",
+    ):
         prepare(_config(games=500), tmp_path)
     manifest.write_text("{ not json")
     with pytest.raises(CrewsimError, match="not valid JSON"):
@@ -158,22 +161,44 @@ def test_folder_of_another_configuration_is_refused(tmp_path: Path) -> None:
 
 def _simulate_cmd(out: Path, games: int) -> list[str]:
     return [
-        sys.executable, "-m", "crewsim", "simulate", "pn-2,pn-6", "-p", "3,5", "-n", str(games),
-        "--seed", "4", "--jobs", "1", "--chunk-size", str(CHUNK), "--out", str(out),
-        "--format", "json",
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "crewsim",
+        "simulate",
+        "pn-2,pn-6",
+        "-p",
+        "3,5",
+        "-n",
+        str(games),
+        "--seed",
+        "4",
+        "--jobs",
+        "1",
+        "--chunk-size",
+        str(CHUNK),
+        "--out",
+        str(out),
+        "--format",
+        "json",
+    ]
 
 
 def _start_and_stop(
-    out: Path, games: int, sig: int, cmd: list[str] | None = None,
+    out: Path,
+    games: int,
+    sig: int,
+    cmd: list[str] | None = None,
     preexec: Callable[[], object] | None = None,
-) -> subprocess.CompletedProcess[str]:  # fmt: skip
+) -> subprocess.CompletedProcess[str]:
     """Start a CLI run in a child (``simulate`` unless ``cmd``), send ``sig`` once its first
     chunk is stored."""
     proc = subprocess.Popen(
-        cmd or _simulate_cmd(out, games), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True, preexec_fn=preexec,
-    )  # fmt: skip
+        cmd or _simulate_cmd(out, games),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=preexec,
+    )
     deadline = time.monotonic() + 120  # a cold numba cache compiles for a while
     while not list((out / "chunks").glob("*.sha256")) and time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -197,8 +222,10 @@ def test_sigkill_part_way_then_resume_gives_the_uninterrupted_numbers(tmp_path: 
     assert 0 < stored < 4 * 40
     resumed = subprocess.run(
         [sys.executable, "-m", "crewsim", "simulate", "--resume", str(out), "--format", "json"],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert resumed.returncode == 0, resumed.stderr
     assert "resuming:" in resumed.stderr
     assert json.loads(resumed.stdout) == json.loads(summary_json(reference.summary))
@@ -223,8 +250,23 @@ def test_ctrl_c_in_rank_also_says_how_to_resume(tmp_path: Path) -> None:
     print a bare "interrupted")."""
     out = tmp_path / "run"
     run(_config(games=500), tmp_path / "warm")  # numba cache warm for the child
-    cmd = [sys.executable, "-m", "crewsim", "rank", "pn-2,pn-6", "-p", "3,5", "-n", "2000000",
-           "--seed", "4", "--jobs", "1", "--out", str(out)]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "crewsim",
+        "rank",
+        "pn-2,pn-6",
+        "-p",
+        "3,5",
+        "-n",
+        "2000000",
+        "--seed",
+        "4",
+        "--jobs",
+        "1",
+        "--out",
+        str(out),
+    ]
     stopped = _start_and_stop(out, 0, signal.SIGINT, cmd)
     assert stopped.returncode == 130, stopped.stderr
     assert f"resume with: crewsim simulate --resume {out}" in stopped.stderr
@@ -249,8 +291,23 @@ def test_workers_exit_when_the_run_is_killed_hard(tmp_path: Path) -> None:
     they must notice and exit, not wait on their queue for ever with the kernel loaded."""
     out = tmp_path / "run"
     run(_config(games=500), tmp_path / "warm")
-    cmd = [sys.executable, "-m", "crewsim", "simulate", "pn-2,pn-6", "-p", "3,5", "-n",
-           "2000000", "--seed", "4", "--jobs", "2", "--out", str(out)]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "crewsim",
+        "simulate",
+        "pn-2,pn-6",
+        "-p",
+        "3,5",
+        "-n",
+        "2000000",
+        "--seed",
+        "4",
+        "--jobs",
+        "2",
+        "--out",
+        str(out),
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while not list((out / "chunks").glob("*.sha256")) and time.monotonic() < deadline:
@@ -325,13 +382,24 @@ def test_a_run_keeps_its_own_missions(tmp_path: Path, monkeypatch: pytest.Monkey
     folder = tmp_path / "scen"
     shutil.copytree(scenarios_dir(), folder)
     with (folder / "planet_nine.toml").open("a") as f:
-        f.write('\n[[missions]]\nid = "pn-51"\nnumber = 51\ntasks = 2\ntokens = ["1"]\n'
-                'description = "mine"\n')  # fmt: skip
+        f.write(
+            '\n[[missions]]\nid = "pn-51"\nnumber = 51\ntasks = 2\ntokens = ["1"]\n'
+            'description = "mine"\n'
+        )
     monkeypatch.setenv("CREWSIM_SCENARIOS", str(folder))
     mine = get_mission("pn-51")
     out = tmp_path / "run"
-    run(RunConfig(missions=(mine, get_mission("pn-2")), players=(3,), games=200,
-                  bot=get_bot("heuristic"), seed=1, jobs=1), out)  # fmt: skip
+    run(
+        RunConfig(
+            missions=(mine, get_mission("pn-2")),
+            players=(3,),
+            games=200,
+            bot=get_bot("heuristic"),
+            seed=1,
+            jobs=1,
+        ),
+        out,
+    )
     monkeypatch.delenv("CREWSIM_SCENARIOS")
     assert "pn-51" not in {m.id for m in all_missions()}
     assert config_from_manifest(out).missions == (mine, get_mission("pn-2"))

@@ -129,7 +129,7 @@ def test_top_failures_picks_reason_then_its_most_frequent_trick() -> None:
             "detail": [2, 2, 2, 1],
             "trick": [3, 5, 6, 2],
             "count": [10, 30, 5, 20],
-        }  # fmt: skip
+        }
     )
     top = top_failures(fails, 100, Game.PLANET_NINE)
     assert top == [
@@ -146,7 +146,7 @@ def test_top_failures_counts_a_kind_over_all_its_cards() -> None:
             "detail": [2, 2, 7, 30, 1],
             "trick": [9, 8, 9, 9, 2],
             "count": [6, 2, 5, 4, 12],
-        }  # fmt: skip
+        }
     )
     top = top_failures(fails, 100, Game.PLANET_NINE)
     assert top == [
@@ -169,7 +169,7 @@ def test_summarise_sums_chunks_per_cell_in_order() -> None:
             "successes": [5, 20, 15],
             "distress_games": [1, 0, 2],
             "distress_successes": [1, 0, 1],
-        }  # fmt: skip
+        }
     )
     fails = pl.DataFrame(
         {
@@ -179,7 +179,7 @@ def test_summarise_sums_chunks_per_cell_in_order() -> None:
             "detail": [0],
             "trick": [9],
             "count": [20],
-        }  # fmt: skip
+        }
     )
     s = summarise(cells, fails, "heuristic", {"pn-1": Game.PLANET_NINE, "pn-2": Game.PLANET_NINE})
     assert s["mission"].to_list() == ["pn-2", "pn-1"]

@@ -59,8 +59,13 @@ def exhaustive(
     pred = predecessors([t.token for t in tasks])
     tof = {t.card: i for i, t in enumerate(tasks)}
 
-    def judge(tricks: list[tuple[int, ...]], winners: list[int], wcards: list[int],
-              done: int, hs: list[int]) -> tuple[str, int]:
+    def judge(
+        tricks: list[tuple[int, ...]],
+        winners: list[int],
+        wcards: list[int],
+        done: int,
+        hs: list[int],
+    ) -> tuple[str, int]:
         t = len(tricks) - 1
         last = t == n_tricks - 1
         trick, w = tricks[-1], winners[-1]
@@ -80,8 +85,17 @@ def exhaustive(
             for h in hs:
                 in_hands |= h
             v = JUDGES[objective[0]](
-                HandSoFar(tuple(tricks), tuple(winners), tuple(wcards), in_hands, n_tricks,
-                          seats, commander, designated, tuple(hands)),
+                HandSoFar(
+                    tuple(tricks),
+                    tuple(winners),
+                    tuple(wcards),
+                    in_hands,
+                    n_tricks,
+                    seats,
+                    commander,
+                    designated,
+                    tuple(hands),
+                ),
                 objective[1],
             )
             if v is Verdict.FAILED:
@@ -91,8 +105,15 @@ def exhaustive(
             return "win", done
         return ("fail" if last else "go"), done
 
-    def rec(hs: list[int], leader: int, trick: list[int], tricks: list[tuple[int, ...]],
-            winners: list[int], wcards: list[int], done: int) -> bool:
+    def rec(
+        hs: list[int],
+        leader: int,
+        trick: list[int],
+        tricks: list[tuple[int, ...]],
+        winners: list[int],
+        wcards: list[int],
+        done: int,
+    ) -> bool:
         seat = (leader + len(trick)) % seats
         led = trick[0] // 9 if trick else None
         legal = legal_plays(hs[seat], led)
@@ -144,8 +165,15 @@ class DeepJudge:
     """``ds_judge`` and ``judge_objective`` called after each trick as the kernel calls them
     (a prediction card is the crew's choice: done at the hand's end)."""
 
-    def __init__(self, hands: Sequence[int], codes: np.ndarray, owners: Sequence[int],
-                 players: int, nt: int, objective: tuple[int, int, int]) -> None:  # fmt: skip
+    def __init__(
+        self,
+        hands: Sequence[int],
+        codes: np.ndarray,
+        owners: Sequence[int],
+        players: int,
+        nt: int,
+        objective: tuple[int, int, int],
+    ) -> None:
         self.seats, self.players, self.nt = len(hands), players, nt
         self.codes, self.owners, self.objective = codes, list(owners), objective
         self.captain = next((s for s, h in enumerate(hands) if h >> 39 & 1), 0)
@@ -155,12 +183,16 @@ class DeepJudge:
         self.desig = np.full(2, -1, dtype=np.int64)
 
     def start(self) -> DeepHand:
-        return DeepHand(np.zeros(5, dtype=np.int64), np.zeros(5, dtype=np.int64),
-                        np.zeros((max(len(self.owners), 1), 4), dtype=np.int64),
-                        obj_done=self.objective[0] == 0)  # fmt: skip
+        return DeepHand(
+            np.zeros(5, dtype=np.int64),
+            np.zeros(5, dtype=np.int64),
+            np.zeros((max(len(self.owners), 1), 4), dtype=np.int64),
+            obj_done=self.objective[0] == 0,
+        )
 
-    def after(self, h: DeepHand, t: int, trick: list[int], leader: int,
-              hs: list[int]) -> tuple[str, DeepHand, int]:  # fmt: skip
+    def after(
+        self, h: DeepHand, t: int, trick: list[int], leader: int, hs: list[int]
+    ) -> tuple[str, DeepHand, int]:
         """("win" | "fail" | "on", the hand after trick ``t``, its winner); ``hs`` the hands
         after it."""
         winner, wcard = trick_winner(trick, leader, self.seats)
@@ -181,9 +213,25 @@ class DeepJudge:
             if self.codes[j, 0] == K_PREDICTED:
                 v = DONE if last else 0
             else:
-                v = ds_judge(self.codes[j], o, -1, sc[j], t, self.nt, self.seats, self.players,
-                             self.captain, tr, leader, winner, wcard, won, cards, live,
-                             h5)  # fmt: skip
+                v = ds_judge(
+                    self.codes[j],
+                    o,
+                    -1,
+                    sc[j],
+                    t,
+                    self.nt,
+                    self.seats,
+                    self.players,
+                    self.captain,
+                    tr,
+                    leader,
+                    winner,
+                    wcard,
+                    won,
+                    cards,
+                    live,
+                    h5,
+                )
             if v == FAILED:
                 return "fail", h, winner
             if v == DONE:
@@ -192,8 +240,9 @@ class DeepJudge:
         obj_done = h.obj_done
         if not obj_done:
             self.g[G_T], self.g[G_FIRST_WINNER] = t, first
-            v = judge_objective(self.g, *self.objective, tr, winner, wcard, won, cards,
-                                self.desig, live, last)  # fmt: skip
+            v = judge_objective(
+                self.g, *self.objective, tr, winner, wcard, won, cards, self.desig, live, last
+            )
             if v == 2:
                 return "fail", h, winner
             obj_done = v == 1

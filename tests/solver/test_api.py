@@ -48,8 +48,12 @@ def test_the_warm_up_loads_the_sat_engine_unless_it_is_off() -> None:
     """A deal the DFS hands over is timed without the clauses' compile and python-sat's import
     (seconds on a fresh install); with the engine off neither is loaded."""
     for conflicts, expected in ((30_000, "1 True"), (0, "0 False")):
-        out = subprocess.run([sys.executable, "-c", WARM.format(conflicts=conflicts)],
-                             capture_output=True, text=True, check=True)  # fmt: skip
+        out = subprocess.run(
+            [sys.executable, "-c", WARM.format(conflicts=conflicts)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         assert out.stdout.split("\n")[-2] == expected, out.stderr
 
 

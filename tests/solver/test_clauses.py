@@ -64,8 +64,9 @@ def _assignment(
 
 
 @settings(max_examples=300, deadline=None)
-@given(players=st.sampled_from([2, 3, 4, 5]), n_tasks=st.integers(0, 8),
-       seed=st.integers(0, 2**32 - 1))  # fmt: skip
+@given(
+    players=st.sampled_from([2, 3, 4, 5]), n_tasks=st.integers(0, 8), seed=st.integers(0, 2**32 - 1)
+)
 def test_a_legal_hand_satisfies_every_clause(players: int, n_tasks: int, seed: int) -> None:
     """Tasks are cards of distinct tricks, owned by their trick's winner, their tokens given
     in trick order: the hand completes them, so it must satisfy every clause and count."""
@@ -76,10 +77,18 @@ def test_a_legal_hand_satisfies_every_clause(players: int, n_tasks: int, seed: i
     tokens = [TOKENS[k] if k < len(TOKENS) - 1 else None for k in range(n_tasks)]
     if n_tasks > 1 and rng.random() < 0.5:
         tokens[-1] = "omega"
-    tasks = [TaskSpec(int(rng.choice(tricks[t])), tok, winners[t])
-             for t, tok in zip(picked, tokens, strict=True)]  # fmt: skip
-    cnf = encode(full_hands(deal), len(tricks), deal.commander, tasks, distinct=ALL_CARDS,
-                 under=deal.dummy_under)  # fmt: skip
+    tasks = [
+        TaskSpec(int(rng.choice(tricks[t])), tok, winners[t])
+        for t, tok in zip(picked, tokens, strict=True)
+    ]
+    cnf = encode(
+        full_hands(deal),
+        len(tricks),
+        deal.commander,
+        tasks,
+        distinct=ALL_CARDS,
+        under=deal.dummy_under,
+    )
     true = _assignment(cnf, leaders, tricks, winners)
     flat, ends = cnf.core[0].tolist(), cnf.core[1].tolist()
     assert ends and ends[-1] == len(flat)

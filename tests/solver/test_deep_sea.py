@@ -39,8 +39,14 @@ def test_feasible_lines_replay_as_wins(mission: str, players: int, seed: int) ->
 # ---- a plain search on short hands, judged by the same judges
 
 
-def _plain(hands: list[int], codes: np.ndarray, owners: list[int], players: int, nt: int,
-           objective: tuple[int, int, int]) -> bool:  # fmt: skip
+def _plain(
+    hands: list[int],
+    codes: np.ndarray,
+    owners: list[int],
+    players: int,
+    nt: int,
+    objective: tuple[int, int, int],
+) -> bool:
     """Every legal line, the judges called after each trick as the kernel calls them."""
     judge = DeepJudge(hands, codes, owners, players, nt, objective)
     seats = len(hands)

@@ -29,16 +29,27 @@ def _counts(hands: list[int]) -> np.ndarray:
     return cnt
 
 
-def _relaxed(hands: list[int], forbid: list[int], free: list[bool], tricks: int,
-             leader: int) -> bool:  # fmt: skip
+def _relaxed(
+    hands: list[int], forbid: list[int], free: list[bool], tricks: int, leader: int
+) -> bool:
     table = np.zeros((1 << 10, 3), dtype=np.int64)  # a fresh one per search
-    line, _ = leads.relaxed_line(_counts(hands), len(hands), np.array(forbid, dtype=np.int64),
-                                 np.array(free), leader, tricks, table, 1, 10**9)  # fmt: skip
+    line, _ = leads.relaxed_line(
+        _counts(hands),
+        len(hands),
+        np.array(forbid, dtype=np.int64),
+        np.array(free),
+        leader,
+        tricks,
+        table,
+        1,
+        10**9,
+    )
     return bool(line)
 
 
-def _plain_relaxed(cnt: np.ndarray, forbid: list[int], free: list[bool], tricks: int,
-                   leader: int) -> bool:  # fmt: skip
+def _plain_relaxed(
+    cnt: np.ndarray, forbid: list[int], free: list[bool], tricks: int, leader: int
+) -> bool:
     """The relaxed game searched plainly: every suit each seat may play, every allowed winner
     (``free`` seats need not follow)."""
     seats = len(cnt)
@@ -165,9 +176,9 @@ def test_never_lead_cards_forbid_their_owners_colours_only() -> None:
     deal, _ = random_deep_setup(get_mission("ds-1"), 4, np.random.default_rng(3))
     problem = Problem(deal, (), deep_sea=True, deep=(HeldTask(card3, 2),))
     assert leads.forbidden_leads(problem) == [0, 0, 0b1011, 0]
-    assert leads.forbidden_leads(problem_from_mission(deal, (), get_mission("ds-12"))) == [
-        0b10001
-    ] * 4
+    assert (
+        leads.forbidden_leads(problem_from_mission(deal, (), get_mission("ds-12"))) == [0b10001] * 4
+    )
     assert leads.forbidden_leads(problem_from_mission(deal, (), get_mission("ds-1"))) is None
 
 

@@ -22,11 +22,15 @@ from crewsim.solver.search import solve_batch
 COLOURS = [9 * u + v for u in range(4) for v in range(3)]  # four colours 1-3
 DECK = COLOURS + [36, 37, 38, 39]  # and the four trumps: 16 cards
 OBJECTIVES: list[tuple[str, dict[str, Any]] | None] = [
-    None, None, None, None, None,
+    None,
+    None,
+    None,
+    None,
+    None,
     ("player_wins_no_tricks", {}),
     ("balanced_tricks", {"max_lead": 1, "commander_first_last": False}),
     ("player_exactly_one_trick", {"no_trump_win": True}),
-]  # fmt: skip
+]
 
 
 def _case(rng: random.Random, seats: int) -> tuple[list[int], list[TaskSpec], Any, int]:
@@ -65,10 +69,29 @@ def _search(
     nodes = np.zeros(1, dtype=np.int64)
     lines = np.full((1, 48), -1, dtype=np.int64)
     api._GEN = solve_batch(
-        h, np.full((1, 40), -1, dtype=np.int64), len(hands), tricks, -1, cards, owners, tokens,
-        np.array([len(tasks)]), False, code, p1, p2, np.array([d1]), np.array([-1]),
-        10**9, _table(), api._GEN, prune, verdicts, nodes, lines,
-    )  # fmt: skip
+        h,
+        np.full((1, 40), -1, dtype=np.int64),
+        len(hands),
+        tricks,
+        -1,
+        cards,
+        owners,
+        tokens,
+        np.array([len(tasks)]),
+        False,
+        code,
+        p1,
+        p2,
+        np.array([d1]),
+        np.array([-1]),
+        10**9,
+        _table(),
+        api._GEN,
+        prune,
+        verdicts,
+        nodes,
+        lines,
+    )
     assert verdicts[0] != 2
     return int(verdicts[0])
 

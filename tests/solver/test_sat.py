@@ -67,11 +67,16 @@ def test_the_dummy_agrees_with_exhaustive_search() -> None:
         rng.shuffle(humans)
         tops, beneath = cards[5:7], cards[7:9]
         under = list(zip(tops, beneath, strict=True))
-        up = [sum(1 << c for c in humans[:3]), sum(1 << c for c in humans[3:]),
-              sum(1 << c for c in tops)]  # fmt: skip
+        up = [
+            sum(1 << c for c in humans[:3]),
+            sum(1 << c for c in humans[3:]),
+            sum(1 << c for c in tops),
+        ]
         full = [*up[:2], up[2] | sum(1 << c for c in beneath)]
-        tasks = [TaskSpec(c, rng.choice(TOKENS[:2] + (None, None)), rng.randrange(3))
-                 for c in rng.sample([c for c in deck if c < 36], rng.randint(1, 3))]  # fmt: skip
+        tasks = [
+            TaskSpec(c, rng.choice(TOKENS[:2] + (None, None)), rng.randrange(3))
+            for c in rng.sample([c for c in deck if c < 36], rng.randint(1, 3))
+        ]
         commander = next(s for s, h in enumerate(full) if h >> 39 & 1)
         verdict, plays, _ = sat.solve_hands(full, 3, commander, tasks, 10**7, under=under)
         want = exhaustive(up, tasks, 3, under=under)
@@ -171,7 +176,9 @@ def test_small_decks_agree_with_exhaustive_search() -> None:
         commander = next(s for s, h in enumerate(hands) if h >> 39 & 1)
         verdict, plays, _ = sat.solve_hands(hands, tricks, commander, tasks, 10**7)
         assert verdict == ("feasible" if exhaustive(hands, tasks, tricks) else "infeasible"), (
-            hands, tasks)  # fmt: skip
+            hands,
+            tasks,
+        )
         if verdict == "feasible":
             assert _line_wins(hands, tasks, plays), (hands, tasks, plays)
         seen[verdict] += 1

@@ -50,13 +50,26 @@ def test_never_refutes_what_the_dfs_wins_and_lines_replay(k: int) -> None:
 
 @pytest.mark.parametrize(
     ("mission", "players"),
-    [("ds-1", 4), ("ds-5", 3), ("ds-12", 5), ("ds-20", 4), ("ds-21", 4), ("ds-23", 3),
-     ("ds-27", 4), ("ds-29", 5), ("ds-32", 3), ("ds-8", 4), ("ds-5", 2), ("ds-20", 2)],
-)  # fmt: skip
+    [
+        ("ds-1", 4),
+        ("ds-5", 3),
+        ("ds-12", 5),
+        ("ds-20", 4),
+        ("ds-21", 4),
+        ("ds-23", 3),
+        ("ds-27", 4),
+        ("ds-29", 5),
+        ("ds-32", 3),
+        ("ds-8", 4),
+        ("ds-5", 2),
+        ("ds-20", 2),
+    ],
+)
 def test_never_refutes_a_deal_the_bots_won(mission: str, players: int) -> None:
     m = get_mission(mission)
-    rec = run_chunk(KernelMission(m, players).vector(), get_bot("heuristic").vector(), 30, 11,
-                    record=True)  # fmt: skip
+    rec = run_chunk(
+        KernelMission(m, players).vector(), get_bot("heuristic").vector(), 30, 11, record=True
+    )
     for i in range(30):
         problem = problem_of(m, players, rec, i)
         verdict, plays = solve_deep_sat(problem, CONFLICTS)
@@ -71,8 +84,15 @@ def test_never_refutes_a_deal_the_bots_won(mission: str, players: int) -> None:
 # ---- every kind and objective against a plain search on short hands
 
 
-def _line_wins(hands: list[int], codes: np.ndarray, owners: list[int], players: int, nt: int,
-               objective: tuple[int, int, int], line: list[int]) -> bool:  # fmt: skip
+def _line_wins(
+    hands: list[int],
+    codes: np.ndarray,
+    owners: list[int],
+    players: int,
+    nt: int,
+    objective: tuple[int, int, int],
+    line: list[int],
+) -> bool:
     """The kernel's judges along one line (legal play is the model's business: checked by the
     referee on full deals above; here the plain search decides feasibility)."""
     judge = DeepJudge(hands, codes, owners, players, nt, objective)
@@ -97,8 +117,14 @@ def _short(rng: np.random.Generator, players: int, nt: int) -> list[int]:
     return hands
 
 
-def _agree(hands: list[int], codes: np.ndarray, owners: list[int], players: int, nt: int,
-           objective: tuple[int, int, int]) -> bool:  # fmt: skip
+def _agree(
+    hands: list[int],
+    codes: np.ndarray,
+    owners: list[int],
+    players: int,
+    nt: int,
+    objective: tuple[int, int, int],
+) -> bool:
     want = _plain(hands, codes, owners, players, nt, objective)
     verdict, line = solve_deep_hands(hands, nt, codes, owners, objective, CONFLICTS)
     assert verdict == ("feasible" if want else "infeasible")
@@ -125,8 +151,15 @@ def test_each_task_card_alone_agrees_with_a_plain_search(number: int) -> None:
     assert _alone(number, np.random.default_rng(number), 8)  # the plain search is the judge
 
 
-OBJECTIVES = [(10, 9, 1), (10, 2, 0), (11, 0b10001, 0), (11, 0b00110, 0), (12, 0, 0),
-              (13, 20, 0), (13, 38, 0)]  # fmt: skip
+OBJECTIVES = [
+    (10, 9, 1),
+    (10, 2, 0),
+    (11, 0b10001, 0),
+    (11, 0b00110, 0),
+    (12, 0, 0),
+    (13, 20, 0),
+    (13, 38, 0),
+]
 
 
 @pytest.mark.parametrize("case", range(120))

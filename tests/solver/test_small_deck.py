@@ -18,13 +18,15 @@ from tests.solver.helpers import exhaustive
 DECK = [0, 1, 2, 3, 4, 9, 10, 11, 12, 13, 38, 39]  # pink1-5, blue1-5, rocket3, rocket4
 SEATS, TRICKS = 3, 4
 OBJECTIVES: list[tuple[str, dict[str, Any]] | None] = [
-    None, None, None,
+    None,
+    None,
+    None,
     ("player_wins_no_tricks", {}),
     ("balanced_tricks", {"max_lead": 1, "commander_first_last": False}),
     ("player_exactly_one_trick", {"no_trump_win": True}),
     ("player_first_and_last_only", {"no_trump_win": False}),
     ("role_split", {"first": 1, "last": 1}),
-]  # fmt: skip
+]
 
 
 def _case(rng: random.Random) -> tuple[list[int], list[TaskSpec], Any, tuple[int, ...]]:
@@ -43,13 +45,17 @@ def _case(rng: random.Random) -> tuple[list[int], list[TaskSpec], Any, tuple[int
     if objective is not None:
         commander = next(s for s, h in enumerate(hands) if h >> 39 & 1)
         others = [s for s in range(SEATS) if s != commander]
-        designated = tuple(rng.sample(range(SEATS), 2)) if objective[0] == "role_split" else (
-            rng.choice(others),)
+        designated = (
+            tuple(rng.sample(range(SEATS), 2))
+            if objective[0] == "role_split"
+            else (rng.choice(others),)
+        )
     return hands, tasks, objective, designated
 
 
-def _solve(hands: list[int], tasks: list[TaskSpec], objective: Any, designated: tuple[int, ...],
-           prune: int) -> int:
+def _solve(
+    hands: list[int], tasks: list[TaskSpec], objective: Any, designated: tuple[int, ...], prune: int
+) -> int:
     from crewsim.solver.api import _table
     from crewsim.solver.problem import objective_args
 
@@ -68,10 +74,29 @@ def _solve(hands: list[int], tasks: list[TaskSpec], objective: Any, designated: 
     import crewsim.solver.api as api
 
     api._GEN = solve_batch(
-        h, np.full((1, 40), -1, dtype=np.int64), SEATS, TRICKS, -1, cards, owners, tokens,
-        np.array([k]), False, code, p1, p2, d1, d2, 10**9, _table(), api._GEN, prune,
-        verdicts, nodes, lines,
-    )  # fmt: skip
+        h,
+        np.full((1, 40), -1, dtype=np.int64),
+        SEATS,
+        TRICKS,
+        -1,
+        cards,
+        owners,
+        tokens,
+        np.array([k]),
+        False,
+        code,
+        p1,
+        p2,
+        d1,
+        d2,
+        10**9,
+        _table(),
+        api._GEN,
+        prune,
+        verdicts,
+        nodes,
+        lines,
+    )
     assert verdicts[0] != 2
     return int(verdicts[0])
 
