@@ -22,10 +22,10 @@ import numpy as np
 from crewsim.cards import Game
 from crewsim.missions import get_mission, load_task_cards
 from crewsim.missions.schema import Mission
-from crewsim.rules.conditions import HeldTask
 from crewsim.rules.deal import Deal, deal_cards
 from crewsim.rules.deep_sea_setup import draw_tasks, needs_redeal
 from crewsim.rules.setup import random_setup
+from crewsim.rules.task_cards import HeldTask
 from crewsim.solver.api import solve, warm_up
 from crewsim.solver.problem import Problem, problem_from_mission
 

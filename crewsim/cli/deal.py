@@ -17,8 +17,8 @@ from crewsim.cards import Game, card_name, cards_of
 from crewsim.cli.output import stdout_console
 from crewsim.errors import CrewsimError
 from crewsim.missions import load_task_cards
-from crewsim.rules.conditions import HeldTask
 from crewsim.rules.setup import random_setup
+from crewsim.rules.task_cards import HeldTask
 
 
 class DealFormat(str, Enum):

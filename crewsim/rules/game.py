@@ -22,12 +22,12 @@ from crewsim.cards import (
     popcount,
     suit_of,
 )
-from crewsim.rules.conditions import HeldTask, judge_tasks
 from crewsim.rules.deal import Deal
 from crewsim.rules.deep_sea_setup import allocation_problems
 from crewsim.rules.objectives import DESIGNATED, JUDGES, HandSoFar, Verdict
 from crewsim.rules.order import OMEGA, predecessors
 from crewsim.rules.play import legal_plays, n_tricks, trick_winner
+from crewsim.rules.task_cards import HeldTask, judge_tasks
 
 if TYPE_CHECKING:
     from crewsim.missions.schema import Mission

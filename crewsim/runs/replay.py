@@ -11,9 +11,9 @@ from crewsim.cards import Game, seats_of
 from crewsim.kernel import layout as L
 from crewsim.missions import load_task_cards
 from crewsim.missions.schema import Mission
-from crewsim.rules.conditions import HeldTask
 from crewsim.rules.deal import Deal
 from crewsim.rules.game import Claim, GameState, Rules, TaskSpec
+from crewsim.rules.task_cards import HeldTask
 
 _CLAIMS = (Claim.HIGHEST, Claim.ONLY, Claim.LOWEST)
 

@@ -20,10 +20,10 @@ from typing import Any
 from crewsim.cards import mask_of, parse_card, seats_of
 from crewsim.errors import CrewsimError
 from crewsim.missions import load_task_cards
-from crewsim.rules.conditions import HeldTask
 from crewsim.rules.deal import TRUMP4, Deal
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.order import TOKENS
+from crewsim.rules.task_cards import HeldTask
 from crewsim.solver.problem import Problem, Unsupported, problem_from_mission
 
 

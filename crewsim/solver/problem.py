@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from crewsim.cards import Game, card_id
 from crewsim.kernel.layout import OBJ_CODES
-from crewsim.rules.conditions import HeldTask
 from crewsim.rules.deal import Deal
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.objectives import DESIGNATED
 from crewsim.rules.order import ARROWS, NUMBERED, OMEGA
+from crewsim.rules.task_cards import HeldTask
 
 if TYPE_CHECKING:
     from crewsim.missions.schema import Mission

@@ -18,9 +18,9 @@ from crewsim.kernel import layout as L
 from crewsim.kernel.bits import TRUMPS
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission, load_campaign, load_task_cards
-from crewsim.rules.conditions import HeldTask
 from crewsim.rules.deal import deal_cards
 from crewsim.rules.deep_sea_setup import captain_may_take
+from crewsim.rules.task_cards import HeldTask
 from crewsim.solver.api import solve
 from crewsim.solver.problem import problem_from_mission
 from tests.kernel.deep_sea_games import captain, deep_games, in_play

@@ -21,8 +21,9 @@ from crewsim.kernel.conditions import CODE_SIZE, KIND_CODES, ST_SIZE, ds_judge, 
 from crewsim.missions import get_task_card, load_task_cards
 from crewsim.missions.schema import TaskCard, TaskKind
 from crewsim.rules import Deal, deal_cards, legal_plays, n_tricks, trick_winner
-from crewsim.rules.conditions import TaskSnapshot, judge, snapshot
+from crewsim.rules.conditions import TaskSnapshot, judge
 from crewsim.rules.objectives import Verdict
+from crewsim.rules.task_cards import snapshot
 from tests.rules.rules_helpers import Record
 from tests.rules.test_conditions import CASES, Case
 

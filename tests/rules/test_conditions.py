@@ -17,18 +17,11 @@ from crewsim.cards import FULL_DECK, cards_of, mask_of, parse_card
 from crewsim.missions import get_task_card, load_task_cards
 from crewsim.missions.schema import TaskKind
 from crewsim.rules import GameState
-from crewsim.rules.conditions import (
-    JUDGES,
-    HeldTask,
-    PlayRecord,
-    TaskSnapshot,
-    judge,
-    judge_tasks,
-    snapshot,
-)
+from crewsim.rules.conditions import JUDGES, TaskSnapshot, judge
 from crewsim.rules.deal import Deal, deal_cards
 from crewsim.rules.objectives import Verdict
 from crewsim.rules.play import legal_plays, n_tricks, trick_winner
+from crewsim.rules.task_cards import HeldTask, PlayRecord, judge_tasks, snapshot
 from tests.rules.rules_helpers import Record
 
 D, F, P = Verdict.DONE, Verdict.FAILED, Verdict.PENDING

@@ -7,9 +7,9 @@ import pytest
 
 from crewsim.cards import Game, mask_of, parse_card
 from crewsim.missions import get_task_card
-from crewsim.rules.conditions import HeldTask
 from crewsim.rules.deal import Deal
 from crewsim.rules.game import GameState, IllegalMove, Rules
+from crewsim.rules.task_cards import HeldTask
 
 
 def _deal() -> Deal:

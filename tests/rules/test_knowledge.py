@@ -17,9 +17,9 @@ from crewsim.engine.run import run_chunk
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission, load_task_cards
 from crewsim.rules import Deal, GameState, IllegalMove, TaskSpec
-from crewsim.rules.conditions import HeldTask
 from crewsim.rules.game import Claim, Rules
 from crewsim.rules.knowledge import places, redeal, redeal_map, relabel, unseen
+from crewsim.rules.task_cards import HeldTask
 from crewsim.runs.replay import moves, set_up
 
 N_GAMES = 12

@@ -12,9 +12,9 @@ from crewsim.analysis.feasibility import random_deep_setup
 from crewsim.cards import cards_of, mask_of, parse_card, suit_of
 from crewsim.kernel.conditions import encode_task
 from crewsim.missions import get_mission, load_task_cards
-from crewsim.rules.conditions import HeldTask
 from crewsim.rules.deal import Deal
 from crewsim.rules.play import legal_plays
+from crewsim.rules.task_cards import HeldTask
 from crewsim.solver.api import solve, until_won
 from crewsim.solver.deep_sea import solve_deep_arrays
 from crewsim.solver.problem import Problem, problem_from_mission

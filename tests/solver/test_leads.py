@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from crewsim.analysis.feasibility import random_deep_setup
 from crewsim.cards import cards_of, mask_of, parse_card, suit_of
 from crewsim.missions import get_mission, load_task_cards
-from crewsim.rules.conditions import HeldTask
 from crewsim.rules.deal import Deal
 from crewsim.rules.play import legal_plays, trick_winner
+from crewsim.rules.task_cards import HeldTask
 from crewsim.solver import leads
 from crewsim.solver.api import solve
 from crewsim.solver.problem import Problem, problem_from_mission

@@ -14,8 +14,8 @@ from crewsim.engine.run import run_chunk
 from crewsim.kernel.conditions import encode_task
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission, load_task_cards
-from crewsim.rules.conditions import HeldTask
 from crewsim.rules.deal import Deal
+from crewsim.rules.task_cards import HeldTask
 from crewsim.runs.ceiling import problem_of
 from crewsim.solver.api import solve, until_won
 from crewsim.solver.problem import Problem, problem_from_mission
