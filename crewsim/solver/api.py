@@ -23,8 +23,9 @@ from crewsim.rules.game import GameState, IllegalMove, Rules
 from crewsim.rules.play import n_tricks, trick_winner
 from crewsim.solver import leads, sat, sat_deep
 from crewsim.solver.deep_sea import problem_arrays, solve_deep_arrays
+from crewsim.solver.dfs_layout import KEY_W
 from crewsim.solver.sat import DEFAULT_CONFLICTS  # SAT conflicts per deal the DFS leaves open
-from crewsim.solver.search import KEY_W, solve_batch
+from crewsim.solver.search import solve_batch
 
 if TYPE_CHECKING:
     pass

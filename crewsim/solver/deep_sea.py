@@ -43,13 +43,13 @@ from crewsim.kernel import layout as L
 from crewsim.kernel.bits import BEATS, SUIT, TRUMPS, highest, lowest, nth_bit, popcount
 from crewsim.kernel.conditions import CODE_SIZE, DONE, FAILED, K_PREDICTED, ds_judge, encode_task
 from crewsim.kernel.judge import judge_objective
-from crewsim.solver.search import (
+from crewsim.solver.dfs_layout import (
     FEASIBLE,
     INFEASIBLE,
     RESTART0,
     UNKNOWN,
-    _mix,
-    _next_rand,
+    mix,
+    next_rand,
     restart_limit,
 )
 
@@ -109,7 +109,7 @@ def _key(st, d, bst, t, seats, n_ds, done, owners, wread, oread, keys):
         k[j] = 0
     h = np.int64(seats)
     for j in range(11 + 4 * n_ds):
-        h = _mix(h, k[j])
+        h = mix(h, k[j])
     return h
 
 
@@ -222,9 +222,9 @@ def search_deep(
     g[L.G_SEATS], g[L.G_PLAYERS], g[L.G_NT], g[L.G_CMD] = seats, players, n_tricks, leader0
     rng = np.int64(0x2545F4914F6CDD1D)  # seeded by the problem: answers do not depend on
     for s in range(5):  # which problems the process solved before
-        rng = _mix(rng, hands0[s])
+        rng = mix(rng, hands0[s])
     for j in range(n_ds):
-        rng = _mix(rng, codes[j, 0] * 64 + owners[j] + codes[j, 1] * 4096)
+        rng = mix(rng, codes[j, 0] * 64 + owners[j] + codes[j, 1] * 4096)
     if rng == 0:
         rng = np.int64(1)
     nodes = np.int64(0)
@@ -280,7 +280,7 @@ def search_deep(
             if d < 0:
                 return INFEASIBLE, nodes
             continue
-        rng = _next_rand(rng)
+        rng = next_rand(rng)
         c = nth_bit(m, ((rng >> 33) & 0x3FFFFFFF) % popcount(m))
         st[d, D_MOVES] = m & ~(np.int64(1) << c)
         nodes += 1

@@ -23,7 +23,7 @@ from crewsim.kernel.conditions import K_NEVER_LEAD
 from crewsim.missions.schema import TaskKind
 from crewsim.rules.play import n_tricks
 from crewsim.solver.deep_sea import problem_arrays
-from crewsim.solver.search import _mix
+from crewsim.solver.dfs_layout import mix
 
 if TYPE_CHECKING:
     from crewsim.solver.problem import Problem
@@ -56,7 +56,7 @@ def _pack(cnt, seats, leader, cls):
 
 @njit(cache=True)
 def _slot(tab, k0, k1):
-    return _mix(_mix(k0, np.int64(0)), k1) & (tab.shape[0] - 1)
+    return mix(mix(k0, np.int64(0)), k1) & (tab.shape[0] - 1)
 
 
 @njit(cache=True)

@@ -10,7 +10,7 @@ What keeps it small:
   or fail the special objective is never descended into; inside a trick, a task card whose owner
   has already played a losing card, or is still to play but cannot beat the trick's winner, ends
   the line at once;
-* **bounds** at every trick boundary (``_bound_cut``): each open task gets the earliest trick
+* **bounds** at every trick boundary (``bound_cut``): each open task gets the earliest trick
   it can be taken in (``_earliest``: an owner holding its own task card must win with it, so
   every seat with no lower card of the suit that is not another owner's task card must first
   shed the suit, and then still hold a card that neither beats it nor is another owner's task
@@ -21,8 +21,8 @@ What keeps it small:
   one owner held by one seat need distinct tricks, different owners too; Hall's condition over
   the earliest tricks must hold for the tricks left.  When that leaves no trick to spare, a
   trick that can no longer take a task is cut off as soon as that shows
-  (``_trick_can_take_task``).  First of all, the tasks won with the owner's own card
-  (``_suit_orders``): those of one suit take tricks of that suit led one after another, and in
+  (``trick_can_take_task``).  First of all, the tasks won with the owner's own card
+  (``suit_orders``): those of one suit take tricks of that suit led one after another, and in
   each a seat still to win such a task must follow with a lower card that is no task card it
   may not give away; some order of them must leave every such seat enough of those cards;
 * **failure memo** at trick boundaries: an open-addressing int64 table stamped with a
@@ -33,8 +33,8 @@ What keeps it small:
 * **equivalent cards**: of two cards of one suit in one hand with no other card still in play
   between them (and neither a task card nor a card the objective names), only one is tried;
 * **move ordering**: the leader first tries the leads that can complete a task in this trick
-  (``_good_leads``), then those that help a seat shed a suit it must get void in
-  (``_must_void``, ``_shedding_leads``); a task owner its winning cards; others dump the task
+  (``good_leads``), then those that help a seat shed a suit it must get void in
+  (``must_void``, ``shedding_leads``); a task owner its winning cards; others dump the task
   cards of the winner or of a seat still to play that can take the trick over, a seat void in
   the suit led first discards the suits it must shed, else the lowest card goes (duck);
 * **restarts**: runs with play limits of 150 x the Luby sequence (1, 1, 2, 1, 1, 2, 4, ...),
@@ -50,122 +50,47 @@ import numpy as np
 from numba import njit
 
 from crewsim.kernel.bits import BEATS, ONES, SUIT, TRUMPS, highest, lowest, nth_bit, popcount
-
-# verdicts
-INFEASIBLE = 0
-FEASIBLE = 1
-UNKNOWN = 2
-
-# token codes (``crewsim.solver.problem.TOKEN_CODES`` maps the referee's strings)
-TOK_NONE = 0  # 1..5 numbered, 6..9 arrows with 1..4 heads, 10 omega
-TOK_OMEGA = 10
-
-# special objective kinds (``crewsim.solver.problem.OBJECTIVE_CODES``)
-OBJ_NONE = 0
-OBJ_NO_TRICKS = 1  # player_wins_no_tricks (d1)
-OBJ_ONES = 2  # colour_ones_win (p1 = count)
-OBJ_TRUMPS = 3  # each_trump_wins (p1 = ordered)
-OBJ_NO_RANK = 4  # no_win_with_rank (p1 = rank)
-OBJ_BALANCED = 5  # balanced_tricks (p1 = max_lead, p2 = commander_first_last)
-OBJ_ONE_TRICK = 6  # player_exactly_one_trick (d1, p1 = no_trump_win)
-OBJ_FIRST_LAST = 7  # player_first_and_last_only (d1, p1 = no_trump_win)
-OBJ_PINK = 8  # left_of_pink9_wins_pink (p1 = the seat that must win every pink)
-OBJ_ROLES = 9  # role_split (d1 = A, d2 = B, p1 = first, p2 = last)
-
-MAXD = 48  # depth rows: at most 40 plays, plus one
-NCOL = 18
-# scratch columns
-C_LEAD = 5
-C_OST = 6
-C_DONE = 7
-C_WC = 8
-C_WS = 9
-C_PLAYED = 10
-C_T1 = 11
-C_T2 = 12
-C_COV = 13
-C_DIR = 14
-C_SLK = 15  # tricks to spare at the last boundary (Hall at threshold 1; 99: unknown)
-C_PREF = 16  # the moves of C_T2 to try before the others
-C_MV = 17  # suits each seat must get void in (bit 5 seat + suit, ``_must_void``)
-
-KEY_W = 8  # five hand words, task-card word, done word + generation stamp
-SCR = 512  # int64 scratch words the search needs (``scr``)
-KEYS_AT = 128  # scr[KEYS_AT + 8 t ...]: memo key and hash of the boundary before trick t
-E_AT = 256  # scr[E_AT + task]: earliest trick of an open task (``_bound_cut``)
-P_AT = 300  # scr[P_AT + j]: card and holder of the j-th open task
-O_AT = 384  # scr[O_AT ...]: the order search of ``_suit_orders``
-MAX_ORDER = 6  # own-card tasks of one suit beyond which ``_suit_orders`` does not look
-PROBES = 4
-
-RESTART0 = 150  # play-limit unit of the restarts (Luby sequence): against 1000, 7 % fewer plays
-# and 5 % fewer deals for the SAT engine at 10 tasks, 36 % / 50 % fewer plays at 6 / 1 task
-# (the bench's deals; 50, 100 and 300 in between)
-
-
-@njit(cache=True)
-def token_precedes(a, b):
-    """Twin of ``crewsim.rules.order.must_precede`` on token codes."""
-    if b == TOK_OMEGA:
-        return a != TOK_OMEGA
-    if 1 <= a <= 5:
-        return not (1 <= b <= 5) or a < b
-    if 6 <= a <= 9 and 6 <= b <= 9:
-        return a < b
-    return False
-
-
-@njit(cache=True)
-def predecessor_masks(tokens, n, out):
-    """For each task, the mask of tasks that must be completed no later than it."""
-    for i in range(n):
-        m = np.int64(0)
-        for j in range(n):
-            if j != i and token_precedes(tokens[j], tokens[i]):
-                m |= np.int64(1) << j
-        out[i] = m
-
-
-@njit(cache=True)
-def _mix(h, w):
-    h = (h ^ w) * np.int64(-7046029254386353131)
-    return h ^ ((h >> 31) & np.int64(0x1FFFFFFFF))
-
-
-@njit(cache=True)
-def _luby(i):
-    """The Luby restart sequence 1, 1, 2, 1, 1, 2, 4, 1, ... (``i`` from 1)."""
-    while True:
-        k = 1
-        while (np.int64(1) << k) - 1 < i:
-            k += 1
-        if (np.int64(1) << k) - 1 == i:
-            return np.int64(1) << (k - 1)
-        i -= (np.int64(1) << (k - 1)) - 1
-
-
-@njit(cache=True)
-def restart_limit(restart, nodes, budget):
-    """The play limit of run ``restart`` (``RESTART0`` x Luby more plays); the last: the rest."""
-    step = np.int64(RESTART0) * _luby(restart + 1)
-    return budget if budget - nodes < 2 * step else nodes + step
-
-
-@njit(cache=True)
-def _next_rand(x):
-    """xorshift64 step on an int64 (logical shifts emulated with masks)."""
-    x ^= x << 13
-    x ^= (x >> 7) & np.int64(0x01FFFFFFFFFFFFFF)
-    x ^= x << 17
-    return x
-
-
-@njit(cache=True)
-def _rank_mask(rank):
-    m = np.int64(0)
-    for c in range(4):
-        m |= np.int64(1) << (9 * c + rank - 1)
-    return m
+from crewsim.solver.bounds import bound_cut, must_void, trick_can_take_task
+from crewsim.solver.dfs_layout import (
+    C_COV,
+    C_DIR,
+    C_DONE,
+    C_LEAD,
+    C_MV,
+    C_OST,
+    C_PLAYED,
+    C_PREF,
+    C_SLK,
+    C_T1,
+    C_T2,
+    C_WC,
+    C_WS,
+    FEASIBLE,
+    INFEASIBLE,
+    KEYS_AT,
+    MAXD,
+    NCOL,
+    OBJ_BALANCED,
+    OBJ_FIRST_LAST,
+    OBJ_NO_RANK,
+    OBJ_NO_TRICKS,
+    OBJ_ONE_TRICK,
+    OBJ_ONES,
+    OBJ_PINK,
+    OBJ_ROLES,
+    OBJ_TRUMPS,
+    PROBES,
+    RESTART0,
+    SCR,
+    TOK_OMEGA,
+    UNKNOWN,
+    mix,
+    next_rand,
+    predecessor_masks,
+    rank_mask,
+    restart_limit,
+)
+from crewsim.solver.move_order import good_leads, shedding_leads
 
 
 @njit(cache=True)
@@ -248,7 +173,7 @@ def _end_trick(
     elif obj_kind == OBJ_NO_RANK:
         if wc < 36 and wc % 9 + 1 == p1:
             return 0, done, ost
-        obj_done = last or (inhand & _rank_mask(p1)) == 0
+        obj_done = last or (inhand & rank_mask(p1)) == 0
     elif obj_kind == OBJ_BALANCED:
         ost += np.int64(1) << (4 * ws)
         lo = 99
@@ -338,407 +263,8 @@ def _memo_key(st, d, seats, rel, taskmask, scr, at):
     scr[at] |= (st[d, C_LEAD] << 40) | (st[d, C_OST] << 43)
     h = np.int64(seats)
     for k in range(7):
-        h = _mix(h, scr[at + k])
+        h = mix(h, scr[at + k])
     return h
-
-
-@njit(cache=True)
-def _void_by(hp, su, taskmask, tof, scr):
-    """The earliest trick in which a seat holding ``hp`` can be void in the suit ``su``.
-
-    Its cards of the suit go one a trick before, and each task card among them no earlier
-    than that task's own earliest trick (``scr[E_AT + task]``).
-    """
-    m = hp & su
-    e = popcount(m) + 1
-    mt = m & taskmask
-    while mt != 0:
-        y = lowest(mt)
-        mt &= mt - 1
-        v = scr[E_AT + tof[y]] + 1
-        if v > e:
-            e = v
-    return e
-
-
-@njit(cache=True)
-def _earliest(st, d, seats, dummy, x, o, h, taskmask, tof, scr):
-    """A lower bound on the trick (1 = the next) in which task card ``x`` can go to ``o``.
-
-    ``h`` holds ``x``.  When ``h`` is the owner it must win with ``x`` itself, so every other
-    seat plays a card that neither beats ``x`` nor is another owner's task card: a seat with no
-    such lower card of the suit must be void in the suit by then and still hold such a card of
-    another colour (else: 99, never).  When the owner cannot beat ``x`` in its suit it must ruff
-    (void in the suit first) or ``h`` must discard ``x`` on a suit the owner holds or can ruff
-    (``h`` void in that suit first).  Voids wait for the seat's task cards of the suit, so the
-    bounds chain through ``scr[E_AT + ...]``.
-    """
-    cov = st[d, C_COV]
-    sx = SUIT[x // 9]
-    foreign = taskmask & ~st[MAXD - 1, o]  # other owners' task cards: o must not win them
-    e = 1
-    if h == o:
-        below = sx & ((np.int64(1) << x) - 1) & ~foreign
-        for p in range(seats):
-            if p == o:
-                continue
-            hp = st[d, p]  # the cards p must play out before being void (face-up ones)
-            hx = hp | cov if p == dummy else hp  # every card p may still play
-            if hx == 0 or (hx & below) != 0:
-                continue
-            if (hx & ~sx & ~TRUMPS & ~foreign) == 0:
-                return np.int64(99)
-            a = _void_by(hp, sx, taskmask, tof, scr)
-            if a > e:
-                e = a
-    else:
-        ho = st[d, o]
-        hox = ho | cov if o == dummy else ho
-        if (hox & sx & BEATS[x]) == 0:
-            hh = st[d, h]
-            otr = hox & TRUMPS
-            e = 99
-            if otr != 0:
-                e = _void_by(ho, sx, taskmask, tof, scr)
-            for u in range(5):
-                su = SUIT[u]
-                if su == sx:
-                    continue
-                if (hox & su) == 0 and otr == 0:
-                    continue
-                a = _void_by(hh, su, taskmask, tof, scr)
-                if a < e:
-                    e = a
-    return e
-
-
-@njit(cache=True)
-def _suit_orders(st, d, seats, taskmask, scr):
-    """Whether the own-card tasks of some suit admit no order: True refutes the position.
-
-    A task whose owner holds its card is won with that very card, in a trick of its suit led.
-    Such tricks of one suit come one after another; a seat with an own-card task of the suit
-    still to come is not void in the suit, so in each earlier one won by another seat it must
-    follow with a card of the suit lower than the winning card that is neither one of its own
-    task cards nor a task card of a seat other than the winners (Hall's condition on those
-    cards, per seat).  Tried over every order of the suit's own-card tasks (at most
-    ``MAX_ORDER`` of them, of two owners or more).
-    """
-    own = st[MAXD - 1]
-    for u in range(4):
-        su = SUIT[u]
-        a = np.int64(0)
-        owners = 0
-        for q in range(seats):
-            m = st[d, q] & own[q] & su
-            scr[O_AT + 72 + q] = m
-            if m != 0:
-                owners |= 1 << q
-                a |= m
-        if owners & (owners - 1) == 0 or popcount(a) > MAX_ORDER:
-            continue
-        for q in range(seats):
-            wown = np.int64(0)
-            for p in range(seats):
-                if p != q and (owners >> p) & 1:
-                    wown |= own[p]
-            scr[O_AT + 64 + q] = st[d, q] & su & ~own[q] & (~taskmask | wown)
-        # depth-first over the orders: level j holds the tasks placed, each seat's followers
-        # owed (as the winning cards they must go under) and the tasks still to try there
-        for w in range(7):
-            scr[O_AT + w] = 0
-        scr[O_AT + 6] = a
-        j = 0
-        found = False
-        while j >= 0:
-            base = O_AT + 8 * j
-            cand = scr[base + 6]
-            if cand == 0:
-                j -= 1
-                continue
-            y = lowest(cand)
-            yb = np.int64(1) << y
-            scr[base + 6] = cand & ~yb
-            placed = scr[base] | yb
-            if placed == a:
-                found = True
-                break
-            rem = a & ~placed
-            ok = True
-            for q in range(seats):
-                r = scr[base + 1 + q]
-                if (rem & scr[O_AT + 72 + q]) != 0 and ((scr[O_AT + 72 + q] >> y) & 1) == 0:
-                    r |= yb
-                    fq = scr[O_AT + 64 + q]
-                    m = r & ~(yb - 1)
-                    while m != 0:
-                        y2 = lowest(m)
-                        m &= m - 1
-                        if popcount(r & ((np.int64(2) << y2) - 1)) > popcount(
-                            fq & ((np.int64(1) << y2) - 1)
-                        ):
-                            ok = False
-                            break
-                    if not ok:
-                        break
-                scr[base + 9 + q] = r
-            if ok:
-                scr[base + 8] = placed
-                scr[base + 14] = rem
-                j += 1
-        if not found:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _must_void(st, d, seats, taskmask):
-    """Suits each seat must get void in (bit ``5 seat + suit``): an owner holding its own task
-    card wins with it, so a seat holding cards of that suit but none lower that is not another
-    owner's task card must shed the suit first.  Only guides the move order."""
-    own = st[MAXD - 1]
-    mv = np.int64(0)
-    for o in range(seats):
-        m = st[d, o] & own[o]
-        while m != 0:
-            x = lowest(m)
-            m &= m - 1
-            sx = SUIT[x // 9]
-            below = sx & ((np.int64(1) << x) - 1) & ~(taskmask & ~own[o])
-            for p in range(seats):
-                if p != o and (st[d, p] & sx) != 0 and (st[d, p] & below) == 0:
-                    mv |= np.int64(1) << (5 * p + x // 9)
-    return mv
-
-
-@njit(cache=True)
-def _bound_cut(st, d, seats, dummy, left, taskmask, tof, task_owner, task_pred, scr):
-    """A sound test at a trick boundary: -1 when no line can take every task still open,
-    else the tricks to spare (``left`` less the tricks the open tasks need at least).
-
-    Each open task gets a lower bound on the trick it can be taken in (``_earliest``, and a
-    task whose order token makes it wait for another comes no earlier than that one, a trick
-    later when the owners differ); the bounds feed one another until they settle.  Tasks of
-    one owner held by one seat need distinct tricks (a seat plays one card a trick), tasks of
-    different owners too: tasks that cannot come before trick ``k`` of those left must fit
-    into the ``left - k + 1`` tricks from ``k`` on (Hall's condition per threshold).  Without
-    a dummy (whose hidden cards would let it discard while holding a task card), the own-card
-    tasks of each suit must first admit an order (``_suit_orders``).
-    """
-    if dummy < 0 and _suit_orders(st, d, seats, taskmask, scr):
-        return -1
-    cov = st[d, C_COV]
-    rest = cov
-    for s in range(seats):
-        rest |= st[d, s]
-    pending = taskmask & rest
-    open_tasks = np.int64(0)
-    n = 0
-    while pending != 0:
-        x = lowest(pending)
-        pending &= pending - 1
-        h = dummy
-        for s in range(seats):
-            if (st[d, s] >> x) & 1:
-                h = s
-                break
-        i = tof[x]
-        open_tasks |= np.int64(1) << i
-        scr[E_AT + i] = 1
-        scr[P_AT + n] = (x << 4) | h
-        n += 1
-    # the lower bounds only grow and stay below left + 1, so this settles
-    changed = True
-    while changed:
-        changed = False
-        for j in range(n):
-            x = scr[P_AT + j] >> 4
-            h = scr[P_AT + j] & 15
-            i = tof[x]
-            o = task_owner[i]
-            e = _earliest(st, d, seats, dummy, x, o, h, taskmask, tof, scr)
-            m = task_pred[i] & open_tasks
-            while m != 0:
-                k = lowest(m)
-                m &= m - 1
-                a = scr[E_AT + k] + (1 if task_owner[k] != o else 0)
-                if a > e:
-                    e = a
-            if e > left:
-                return -1
-            if e > scr[E_AT + i]:
-                scr[E_AT + i] = e
-                changed = True
-    kmax = 1
-    for j in range(n):
-        x = scr[P_AT + j] >> 4
-        i = tof[x]
-        e = scr[E_AT + i]
-        if e > kmax:
-            kmax = e
-        scr[16 + j] = (e << 8) | (task_owner[i] << 4) | (scr[P_AT + j] & 15)
-    # thresholds: 1 and every larger earliest trick that occurs
-    spare = left
-    k = 1
-    while k <= kmax:
-        present = k == 1
-        for j in range(n):
-            if (scr[16 + j] >> 8) == k:
-                present = True
-        if present:
-            for j in range(25):
-                scr[64 + j] = 0
-            for j in range(n):
-                v = scr[16 + j]
-                if (v >> 8) >= k:
-                    scr[64 + 5 * ((v >> 4) & 15) + (v & 15)] += 1
-            tot = 0
-            for o in range(seats):
-                mx = 0
-                for h in range(seats):
-                    c = scr[64 + 5 * o + h]
-                    if c > mx:
-                        mx = c
-                tot += mx
-            if tot > left - k + 1:
-                return -1
-            if k == 1:
-                spare = left - tot
-        k += 1
-    return spare
-
-
-@njit(cache=True)
-def _trick_can_take_task(st, d, pos, seats, lead, ws, tof, task_owner):
-    """Whether the trick being played (``pos + 1`` cards down, the last at depth ``d``) can
-    still complete a task: one is on the table, or a seat still to play holds a task card it
-    may play now whose owner has not played yet or is winning the trick.
-
-    Used when the last boundary had no trick to spare: a trick that takes no task moves no
-    task card, so the open tasks need as many tricks after it, one fewer being left.
-    """
-    for k in range(pos + 1):
-        if tof[st[d - pos + k, C_PLAYED]] >= 0:
-            return True
-    led = SUIT[st[d - pos, C_PLAYED] // 9]
-    for q in range(pos + 1, seats):
-        s = (lead + q) % seats
-        h = st[d + 1, s]
-        legal = h & led
-        if legal == 0:
-            legal = h
-        while legal != 0:
-            x = lowest(legal)
-            legal &= legal - 1
-            i = tof[x]
-            if i >= 0:
-                o = task_owner[i]
-                if o == ws or (o - lead) % seats > pos:
-                    return True
-    return False
-
-
-@njit(cache=True)
-def _safe_lead(st, d, seats, seat, x):
-    """Whether every other seat can let ``x`` (led by ``seat``) win: it holds a lower card of
-    the suit, or no card of the suit at all but a colour card to discard."""
-    sx = SUIT[x // 9]
-    below = (np.int64(1) << x) - 1
-    for p in range(seats):
-        if p == seat:
-            continue
-        hp = st[d, p]
-        if hp == 0:
-            continue
-        ins = hp & sx
-        if ins != 0:
-            if (ins & below) == 0:
-                return False
-        elif (hp & ~TRUMPS) == 0:
-            return False
-    return True
-
-
-@njit(cache=True)
-def _shedding_leads(st, d, seats, seat, legal):
-    """The leads (of ``legal``) of a suit another seat must shed (``_must_void``), or of a suit
-    a seat with a suit to shed is void in (it can discard): tried before the other leads."""
-    mv = st[d, C_MV]
-    out = np.int64(0)
-    for u in range(5):
-        lu = legal & SUIT[u]
-        if lu == 0:
-            continue
-        for p in range(seats):
-            if p == seat:
-                continue
-            hp = st[d, p]
-            mp = (mv >> (5 * p)) & 31
-            if (hp & SUIT[u]) != 0:
-                if (mp >> u) & 1:
-                    out |= lu
-                    break
-            elif mp != 0:
-                out |= lu
-                break
-    return out
-
-
-@njit(cache=True)
-def _good_leads(st, d, seats, seat, legal, tof, task_owner, taskmask):
-    """The leads (of ``legal``) that can complete a task in this trick, tried first.
-
-    The leader's own task card when every other seat can let it win (``_safe_lead``); another
-    owner's task card when that owner can beat it in suit; any other card when the owner of a
-    task card held by another seat can win the trick (the leader's card is safe, or the owner
-    beats it, and the task card too when it is of the same suit, or ruffs it) and the task card
-    can fall into it (same suit, or its holder is void in the suit led).  Only an order: every
-    legal card is still tried.
-    """
-    rest = st[d, C_COV]
-    for s in range(seats):
-        rest |= st[d, s]
-    good = np.int64(0)
-    m = legal
-    while m != 0:
-        c = lowest(m)
-        m &= m - 1
-        i = tof[c]
-        su = SUIT[c // 9]
-        if i >= 0:
-            o = task_owner[i]
-            if o == seat:
-                if _safe_lead(st, d, seats, seat, c):
-                    good |= np.int64(1) << c
-            elif (st[d, o] & su & BEATS[c]) != 0:
-                good |= np.int64(1) << c
-        else:
-            ot = rest & taskmask & ~st[d, seat]
-            while ot != 0:
-                x = lowest(ot)
-                ot &= ot - 1
-                o = task_owner[tof[x]]
-                ho = st[d, o]
-                if o == seat:
-                    win = _safe_lead(st, d, seats, seat, c) and (
-                        c >= 36 or c > x or c // 9 != x // 9
-                    )
-                elif (ho & su) != 0:
-                    win = (ho & su & BEATS[c] & BEATS[x]) != 0 or (
-                        x // 9 != c // 9 and (ho & su & BEATS[c]) != 0
-                    )
-                else:
-                    win = c < 36 and (ho & TRUMPS) != 0
-                if not win:
-                    continue
-                h = 0
-                for s in range(seats):
-                    if (st[d, s] >> x) & 1:
-                        h = s
-                if x // 9 == c // 9 or (st[d, h] & su) == 0:
-                    good |= np.int64(1) << c
-                    break
-    return good
 
 
 @njit(cache=True)
@@ -798,7 +324,7 @@ def search(
     elif obj_kind == OBJ_TRUMPS:
         special |= TRUMPS
     elif obj_kind == OBJ_NO_RANK:
-        special |= _rank_mask(p1)
+        special |= rank_mask(p1)
     cov0 = np.int64(0)
     tops_over_task = np.int64(0)
     if dummy >= 0:
@@ -829,9 +355,9 @@ def search(
         limit = budget
     rng = np.int64(0x2545F4914F6CDD1D)  # seeded by the problem: answers do not depend on
     for s in range(5):  # which problems the process solved before
-        rng = _mix(rng, hands0[s])
+        rng = mix(rng, hands0[s])
     for i in range(n_tasks):
-        rng = _mix(rng, task_card[i] + 64 * task_owner[i])
+        rng = mix(rng, task_card[i] + 64 * task_owner[i])
     if rng == 0:
         rng = np.int64(1)
     d = np.int64(0)  # not a literal 0: numba would compile every callee a second time for it
@@ -855,12 +381,12 @@ def search(
                         if need > left:
                             cut = True
                     if not cut:
-                        spare = _bound_cut(
+                        spare = bound_cut(
                             st, d, seats, dummy, left, taskmask, tof, task_owner, task_pred, scr
                         )
                         cut = spare < 0
                         st[d, C_SLK] = spare
-                        st[d, C_MV] = _must_void(st, d, seats, taskmask)
+                        st[d, C_MV] = must_void(st, d, seats, taskmask)
                     if not cut and t > 0:
                         at = KEYS_AT + 8 * t
                         h = _memo_key(st, d, seats, rel, taskmask, scr, at)
@@ -908,10 +434,10 @@ def search(
                         if (legal >> nx) & 1 and not (special >> nx) & 1:
                             moves &= ~(np.int64(1) << c)
             if pos == 0:
-                good = _good_leads(st, d, seats, seat, moves, tof, task_owner, taskmask)
+                good = good_leads(st, d, seats, seat, moves, tof, task_owner, taskmask)
                 st[d, C_T1] = good  # leads that work towards a task first
                 st[d, C_T2] = moves & ~good
-                st[d, C_PREF] = _shedding_leads(st, d, seats, seat, moves & ~good)
+                st[d, C_PREF] = shedding_leads(st, d, seats, seat, moves & ~good)
                 st[d, C_DIR] = 1
             else:
                 wc = st[d, C_WC]
@@ -962,7 +488,7 @@ def search(
             if restart == 0:
                 c = highest(m1) if st[d, C_DIR] == 1 else lowest(m1)
             else:
-                rng = _next_rand(rng)
+                rng = next_rand(rng)
                 c = nth_bit(m1, ((rng >> 33) & 0x3FFFFFFF) % popcount(m1))
             st[d, C_T1] = m1 & ~(np.int64(1) << c)
         else:
@@ -990,7 +516,7 @@ def search(
             if restart == 0:
                 c = lowest(mp)
             else:
-                rng = _next_rand(rng)
+                rng = next_rand(rng)
                 c = nth_bit(mp, ((rng >> 33) & 0x3FFFFFFF) % popcount(mp))
             st[d, C_T2] = m2 & ~(np.int64(1) << c)
         nodes += 1
@@ -1079,7 +605,7 @@ def search(
                                 if (fl & BEATS[wc]) == 0:
                                     bad = True
                 if not bad and st[d, C_SLK] == 0:
-                    bad = not _trick_can_take_task(st, d, pos, seats, lead, ws, tof, task_owner)
+                    bad = not trick_can_take_task(st, d, pos, seats, lead, ws, tof, task_owner)
                 if bad:
                     continue
             st[d + 1, C_SLK] = st[d, C_SLK]

@@ -191,13 +191,20 @@ def _start_and_stop(
     preexec: Callable[[], object] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """Start a CLI run in a child (``simulate`` unless ``cmd``), send ``sig`` once its first
-    chunk is stored."""
+    chunk is stored.  The child starts with Ctrl-C at its default (a shell running the tests
+    in the background passes it on ignored), then ``preexec`` may change that."""
+
+    def child() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if preexec is not None:
+            preexec()
+
     proc = subprocess.Popen(
         cmd or _simulate_cmd(out, games),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=preexec,
+        preexec_fn=child,
     )
     deadline = time.monotonic() + 120  # a cold numba cache compiles for a while
     while not list((out / "chunks").glob("*.sha256")) and time.monotonic() < deadline:

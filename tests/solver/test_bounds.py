@@ -1,6 +1,6 @@
 """The trick-boundary bound refutes rigged deals before any card is played (0 nodes), and the
 SAT engine agrees that they are lost.  Each deal is built so that only one rule of
-``_earliest`` / ``_bound_cut`` can see it; the small-deck and prunes-on/off agreement tests
+``_earliest`` / ``bound_cut`` can see it; the small-deck and prunes-on/off agreement tests
 exercise the same rules on thousands of random positions."""
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def test_an_owner_with_too_few_cards_to_follow_the_tricks_it_must_wait_for() -> 
     # seat 0 must win with its own pink2, so seat 1 (pink8 pink9, nothing lower) must be void
     # in pink first; seat 1 must win with its own pink8 and pink9, two pink tricks, and in each
     # seat 0, still holding pink2, must follow with a lower pink that is not its task card:
-    # it has only pink3 (``_suit_orders``)
+    # it has only pink3 (``suit_orders``)
     deal = deal4(
         "pink2 pink3 blue1 blue2 blue3 green1 green2 green3 yellow1 rocket1",
         "pink8 pink9 blue4 blue5 blue6 green4 green5 green6 yellow2 yellow3",
@@ -91,7 +91,7 @@ def test_no_order_of_three_own_card_tasks_of_one_suit() -> None:
     # Seat 1 can follow with nothing lower than green4 or green5 (green7, green8): green6
     # comes first.  Seat 2 (green3 green9 besides green4) then has one card to follow with,
     # green3, and seat 3 (green1 besides green5) too: after green6's trick neither can follow
-    # in the other's (``_suit_orders`` over every order)
+    # in the other's (``suit_orders`` over every order)
     deal = deal4(
         "pink3 pink4 pink5 blue4 blue9 green2 yellow5 yellow7 yellow8 yellow9",
         "pink7 blue3 blue6 blue8 green6 green7 green8 yellow2 yellow6 rocket1",

@@ -1,4 +1,4 @@
-"""Move ordering: the leads that can complete a task come first (``_good_leads``), so a rigged
+"""Move ordering: the leads that can complete a task come first (``good_leads``), so a rigged
 deal whose only quick line needs such a lead is won within one trick's worth of plays.  Only an
 order: every legal card is still tried (the prunes-on/off and exhaustive-search agreement
 tests and the referee replays cover verdicts and lines)."""
