@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from crewsim.cards import mask_of, parse_card
-from crewsim.rules import Deal, GameState
+from crewsim.rules import Deal, GameState, TaskSpec
+from crewsim.rules.game import Rules
 
 
 def c(text: str) -> int:
@@ -75,3 +76,12 @@ class Record:
     leaders: list[int] = field(default_factory=list)
     winners: list[int] = field(default_factory=list)
     winning_cards: list[int] = field(default_factory=list)
+
+
+def worked_state(rules: Rules | None = None) -> GameState:
+    """The worked deal with Ana owning pink 1 and Diego blue 9 (drafted already)."""
+    return GameState(
+        worked_deal(),
+        tasks=[TaskSpec(c("pink1"), owner=ANA), TaskSpec(c("blue9"), owner=DIEGO)],
+        rules=rules or Rules(),
+    )
