@@ -50,17 +50,13 @@ def layer(module: str) -> int:
 def imports(module: str) -> set[str]:
     """The crewsim modules ``module`` imports, wherever the import statement stands."""
     tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
-    package = module if MODULES[module].name == "__init__.py" else module.rpartition(".")[0]
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1])
-                base = f"{base}.{node.module}" if node.module else base
-            names = [f"{base}.{a.name}" for a in node.names] + [base]
+            assert node.level == 0, f"{module}: the project imports absolutely"
+            names = [f"{node.module}.{a.name}" for a in node.names] + [str(node.module)]
         else:
             continue
         for name in names:

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from crewsim.cards import card_id, cards_of, suit_of
+from crewsim.cards import card_id, cards_of
 from crewsim.rules.deal import TRUMP4, Deal
 from crewsim.rules.deep_sea_setup import needs_redeal
 from crewsim.rules.game import GameState, IllegalMove, true_claim
@@ -111,14 +111,11 @@ def relabel(state: GameState, swap: Mapping[int, int]) -> GameState:
         return sigma.get(c, c)
 
     old = state.deal
-    try:
-        deal = Deal(
-            old.players,
-            tuple(_map_mask(h, sigma) for h in old.hands),
-            tuple((s(a), s(b)) for a, b in old.dummy_under),
-        )
-    except ValueError as e:  # cannot happen for a permutation; kept as a safety net
-        raise IllegalMove(f"relabelled deal is invalid: {e}") from None
+    deal = Deal(
+        old.players,
+        tuple(_map_mask(h, sigma) for h in old.hands),
+        tuple((s(a), s(b)) for a, b in old.dummy_under),
+    )
     if _dealt_holder(deal, TRUMP4) != old.commander:
         raise IllegalMove("another seat would hold the trump 4 (the commander is public)")
     if _pink9_public(state) and _dealt_holder(deal, PINK9) != _dealt_holder(old, PINK9):
@@ -169,54 +166,25 @@ def relabel(state: GameState, swap: Mapping[int, int]) -> GameState:
     return new
 
 
-def _current_voids(state: GameState) -> list[int]:
-    """Per seat, the mask of suits it has shown void in and cannot hold now (a void shown
-    before the Planet Nine 12 draw may have been filled by it, so it is not counted)."""
-    voids = [0] * state.seats
-    first = state.rules.card_draw_after_trick if state.draws else 0
-    tricks = [(tr, ld) for tr, ld in zip(state.tricks, state.leaders, strict=True)]
-    if state.trick:
-        tricks.append((tuple(state.trick), state.leader))
-    for t, (trick, leader) in enumerate(tricks):
-        if t < first:
-            continue
-        led = suit_of(trick[0])
-        for i, c in enumerate(trick[1:], 1):
-            if suit_of(c) != led:
-                voids[(leader + i) % state.seats] |= 1 << led
-    if state.is_dummy_game:
-        voids[2] = 0  # the dummy follows with its face-up cards; covered ones may be anything
-    return voids
-
-
 def redeal_map(
     state: GameState, seat: int, rng: np.random.Generator, steps: int = 60
 ) -> dict[int, int]:
     """A random permutation of the cards unseen by ``seat`` whose world is consistent (see
     :func:`relabel`): ``steps`` proposed swaps of two unseen cards lying in different places
     (one card at random, then one of those elsewhere), each kept when the world it leads to
-    still replays.  A swap that would put a suit into a hand that has shown void in it (and
-    could not have been refilled since) is refused without a replay.  Identity entries are
-    left out."""
+    still replays.  Identity entries are left out."""
     where = places(state)
     cards = cards_of(unseen(state, seat))
     if len(cards) < 2 or len({where[c] for c in cards}) < 2:
         return {}
-    voids = _current_voids(state)
     label = {c: c for c in cards}  # real card -> its name in the walk's world
     for _ in range(steps):
         a = cards[int(rng.integers(len(cards)))]
         pa = where[a]
         others = [x for x in cards if where[x] != pa]
         b = others[int(rng.integers(len(others)))]
-        pb = where[b]
-        la, lb = label[b], label[a]  # swapped names
-        if pa < _UNDER and voids[pa] >> suit_of(la) & 1:
-            continue  # a seat that showed void would receive that suit
-        if pb < _UNDER and voids[pb] >> suit_of(lb) & 1:
-            continue
         trial = dict(label)
-        trial[a], trial[b] = la, lb
+        trial[a], trial[b] = label[b], label[a]  # swapped names
         try:
             relabel(state, trial)
         except IllegalMove:

@@ -32,10 +32,8 @@ def recorded_deep_tasks(rec: Mapping[str, np.ndarray], i: int) -> list[HeldTask]
     ]
 
 
-def set_up(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int) -> GameState:
-    """Game ``i`` of a recorded chunk up to its first card: the tasks handed out, the
-    designation, the silenced member, the hand-over and the distress pass, each checked by the
-    referee (raises IllegalMove on any it refuses)."""
+def dealt(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int) -> GameState:
+    """Game ``i`` of a recorded chunk as dealt: the hands and the task cards, no move yet."""
     seats = seats_of(players)
     under = tuple((int(a), int(b)) for a, b in rec["rec_under"][i] if a >= 0)
     deal = Deal(players, tuple(int(h) for h in rec["rec_hands"][i][:seats]), under)
@@ -48,7 +46,15 @@ def set_up(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int
         comm, until = (int(x) for x in rec["rec_ds"][i][3 * L.MAX_DS + 1 : 3 * L.MAX_DS + 3])
         names = {v: k for k, v in L.COMM_CODES.items()}
         rules = replace(rules, communication=names[comm], comm_until_trick=max(until, 0))
-    state = GameState(deal, tasks, rules, Game(mission.game), deep)
+    return GameState(deal, tasks, rules, Game(mission.game), deep)
+
+
+def set_up(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int) -> GameState:
+    """Game ``i`` of a recorded chunk up to its first card: the tasks handed out, the
+    designation, the silenced member, the hand-over and the distress pass, each checked by the
+    referee (raises IllegalMove on any it refuses)."""
+    state = dealt(mission, players, rec, i)
+    n = mission.tasks
     state.verify_deep_allocation(repaired=int(rec["repairs"][i]) > 0)
     for k in range(n):
         t = int(rec["rec_pick"][i][k])
@@ -61,7 +67,7 @@ def set_up(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int
     if setup[3] >= 0:
         state.hand_over(setup[3], setup[4])
     if setup[5] != 0:
-        state.distress_signal(setup[5], setup[6 : 6 + seats])
+        state.distress_signal(setup[5], setup[6 : 6 + state.seats])
     return state
 
 

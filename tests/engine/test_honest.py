@@ -9,16 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crewsim.bots import get_bot
-from crewsim.cards import Game, seats_of
 from crewsim.engine.probe import Decision, Swap, count_decisions, probe
 from crewsim.kernel import layout as L
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission, resolve_missions
 from crewsim.missions.schema import Mission
-from crewsim.rules.deal import Deal
-from crewsim.rules.game import Claim, GameState, Rules, TaskSpec
+from crewsim.rules.game import Claim, GameState
 from crewsim.rules.knowledge import redeal
-from crewsim.runs.replay import recorded_deep_tasks, set_up
+from crewsim.runs.replay import dealt, set_up
 
 _CLAIMS = (Claim.HIGHEST, Claim.ONLY, Claim.LOWEST)
 MISSIONS = [m.id for m in resolve_missions("all")]
@@ -28,15 +26,7 @@ BOTS = {name: get_bot(name).vector() for name in ("heuristic", "random")}
 def position(mission: Mission, players: int, rec: dict[str, np.ndarray], d: Decision) -> GameState:
     """The referee's state of the recorded game at the probed decision."""
     if d.trick < 0:  # set-up: the deal and the task cards, nothing played or told yet
-        seats = seats_of(players)
-        under = tuple((int(a), int(b)) for a, b in rec["rec_under"][0] if a >= 0)
-        deal = Deal(players, tuple(int(h) for h in rec["rec_hands"][0][:seats]), under)
-        tasks = [
-            TaskSpec(int(c), L.TOKEN_NAMES[int(tok)])
-            for c, _, tok in rec["rec_tasks"][0][: mission.tasks]
-        ]
-        deep = recorded_deep_tasks(rec, 0) if mission.game is Game.DEEP_SEA else []
-        return GameState(deal, tasks, Rules.of(mission), Game(mission.game), deep)
+        return dealt(mission, players, rec, 0)
     state = set_up(mission, players, rec, 0)
     comms = [tuple(int(x) for x in c) for c in rec["rec_comms"][0] if c[0] >= 0][: d.comms]
     plays = [int(c) for c in rec["rec_plays"][0] if c >= 0]
