@@ -12,50 +12,32 @@ from crewsim.bots.crew import (
     allocate,
     call_distress,
     change_tokens,
-    choose_comm,
-    choose_play,
     designate,
     handover,
     predict,
     select,
 )
+from crewsim.engine.tricks import play_tricks
 from crewsim.kernel.bits import (
-    BEATS,
     COLOURS,
     FULL,
-    SUIT,
     lowest,
-    popcount,
     rand_below,
-    rand_card,
     rng_next,
-    seat_after,
-    suit_of,
-    value_of,
 )
 from crewsim.kernel.deep_sea_tables import C_EXACT, C_NEED, N_COLS
 from crewsim.kernel.deepsea import draw, needs_redeal, repair, terrain
-from crewsim.kernel.judge import judge_deep, judge_trick
 from crewsim.kernel.layout import (
-    COMM_DEAD_ZONE,
-    COMM_NONE,
-    COMM_RAPTURE,
-    DEC_COMM,
-    DEC_PLAY,
     G_CMD,
     G_COMM,
     G_COMM_LEFT,
     G_COMM_UNTIL,
-    G_D_TRUMP,
     G_DUMMY,
-    G_FIRST_CMD,
-    G_FIRST_WINNER,
     G_LEADER,
     G_NDS,
-    G_NIN,
+    G_NPLAYS,
     G_NT,
     G_NTASK,
-    G_ONES_WINS,
     G_PINK_TARGET,
     G_PLAYED,
     G_PLAYERS,
@@ -65,16 +47,12 @@ from crewsim.kernel.layout import (
     G_SILENCED,
     G_T,
     G_TASKMASK,
-    G_TRICKMASK,
-    G_TRUMP_WINS,
     MAX_DS,
     MAX_TASKS,
     MP_ALLOC,
     MP_COMM,
-    MP_COMM_FROM,
     MP_COMM_IF_PASSED,
     MP_DISTRESS,
-    MP_DRAW_AFTER,
     MP_GAME,
     MP_HANDOVER,
     MP_NTASKS,
@@ -83,9 +61,7 @@ from crewsim.kernel.layout import (
     MP_TERRAIN,
     MP_TOKEN_ADJUST,
     MP_TOKENS,
-    PR_VALUE,
 )
-from crewsim.kernel.probe_point import probe_point
 
 
 @njit(cache=True, forceinline=True)
@@ -118,19 +94,6 @@ def _deal(players, hands, under, deck, st):
         _shuffle(deck, 40, st)
         for k in range(40):
             hands[k % players] |= np.int64(1) << deck[k]
-
-
-@njit(cache=True)
-def _true_claim(hand, c):
-    """0 highest, 1 only, 2 lowest, -1 neither (the kernel's twin of rules.game.true_claim)."""
-    same = hand & SUIT[suit_of(c)]
-    if popcount(same) == 1:
-        return 1
-    if same >> (c + 1) == 0:
-        return 0
-    if same & ((np.int64(1) << c) - 1) == 0:
-        return 2
-    return -1
 
 
 @njit(cache=True, forceinline=True)
@@ -218,10 +181,10 @@ def play_chunk(
     players = mp[MP_PLAYERS]
     seats = 3 if players == 2 else players
     nt = 13 if players <= 3 else (10 if players == 4 else 8)
-    hands, possible, known, won, trick = S.hands, S.possible, S.known, S.won, S.trick
+    hands, possible, known, won = S.hands, S.possible, S.known, S.won
     passes, comm_used, under, deck = S.passes, S.comm_used, S.under, S.deck
     tcard, towner, tpred, ttok, pick = S.tcard, S.towner, S.tpred, S.ttok, S.pick
-    desig, obj_done, want, res = S.desig, S.obj_done, S.want, S.res
+    desig, obj_done, res = S.desig, S.obj_done, S.res
     ct = S.ct  # per card: task owner (-1 none), then task index
     ntask = mp[MP_NTASKS]
     for gi in range(n):
@@ -331,157 +294,8 @@ def play_chunk(
         for k in range(3):
             obj_done[k] = 0
         g[G_COMM_LEFT] = max(players - 2, 1)
-        n_comms = 0
-        np_ = 0
         res[0] = 0
-        for t in range(nt):
-            g[G_T] = t
-            # communication, seats in turn from the leader
-            open_now = g[G_COMM_UNTIL] == 0 or t < g[G_COMM_UNTIL]
-            if g[G_COMM] != COMM_NONE and t + 1 >= mp[MP_COMM_FROM] and open_now:
-                for k in range(seats):
-                    s = seat_after(g[G_LEADER], k, seats)
-                    if s == g[G_DUMMY] or s == g[G_SILENCED]:
-                        continue
-                    if g[G_COMM] == COMM_RAPTURE:
-                        if g[G_COMM_LEFT] == 0:
-                            continue
-                    elif comm_used[s]:
-                        continue
-                    probed = probe_point(S, DEC_COMM, s, n_comms)
-                    c = choose_comm(S, bp, g, mp, s, hands[s], known[s], ct)
-                    if probed:
-                        S.probe[PR_VALUE] = c
-                    if c < 0:
-                        continue
-                    claim = _true_claim(hands[s], c)
-                    comm_used[s] = 1
-                    g[G_COMM_LEFT] -= 1
-                    known[s] |= np.int64(1) << c
-                    for q in range(seats):
-                        if q != s:
-                            possible[q] &= ~(np.int64(1) << c)
-                    if g[G_COMM] != COMM_DEAD_ZONE:
-                        same = SUIT[suit_of(c)]
-                        if claim == 0:
-                            possible[s] &= ~(same & BEATS[c])
-                        elif claim == 2:
-                            possible[s] &= ~(same & ((np.int64(1) << c) - 1))
-                        else:
-                            possible[s] &= ~(same & ~(np.int64(1) << c))
-                    if record and n_comms < r_comms.shape[1]:
-                        r_comms[ri, n_comms, 0], r_comms[ri, n_comms, 1] = s, c
-                        r_comms[ri, n_comms, 2], r_comms[ri, n_comms, 3] = claim, t
-                    n_comms += 1
-            if mp[MP_DRAW_AFTER] > 0 and t == mp[MP_DRAW_AFTER]:
-                _draw_round(g, hands, under, known, possible, passes, st)
-                if record:
-                    for s in range(seats):
-                        r_draws[ri, s] = passes[s]
-            # the trick
-            uncover = -1
-            led = -1
-            g[G_TRICKMASK] = 0
-            for k in range(seats):
-                s = seat_after(g[G_LEADER], k, seats)
-                g[G_NIN] = k
-                probed = probe_point(S, DEC_PLAY, s, n_comms)
-                hand = hands[s]
-                legal = hand
-                if k > 0:
-                    same = hand & SUIT[led]
-                    if same:
-                        legal = same
-                viewer = hands[cmd] if s == g[G_DUMMY] else np.int64(0)
-                c = choose_play(
-                    S,
-                    bp,
-                    mp,
-                    g,
-                    s,
-                    hand,
-                    legal,
-                    viewer,
-                    trick,
-                    won,
-                    desig,
-                    possible,
-                    known,
-                    ct,
-                    tpred,
-                    want,
-                    st,
-                )
-                if c < 0 or not (legal >> c & 1):
-                    c = lowest(legal)
-                if probed:
-                    S.probe[PR_VALUE] = c
-                bit = np.int64(1) << c
-                hands[s] &= ~bit
-                trick[k] = c
-                g[G_PLAYED] |= bit
-                g[G_TRICKMASK] |= bit
-                for q in range(seats):
-                    possible[q] &= ~bit
-                known[s] &= ~bit
-                if k == 0:
-                    led = suit_of(c)
-                elif suit_of(c) != led:
-                    possible[s] &= ~SUIT[led]
-                if s == g[G_DUMMY] and under[c] >= 0:
-                    uncover = under[c]
-                    under[c] = -1
-                if record:
-                    r_plays[ri, np_] = c
-                np_ += 1
-            g[G_NIN] = seats
-            wi = 0
-            for k in range(1, seats):
-                if BEATS[trick[wi]] >> trick[k] & 1:
-                    wi = k
-            leader = g[G_LEADER]
-            winner = seat_after(leader, wi, seats)
-            wcard = trick[wi]
-            won[winner] += 1
-            S.won_cards[winner] |= g[G_TRICKMASK]
-            if t == 0:
-                g[G_FIRST_WINNER] = winner
-                if winner == cmd:
-                    g[G_FIRST_CMD] = 1
-            if wcard >= 36:
-                g[G_TRUMP_WINS] += 1
-                if winner == desig[0]:
-                    g[G_D_TRUMP] = 1
-            elif value_of(wcard) == 1:
-                g[G_ONES_WINS] += 1
-            g[G_LEADER] = winner
-            if uncover >= 0:
-                ub = np.int64(1) << uncover
-                hands[g[G_DUMMY]] |= ub
-                possible[g[G_DUMMY]] |= ub
-                for q in range(seats):
-                    if q != g[G_DUMMY]:
-                        possible[q] &= ~ub
-            judge_trick(
-                g,
-                mp,
-                trick,
-                winner,
-                wcard,
-                tcard,
-                towner,
-                tpred,
-                ttok,
-                won,
-                S.won_cards,
-                desig,
-                obj_done,
-                res,
-            )
-            if deep:
-                judge_deep(S, g, trick, leader, winner, wcard, won, hands, res)
-            if res[0] != 0:
-                break
+        play_tricks(S, deep, False, record, ri, r_comms, r_draws, r_plays)
         success[gi] = res[0] == 1
         redeals[gi] = g[G_REDEALS]
         repairs[gi] = g[G_REPAIRS]
@@ -489,42 +303,5 @@ def play_chunk(
         fail_kind[gi] = res[1] if res[0] == 2 else 0
         fail_detail[gi] = res[2] if res[0] == 2 else -1
         if record:
-            for k in range(np_, r_plays.shape[1]):
+            for k in range(g[G_NPLAYS], r_plays.shape[1]):
                 r_plays[ri, k] = -1
-
-
-@njit(cache=True)
-def _draw_round(g, hands, under, known, possible, drawn, st):
-    """Every seat takes one random card from the hand of the seat on its right, all at once.
-
-    A communicated card (``known``: face up on the table) stays with its holder.  The dummy
-    gives one of its face-down cards and takes the new card face down in its place.  What the
-    crew knew stays true but for the one card each seat drew from its right."""
-    seats, dummy = g[G_SEATS], g[G_DUMMY]
-    hidden = FULL & ~g[G_PLAYED]
-    face_down = np.int64(0)
-    for c in range(40):
-        if under[c] >= 0:
-            face_down |= np.int64(1) << under[c]
-    for s in range(seats):
-        right = (s - 1) % seats
-        drawn[s] = rand_card(st, face_down if right == dummy else hands[right] & ~known[right])
-    for s in range(seats):
-        hands[(s - 1) % seats] &= ~(np.int64(1) << drawn[s])
-    for s in range(seats):
-        if s == dummy:
-            gave = drawn[(s + 1) % seats]
-            for c in range(40):
-                if under[c] == gave:
-                    under[c] = drawn[s]
-        else:
-            hands[s] |= np.int64(1) << drawn[s]
-    wrapped = possible[seats - 1]  # seat 0's right, before it changes
-    for s in range(seats - 1, -1, -1):  # each seat reads its right neighbour's old knowledge
-        right = (s - 1) % seats
-        if s == dummy:
-            continue
-        if right == dummy:  # one of the face-down cards, which nobody has seen
-            possible[s] |= hidden & ~hands[dummy]
-        else:
-            possible[s] |= (wrapped if s == 0 else possible[right]) & ~known[right]

@@ -168,7 +168,14 @@ G_NDS = 22  # Deep Sea task cards in play
 G_REDEALS = 23
 G_REPAIRS = 24
 G_FIRST_WINNER = 25
-G_SIZE = 26
+# where the trick loop resumes (engine.tricks): a game can stop at a decision and go on later
+G_PLAYING = 26  # 1 once the current trick's communications (and pn-12's draw) are over
+G_UNCOVER = 27  # the dummy's face-down card turned up after the current trick, or -1
+G_NCOMMS = 28  # communications made so far in the game
+G_NPLAYS = 29  # cards played so far in the game
+G_FORCE = 30  # 1 + the card the next play must be (the search crew's choice), 0 = none
+G_PROBED = 31  # 1: the stopped decision is the one the honesty probe watches
+G_SIZE = 32
 
 ENDGAME_SCRATCH = 1024  # room for 13 tricks of 5 seats, 8 deals of the unseen cards, 12 tasks
 
