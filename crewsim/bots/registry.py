@@ -19,7 +19,7 @@ from crewsim.errors import CrewsimError
 from crewsim.kernel import layout as L
 from crewsim.missions import scenarios_dir
 
-KINDS = {"random": 0, "heuristic": 1}
+KINDS = {"random": 0, "heuristic": 1, "search": 2}
 _PARAMS: dict[str, tuple[int, float]] = {  # name -> (slot, default)
     "communicate": (L.BP_COMM, 1.0),
     "distress_threshold": (L.BP_DISTRESS_THRESHOLD, 1.0),
@@ -29,8 +29,18 @@ _PARAMS: dict[str, tuple[int, float]] = {  # name -> (slot, default)
     "token_gain": (L.BP_TOKEN_GAIN, 3.0),
     "endgame_tricks": (L.BP_ENDGAME, 3.0),
     "blind_yes_threshold": (L.BP_BLIND_YES, 8.0),
+    "search_min_worlds": (L.BP_SEARCH_MIN, 16.0),
+    "search_max_worlds": (L.BP_SEARCH_MAX, 128.0),
+    "search_z": (L.BP_SEARCH_Z, 2.0),
+    "search_loss_credit": (L.BP_SEARCH_CREDIT, 0.1),
 }
-_RANGES = {"communicate": (0.0, 1.0), "distress_threshold": (0.0, 1.0)}  # a switch, a share
+_RANGES = {  # a switch, shares, counts of worlds
+    "communicate": (0.0, 1.0),
+    "distress_threshold": (0.0, 1.0),
+    "search_min_worlds": (1.0, 4096.0),
+    "search_max_worlds": (1.0, 4096.0),
+    "search_loss_credit": (0.0, 1.0),
+}
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from crewsim.bots.crew import (
     predict,
     select,
 )
+from crewsim.engine.search import SEARCH, prepare_rollouts, search_card
 from crewsim.engine.tricks import play_tricks
 from crewsim.kernel.bits import (
     COLOURS,
@@ -28,11 +29,13 @@ from crewsim.kernel.bits import (
 from crewsim.kernel.deep_sea_tables import C_EXACT, C_NEED, N_COLS
 from crewsim.kernel.deepsea import draw, needs_redeal, repair, terrain
 from crewsim.kernel.layout import (
+    BP_KIND,
     G_CMD,
     G_COMM,
     G_COMM_LEFT,
     G_COMM_UNTIL,
     G_DUMMY,
+    G_FORCE,
     G_LEADER,
     G_NDS,
     G_NPLAYS,
@@ -169,11 +172,14 @@ def play_chunk(
     not: the balance report needs the task cards in play of millions of games, and keeping
     every move of those games just to learn their cards would cost far more than 32 bytes.
     """
-    S = state[0]
+    S, R = state[0], state[1]  # the game, and the search crew's rollouts
     S.mp[:] = mp_in
     S.bp[:] = bp_in
     S.ds_tab[:] = ds_tab_in
     S.ds_code[:] = ds_code_in
+    searching = bp_in[BP_KIND] == SEARCH
+    if searching:
+        prepare_rollouts(S, R)
     deep = mp_in[MP_GAME] == 1
     mp, bp, g, st = S.mp, S.bp, S.g, S.rng
     st[0] = seed
@@ -295,7 +301,8 @@ def play_chunk(
             obj_done[k] = 0
         g[G_COMM_LEFT] = max(players - 2, 1)
         res[0] = 0
-        play_tricks(S, deep, False, record, ri, r_comms, r_draws, r_plays)
+        while play_tricks(S, deep, searching, record, ri, r_comms, r_draws, r_plays):
+            g[G_FORCE] = 1 + search_card(S, R, deep, r_comms, r_draws, r_plays)
         success[gi] = res[0] == 1
         redeals[gi] = g[G_REDEALS]
         repairs[gi] = g[G_REPAIRS]

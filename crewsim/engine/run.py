@@ -32,8 +32,9 @@ def _tables(mp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def new_state() -> np.recarray:
-    """The kernel's scratch state for one chunk, zeroed."""
-    return np.zeros(1, dtype=STATE_DTYPE).view(np.recarray)
+    """The kernel's scratch state for one chunk, zeroed: the game, and the search crew's
+    rollout copy of it."""
+    return np.zeros(2, dtype=STATE_DTYPE).view(np.recarray)
 
 
 def run_chunk(

@@ -238,7 +238,7 @@ def play_tricks(S, deep, stop, record, ri, r_comms, r_draws, r_plays):
                 if stop and legal & (legal - 1):
                     g[G_PROBED] = probed
                     return True
-                c = _heuristic_card(S, bp, mp, g, s, legal)
+                c = crew_card(S, bp, mp, g, s, legal)
                 if probed:
                     S.probe[PR_VALUE] = c
             _play_card(S, s, k, c, record, ri, r_plays)
@@ -250,8 +250,8 @@ def play_tricks(S, deep, stop, record, ri, r_comms, r_draws, r_plays):
 
 
 @njit(cache=True, forceinline=True)
-def _heuristic_card(S, bp, mp, g, s, legal):
-    """The crew's own card (the random or heuristic crew), a legal one whatever it says."""
+def crew_card(S, bp, mp, g, s, legal):
+    """The card the crew's own policy plays (the random or heuristic crew's), always legal."""
     viewer = S.hands[g[G_CMD]] if s == g[G_DUMMY] else np.int64(0)
     c = choose_play(
         S,

@@ -124,7 +124,7 @@ FAIL_REASONS = {
 }
 
 # ---- bot parameter vector
-BP_KIND = 0  # 0 random, 1 heuristic
+BP_KIND = 0  # 0 random, 1 heuristic, 2 search
 BP_COMM = 1  # communicate at all (0/1)
 BP_DISTRESS_THRESHOLD = 2  # crew's summed poorness needed to call the distress signal
 BP_YES_THRESHOLD = 3  # task score at which a player answers "yes" to the commander
@@ -133,7 +133,11 @@ BP_POOR_SCORE = 5  # task score below which an owner judges a task poor (distres
 BP_TOKEN_GAIN = 6  # ranks a token swap or move must gain (Planet Nine 23 / 40)
 BP_ENDGAME = 7  # tricks left when members start checking every line (bots.endgame)
 BP_BLIND_YES = 8  # mean task score over unseen task cards at which a member answers "yes"
-BP_SIZE = 9
+BP_SEARCH_MIN = 9  # search crew: worlds sampled before the sequential test may stop
+BP_SEARCH_MAX = 10  # search crew: at most this many worlds per decision
+BP_SEARCH_Z = 11  # search crew: the best card must lead the next by this many standard errors
+BP_SEARCH_CREDIT = 12  # search crew: a lost rollout's value at most (by the progress it made)
+BP_SIZE = 13
 
 # ---- recording (cross-check) layout per game
 REC_PLAYS = 65  # 13 tricks x 5 seats

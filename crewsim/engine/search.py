@@ -1,0 +1,183 @@
+"""The search crew's card play: each legal card judged by the heuristic crew's own play to the
+end of the hand, in worlds the deciding seat cannot tell from the real one (in numba).
+
+At each card play with a choice, the seat samples a deal of the cards it cannot see
+(``bots.worlds``), and for each legal card copies the game into the rollout record ``R``,
+plays that card there and lets the heuristic crew play on, every seat from its own view of
+that world.  A won rollout is worth 1, a lost one a little by the progress it made (tasks
+done, tricks survived).  Every card meets the same worlds, so the comparison is paired; after
+``search_min_worlds`` a sequential test stops as soon as the best card leads the next by
+``search_z`` standard errors of their paired difference, else at ``search_max_worlds``.  Ties
+go to the heuristic's own card.  Every other decision (set-up, communication) is the
+heuristic's.
+"""
+
+import numpy as np
+from numba import njit
+
+from crewsim.bots.registry import KINDS
+from crewsim.bots.worlds import MAX_HOLDERS, decider, holders_of, place_world, sample_holders
+from crewsim.engine.tricks import crew_card, legal_cards, play_tricks
+from crewsim.kernel.bits import lowest, popcount, seat_after
+from crewsim.kernel.layout import (
+    BP_KIND,
+    BP_SEARCH_CREDIT,
+    BP_SEARCH_MAX,
+    BP_SEARCH_MIN,
+    BP_SEARCH_Z,
+    G_DONE,
+    G_FORCE,
+    G_LEADER,
+    G_NDS,
+    G_NIN,
+    G_NT,
+    G_NTASK,
+    G_SEATS,
+    G_T,
+)
+
+SEARCH = KINDS["search"]  # ``bp[BP_KIND]`` of the search crew
+HEURISTIC = KINDS["heuristic"]
+REJECTION_TRIES = 64  # shuffled deals tried per world before the chain takes over
+BATCH = 8  # worlds between two looks of the sequential test
+
+
+@njit(cache=True)
+def copy_game(S, R):
+    """Everything of a game in progress that play may read or change, from ``S`` into ``R``
+    (the mission, bot and task tables are set once per chunk)."""
+    R.g[:] = S.g
+    R.rng[:] = S.rng
+    R.hands[:] = S.hands
+    R.possible[:] = S.possible
+    R.known[:] = S.known
+    R.won[:] = S.won
+    R.trick[:] = S.trick
+    R.passes[:] = S.passes
+    R.comm_used[:] = S.comm_used
+    R.count[:] = S.count
+    R.under[:] = S.under
+    R.tcard[:] = S.tcard
+    R.towner[:] = S.towner
+    R.tpred[:] = S.tpred
+    R.ttok[:] = S.ttok
+    R.pick[:] = S.pick
+    R.desig[:] = S.desig
+    R.obj_done[:] = S.obj_done
+    R.want[:] = S.want
+    R.ct[:] = S.ct
+    R.res[:] = S.res
+    R.won_cards[:] = S.won_cards
+    R.ds_task[:] = S.ds_task
+    R.ds_owner[:] = S.ds_owner
+    R.ds_pred[:] = S.ds_pred
+    R.ds_state[:] = S.ds_state
+    R.ds_done[:] = S.ds_done
+    R.ds_base[:] = S.ds_base
+    R.score[:] = S.score
+
+
+@njit(cache=True)
+def prepare_rollouts(S, R):
+    """Once per chunk: the rollout record plays the mission of ``S`` with the heuristic crew."""
+    R.mp[:] = S.mp
+    R.bp[:] = S.bp
+    R.bp[BP_KIND] = HEURISTIC
+    R.ds_tab[:] = S.ds_tab
+    R.ds_code[:] = S.ds_code
+
+
+@njit(cache=True)
+def _value(R, credit):
+    """1 for a won rollout; a lost one earns up to ``credit`` by its share of tasks done and
+    of tricks played before it failed."""
+    if R.res[0] == 1:
+        return 1.0
+    g = R.g
+    parts = 1 + g[G_NTASK] + g[G_NDS]
+    done = popcount(g[G_DONE]) + (g[G_T] / g[G_NT])
+    for k in range(g[G_NDS]):
+        done += R.ds_done[k]
+    return credit * done / parts
+
+
+@njit(cache=True)
+def search_card(S, R, deep, r_comms, r_draws, r_plays):
+    """The card the seat to play chooses by search (the game ``S`` stopped at its play)."""
+    g, bp = S.g, S.bp
+    seat = seat_after(g[G_LEADER], g[G_NIN], g[G_SEATS])
+    legal = legal_cards(S)
+    copy_game(S, R)
+    preferred = crew_card(R, R.bp, R.mp, R.g, seat, legal)
+    me = decider(S, seat)
+    holder = np.zeros(MAX_HOLDERS, dtype=np.int64)
+    need = np.zeros(MAX_HOLDERS, dtype=np.int64)
+    allowed = np.zeros(MAX_HOLDERS, dtype=np.int64)
+    dealt = np.zeros(MAX_HOLDERS, dtype=np.int64)
+    m, pool = holders_of(S, me, holder, need, allowed)
+    n = popcount(legal)
+    cards = np.zeros(n, dtype=np.int64)
+    rest = legal
+    for i in range(n):
+        cards[i] = lowest(rest)
+        rest &= rest - 1
+    total = np.zeros(n)
+    cross = np.zeros((n, n))  # sums of products, for the paired differences' variance
+    value = np.zeros(n)
+    world_hands = np.zeros(5, dtype=np.int64)
+    world_under = np.zeros(40, dtype=np.int64)
+    lo, hi = int(bp[BP_SEARCH_MIN]), int(bp[BP_SEARCH_MAX])
+    credit, z = bp[BP_SEARCH_CREDIT], bp[BP_SEARCH_Z]
+    worlds = 0
+    chained = False
+    while worlds < hi:
+        how = sample_holders(pool, need, allowed, m, REJECTION_TRIES, chained, dealt, S.rng)
+        if how == 0:
+            break
+        chained = True
+        world_hands[:] = S.hands
+        world_under[:] = S.under
+        place_world(S, holder, m, dealt, world_hands, world_under, S.rng)
+        for i in range(n):
+            copy_game(S, R)
+            R.hands[:] = world_hands
+            R.under[:] = world_under
+            R.g[G_FORCE] = cards[i] + 1
+            play_tricks(R, deep, False, False, 0, r_comms, r_draws, r_plays)
+            value[i] = _value(R, credit)
+        for i in range(n):
+            total[i] += value[i]
+            for j in range(n):
+                cross[i, j] += value[i] * value[j]
+        worlds += 1
+        if worlds >= lo and worlds % BATCH == 0 and _settled(total, cross, n, worlds, z):
+            break
+    if worlds == 0:
+        return preferred
+    best, top = 0, -1.0
+    for i in range(n):
+        score = total[i] + (1e-6 if cards[i] == preferred else 0.0)  # ties: the heuristic's
+        if score > top:
+            best, top = i, score
+    return cards[best]
+
+
+@njit(cache=True)
+def _settled(total, cross, n, worlds, z):
+    """True when the best card leads every other by ``z`` standard errors of the paired
+    difference (or every card has had the very same value in every world)."""
+    best = 0
+    for i in range(1, n):
+        if total[i] > total[best]:
+            best = i
+    for j in range(n):
+        if j == best:
+            continue
+        mean = (total[best] - total[j]) / worlds
+        sq = (cross[best, best] - 2 * cross[best, j] + cross[j, j]) / worlds
+        var = max(sq - mean * mean, 0.0)
+        if var == 0.0 and mean == 0.0:
+            continue  # the same value in every world: a tie, not a reason to go on
+        if mean * mean * worlds <= z * z * var or mean <= 0.0:
+            return False
+    return True
