@@ -176,7 +176,7 @@ WORLDS = 8  # at most this many deals of the unseen cards are searched, else the
 
 # ``S.endgame``'s slots: seats' candidates, counts, hands; a game found lost; the deals; tasks;
 # tricks (13 of 5 cards); the search's stack (13 tricks x 5 seats + 1 plays); ``_worlds``'s own
-_LOST = 15  # the game found lost
+LOST = 15  # the game found lost (its deal stream's state), kept by a rollout copy
 _WORLDS = 16
 _TASKS = _WORLDS + 5 * WORLDS
 _BUF = _TASKS + 4 * MAX_TASKS
@@ -255,7 +255,7 @@ def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, won, possible, pi
     ):
         return pick
     eg = S.endgame
-    if eg[_LOST] == S.deal_rng[0]:  # this game was found lost: no search can change that
+    if eg[LOST] == S.deal_rng[0]:  # this game was found lost: no search can change that
         return pick
     dummy = g[G_DUMMY]
     if dummy >= 0:  # the dummy's stacks show how many face-down cards it has: public
@@ -333,7 +333,7 @@ def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, won, possible, pi
             best, best_n = c, kept
         if not m or best_n == n_worlds:
             if best_n == 0:  # no line in any deal the others may hold, the true one among them
-                eg[_LOST] = S.deal_rng[0]  # (the deal stream's state names the game)
+                eg[LOST] = S.deal_rng[0]  # (the deal stream's state names the game)
                 return pick
             return best
         c = lowest(m)

@@ -38,7 +38,7 @@ _RANGES = {  # a switch, shares, counts of worlds
     "communicate": (0.0, 1.0),
     "distress_threshold": (0.0, 1.0),
     "search_min_worlds": (1.0, 4096.0),
-    "search_max_worlds": (1.0, 4096.0),
+    "search_max_worlds": (0.0, 4096.0),
     "search_loss_credit": (0.0, 1.0),
 }
 

@@ -181,126 +181,26 @@ def play_chunk(
     if searching:
         prepare_rollouts(S, R)
     deep = mp_in[MP_GAME] == 1
-    mp, bp, g, st = S.mp, S.bp, S.g, S.rng
-    st[0] = seed
-    deal_st = S.deal_rng  # deals come from their own stream: every bot meets the same deals
-    players = mp[MP_PLAYERS]
-    seats = 3 if players == 2 else players
-    nt = 13 if players <= 3 else (10 if players == 4 else 8)
-    hands, possible, known, won = S.hands, S.possible, S.known, S.won
-    passes, comm_used, under, deck = S.passes, S.comm_used, S.under, S.deck
-    tcard, towner, tpred, ttok, pick = S.tcard, S.towner, S.tpred, S.ttok, S.pick
-    desig, obj_done, res = S.desig, S.obj_done, S.res
-    ct = S.ct  # per card: task owner (-1 none), then task index
-    ntask = mp[MP_NTASKS]
+    g, res = S.g, S.res
+    S.rng[0] = seed
     for gi in range(n):
         ri = gi if record else 0
-        g[:] = 0
-        g[G_SEATS], g[G_PLAYERS], g[G_NT], g[G_NTASK] = seats, players, nt, ntask
-        g[G_DUMMY] = 2 if players == 2 else -1
-        deal_st[0] = seed ^ (gi * np.int64(-7046029254386353131))
-        rng_next(deal_st)
-        _deal(players, hands, under, deck, deal_st)
-        cmd = 0
-        for s in range(seats):
-            if hands[s] >> 39 & 1:
-                cmd = s
-        g[G_COMM] = mp[MP_COMM]
-        if deep:  # terrain, the task draw, and a redeal while a drawn card says so
-            if mp[MP_TERRAIN]:
-                g[G_COMM] = terrain(deal_st)
-            draw(S, mp, deal_st)
-            while needs_redeal(S, hands, under, seats) and g[G_REDEALS] < 100:
-                _deal(players, hands, under, deck, deal_st)
-                g[G_REDEALS] += 1
-            for s in range(seats):
-                if hands[s] >> 39 & 1:
-                    cmd = s
-        g[G_CMD], g[G_LEADER] = cmd, cmd
-        pink9_holder = 2  # no hand holds pink 9: it lies under a face-up dummy card
-        for s in range(seats):
-            if hands[s] >> 8 & 1:
-                pink9_holder = s
-        g[G_PINK_TARGET] = (pink9_holder + 1) % seats
-        # tasks: a random draw of colour cards, tokens laid in draw order
-        for c in range(36):
-            deck[c] = c
-        for i in range(ntask):
-            j = i + rand_below(deal_st, 36 - i)
-            deck[i], deck[j] = deck[j], deck[i]
-            tcard[i] = deck[i]
-            ttok[i] = mp[MP_TOKENS + i]
-            tpred[i] = mp[MP_PRED + i]
-        if mp[MP_TOKEN_ADJUST]:  # 23 / 40: the crew may swap or move one token
-            change_tokens(bp, tcard, ttok, ntask, mp[MP_TOKEN_ADJUST])
-        if record:
-            for s in range(seats):
-                r_hands[ri, s] = hands[s]
-            k = 0
-            for c in range(40):
-                if under[c] >= 0:
-                    r_under[ri, k, 0], r_under[ri, k, 1] = c, under[c]
-                    k += 1
-        allocate(S, mp, bp, g, hands, tcard, towner, pick, st)
-        if record:
-            for i in range(ntask):
-                r_tasks[ri, i, 0], r_tasks[ri, i, 1] = tcard[i], towner[i]
-                r_tasks[ri, i, 2], r_pick[ri, i] = ttok[i], pick[i]
-        designate(S, mp, bp, g, hands, desig, st)
-        if deep:
-            if select(S, bp, mp[MP_ALLOC], hands, st) and mp[MP_COMM_IF_PASSED]:
-                g[G_COMM_UNTIL] = 1
-            repair(S, mp, hands, under, st)
-            predict(S, hands)
-            for k in range(g[G_NDS]):  # the cards in play after selection and repair
-                ds_cards[gi, k] = S.ds_task[k] + 1
-                ds_owners[gi, k] = S.ds_owner[k]
-            for s in range(5):
-                S.won_cards[s] = 0
-            if record:
-                nds = g[G_NDS]
-                for k in range(nds):
-                    r_ds[ri, k] = S.ds_task[k]
-                    r_ds[ri, MAX_DS + k] = S.ds_owner[k]
-                    r_ds[ri, 2 * MAX_DS + k] = S.ds_pred[k]
-                r_ds[ri, 3 * MAX_DS] = nds
-                r_ds[ri, 3 * MAX_DS + 1] = g[G_COMM]
-                r_ds[ri, 3 * MAX_DS + 2] = g[G_COMM_UNTIL]
-        ho_i, ho_to = -1, -1
-        if mp[MP_HANDOVER] and players == 5 and ntask > 0:
-            ho_i, ho_to = handover(bp, g, hands, tcard, towner)
-            if ho_i >= 0:
-                towner[ho_i] = ho_to
-        for c in range(40):
-            ct[c] = -1
-        for i in range(ntask):
-            ct[tcard[i]], ct[40 + tcard[i]] = towner[i], i
-            g[G_TASKMASK] |= np.int64(1) << tcard[i]
-        if deep:  # Deep Sea cards naming exact cards to win are played like Planet Nine tasks
-            for k in range(g[G_NDS]):
-                row = S.ds_task[k] * N_COLS
-                if S.ds_tab[row + C_EXACT]:
-                    m = S.ds_tab[row + C_NEED]
-                    while m:
-                        c = lowest(m)
-                        m &= m - 1
-                        ct[c], ct[40 + c] = S.ds_owner[k], MAX_TASKS - 1  # no order token
-                        g[G_TASKMASK] |= np.int64(1) << c
-        d = _distress(S, mp, bp, g, hands, under, tcard, towner, passes, st)
+        d = set_up_game(
+            S,
+            seed,
+            gi,
+            record,
+            ri,
+            r_hands,
+            r_under,
+            r_tasks,
+            r_pick,
+            r_setup,
+            r_ds,
+            ds_cards,
+            ds_owners,
+        )
         distress[gi] = d != 0
-        if record:
-            r_setup[ri, 0], r_setup[ri, 1], r_setup[ri, 2] = desig[0], desig[1], g[G_SILENCED]
-            r_setup[ri, 3], r_setup[ri, 4], r_setup[ri, 5] = ho_i, ho_to, d
-            for s in range(5):
-                r_setup[ri, 6 + s] = passes[s] if d != 0 and s < seats else -1
-        _reset_knowledge(g, hands, possible, known)
-        for s in range(5):
-            won[s] = 0
-            comm_used[s] = 0
-        for k in range(3):
-            obj_done[k] = 0
-        g[G_COMM_LEFT] = max(players - 2, 1)
-        res[0] = 0
         while play_tricks(S, deep, searching, record, ri, r_comms, r_draws, r_plays):
             g[G_FORCE] = 1 + search_card(S, R, deep, r_comms, r_draws, r_plays)
         success[gi] = res[0] == 1
@@ -312,3 +212,129 @@ def play_chunk(
         if record:
             for k in range(g[G_NPLAYS], r_plays.shape[1]):
                 r_plays[ri, k] = -1
+
+
+@njit(cache=True)
+def set_up_game(
+    S, seed, gi, record, ri, r_hands, r_under, r_tasks, r_pick, r_setup, r_ds, ds_cards, ds_owners
+):
+    """Deal game ``gi`` of the chunk from ``seed`` and take every decision before the first
+    trick; returns the distress signal's direction (0: none)."""
+    mp, bp, g, st = S.mp, S.bp, S.g, S.rng
+    deep = mp[MP_GAME] == 1
+    deal_st = S.deal_rng  # deals come from their own stream: every bot meets the same deals
+    players = mp[MP_PLAYERS]
+    seats = 3 if players == 2 else players
+    nt = 13 if players <= 3 else (10 if players == 4 else 8)
+    hands, possible, known, won = S.hands, S.possible, S.known, S.won
+    passes, comm_used, under, deck = S.passes, S.comm_used, S.under, S.deck
+    tcard, towner, tpred, ttok, pick = S.tcard, S.towner, S.tpred, S.ttok, S.pick
+    desig, obj_done, res = S.desig, S.obj_done, S.res
+    ct = S.ct  # per card: task owner (-1 none), then task index
+    ntask = mp[MP_NTASKS]
+    g[:] = 0
+    g[G_SEATS], g[G_PLAYERS], g[G_NT], g[G_NTASK] = seats, players, nt, ntask
+    g[G_DUMMY] = 2 if players == 2 else -1
+    deal_st[0] = seed ^ (gi * np.int64(-7046029254386353131))
+    rng_next(deal_st)
+    _deal(players, hands, under, deck, deal_st)
+    cmd = 0
+    for s in range(seats):
+        if hands[s] >> 39 & 1:
+            cmd = s
+    g[G_COMM] = mp[MP_COMM]
+    if deep:  # terrain, the task draw, and a redeal while a drawn card says so
+        if mp[MP_TERRAIN]:
+            g[G_COMM] = terrain(deal_st)
+        draw(S, mp, deal_st)
+        while needs_redeal(S, hands, under, seats) and g[G_REDEALS] < 100:
+            _deal(players, hands, under, deck, deal_st)
+            g[G_REDEALS] += 1
+        for s in range(seats):
+            if hands[s] >> 39 & 1:
+                cmd = s
+    g[G_CMD], g[G_LEADER] = cmd, cmd
+    pink9_holder = 2  # no hand holds pink 9: it lies under a face-up dummy card
+    for s in range(seats):
+        if hands[s] >> 8 & 1:
+            pink9_holder = s
+    g[G_PINK_TARGET] = (pink9_holder + 1) % seats
+    # tasks: a random draw of colour cards, tokens laid in draw order
+    for c in range(36):
+        deck[c] = c
+    for i in range(ntask):
+        j = i + rand_below(deal_st, 36 - i)
+        deck[i], deck[j] = deck[j], deck[i]
+        tcard[i] = deck[i]
+        ttok[i] = mp[MP_TOKENS + i]
+        tpred[i] = mp[MP_PRED + i]
+    if mp[MP_TOKEN_ADJUST]:  # 23 / 40: the crew may swap or move one token
+        change_tokens(bp, tcard, ttok, ntask, mp[MP_TOKEN_ADJUST])
+    if record:
+        for s in range(seats):
+            r_hands[ri, s] = hands[s]
+        k = 0
+        for c in range(40):
+            if under[c] >= 0:
+                r_under[ri, k, 0], r_under[ri, k, 1] = c, under[c]
+                k += 1
+    allocate(S, mp, bp, g, hands, tcard, towner, pick, st)
+    if record:
+        for i in range(ntask):
+            r_tasks[ri, i, 0], r_tasks[ri, i, 1] = tcard[i], towner[i]
+            r_tasks[ri, i, 2], r_pick[ri, i] = ttok[i], pick[i]
+    designate(S, mp, bp, g, hands, desig, st)
+    if deep:
+        if select(S, bp, mp[MP_ALLOC], hands, st) and mp[MP_COMM_IF_PASSED]:
+            g[G_COMM_UNTIL] = 1
+        repair(S, mp, hands, under, st)
+        predict(S, hands)
+        for k in range(g[G_NDS]):  # the cards in play after selection and repair
+            ds_cards[gi, k] = S.ds_task[k] + 1
+            ds_owners[gi, k] = S.ds_owner[k]
+        for s in range(5):
+            S.won_cards[s] = 0
+        if record:
+            nds = g[G_NDS]
+            for k in range(nds):
+                r_ds[ri, k] = S.ds_task[k]
+                r_ds[ri, MAX_DS + k] = S.ds_owner[k]
+                r_ds[ri, 2 * MAX_DS + k] = S.ds_pred[k]
+            r_ds[ri, 3 * MAX_DS] = nds
+            r_ds[ri, 3 * MAX_DS + 1] = g[G_COMM]
+            r_ds[ri, 3 * MAX_DS + 2] = g[G_COMM_UNTIL]
+    ho_i, ho_to = -1, -1
+    if mp[MP_HANDOVER] and players == 5 and ntask > 0:
+        ho_i, ho_to = handover(bp, g, hands, tcard, towner)
+        if ho_i >= 0:
+            towner[ho_i] = ho_to
+    for c in range(40):
+        ct[c] = -1
+    for i in range(ntask):
+        ct[tcard[i]], ct[40 + tcard[i]] = towner[i], i
+        g[G_TASKMASK] |= np.int64(1) << tcard[i]
+    if deep:  # Deep Sea cards naming exact cards to win are played like Planet Nine tasks
+        for k in range(g[G_NDS]):
+            row = S.ds_task[k] * N_COLS
+            if S.ds_tab[row + C_EXACT]:
+                m = S.ds_tab[row + C_NEED]
+                while m:
+                    c = lowest(m)
+                    m &= m - 1
+                    ct[c], ct[40 + c] = S.ds_owner[k], MAX_TASKS - 1  # no order token
+                    g[G_TASKMASK] |= np.int64(1) << c
+    d = _distress(S, mp, bp, g, hands, under, tcard, towner, passes, st)
+    if record:
+        r_setup[ri, 0], r_setup[ri, 1], r_setup[ri, 2] = desig[0], desig[1], g[G_SILENCED]
+        r_setup[ri, 3], r_setup[ri, 4], r_setup[ri, 5] = ho_i, ho_to, d
+        for s in range(5):
+            r_setup[ri, 6 + s] = passes[s] if d != 0 and s < seats else -1
+    _reset_knowledge(g, hands, possible, known)
+    for s in range(5):
+        won[s] = 0
+        comm_used[s] = 0
+    for k in range(3):
+        obj_done[k] = 0
+    g[G_COMM_LEFT] = max(players - 2, 1)
+    res[0] = 0
+    return d

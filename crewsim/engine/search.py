@@ -15,6 +15,7 @@ heuristic's.
 import numpy as np
 from numba import njit
 
+from crewsim.bots.endgame import LOST
 from crewsim.bots.registry import KINDS
 from crewsim.bots.worlds import MAX_HOLDERS, decider, holders_of, place_world, sample_holders
 from crewsim.engine.tricks import crew_card, legal_cards, play_tricks
@@ -48,6 +49,8 @@ def copy_game(S, R):
     (the mission, bot and task tables are set once per chunk)."""
     R.g[:] = S.g
     R.rng[:] = S.rng
+    R.deal_rng[:] = S.deal_rng  # names the game for the endgame's memo
+    R.endgame[LOST] = S.endgame[LOST]
     R.hands[:] = S.hands
     R.possible[:] = S.possible
     R.known[:] = S.known
@@ -107,8 +110,7 @@ def search_card(S, R, deep, r_comms, r_draws, r_plays):
     g, bp = S.g, S.bp
     seat = seat_after(g[G_LEADER], g[G_NIN], g[G_SEATS])
     legal = legal_cards(S)
-    copy_game(S, R)
-    preferred = crew_card(R, R.bp, R.mp, R.g, seat, legal)
+    preferred = crew_card(S, bp, S.mp, g, seat, legal)  # as the heuristic crew would
     me = decider(S, seat)
     holder = np.zeros(MAX_HOLDERS, dtype=np.int64)
     need = np.zeros(MAX_HOLDERS, dtype=np.int64)
