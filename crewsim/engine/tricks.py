@@ -233,6 +233,7 @@ def play_tricks(S, deep, stop, record, ri, r_comms, r_draws, r_plays):
                 g[G_FORCE] = 0
                 if g[G_PROBED]:
                     S.probe[PR_VALUE] = c
+                    g[G_PROBED] = 0
             else:
                 probed = probe_point(S, DEC_PLAY, s, g[G_NCOMMS])
                 if stop and legal & (legal - 1):

@@ -20,7 +20,7 @@ from crewsim.runs.replay import dealt, set_up
 
 _CLAIMS = (Claim.HIGHEST, Claim.ONLY, Claim.LOWEST)
 MISSIONS = [m.id for m in resolve_missions("all")]
-BOTS = {name: get_bot(name).vector() for name in ("heuristic", "random")}
+BOTS = {name: get_bot(name).vector() for name in ("heuristic", "random", "search")}
 
 
 def position(mission: Mission, players: int, rec: dict[str, np.ndarray], d: Decision) -> GameState:
@@ -81,6 +81,13 @@ def test_decisions_do_not_see_hidden_cards(mission_id: str) -> None:
 def test_the_random_crew_too() -> None:
     for k, mission_id in enumerate(MISSIONS):
         check(mission_id, 2 + k % 4, seed=k, pick=31 * k, bot="random")
+
+
+def test_the_search_crew_too() -> None:
+    """The search crew samples its worlds from what its seat knows: its card plays (and the
+    heuristic's decisions it keeps) do not change in a re-deal either."""
+    for k, mission_id in enumerate(MISSIONS[::2]):
+        check(mission_id, 2 + k % 4, seed=500 + k, pick=7919 * k + 101, bot="search")
 
 
 @settings(max_examples=300, deadline=None)

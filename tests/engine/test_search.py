@@ -9,6 +9,7 @@ from numba import njit
 
 from crewsim.bots import get_bot
 from crewsim.bots.registry import Bot
+from crewsim.bots.worlds import MAX_HOLDERS, decider, holders_of, place_world, sample_holders
 from crewsim.engine.play import set_up_game
 from crewsim.engine.run import _tables, new_state, run_chunk
 from crewsim.engine.search import copy_game, prepare_rollouts
@@ -22,10 +23,9 @@ MISSIONS = [m.id for m in resolve_missions("all")]
 
 
 @njit
-def _stop_and_copy(state, seed, gi, stops):
-    """Set game ``gi`` up, stop it at its ``stops``-th card play with a choice (the crew's
-    card played at each stop before), copy it into the rollout record, and play both on
-    with the crew's card.  Returns (stopped, the same game)."""
+def _stop(state, seed, gi, stops):
+    """Set game ``gi`` up and stop it at its ``stops``-th card play with a choice (the crew's
+    card played at each stop before); False when the game ended first."""
     S, R = state[0], state[1]
     plays = np.zeros((1, L.REC_PLAYS), dtype=np.int64)
     comms = np.zeros((1, L.REC_COMMS, 4), dtype=np.int64)
@@ -41,14 +41,40 @@ def _stop_and_copy(state, seed, gi, stops):
     prepare_rollouts(S, R)
     for k in range(stops):
         if not play_tricks(S, deep, True, False, 0, comms, five, plays):
-            return False, True
-        seat = seat_after(S.g[L.G_LEADER], S.g[L.G_NIN], S.g[L.G_SEATS])
-        S.g[L.G_FORCE] = 1 + crew_card(S, S.bp, S.mp, S.g, seat, legal_cards(S))
+            return False
+        if k < stops - 1:
+            seat = seat_after(S.g[L.G_LEADER], S.g[L.G_NIN], S.g[L.G_SEATS])
+            S.g[L.G_FORCE] = 1 + crew_card(S, S.bp, S.mp, S.g, seat, legal_cards(S))
+    return True
+
+
+@njit
+def _copy_and_play_on(state):
+    """Copy the stopped game into the rollout record; play both on with the crew's card.
+    True when both reach the same outcome, tricks and cards won, on the same trick."""
+    S, R = state[0], state[1]
+    plays = np.zeros((1, L.REC_PLAYS), dtype=np.int64)
+    comms = np.zeros((1, L.REC_COMMS, 4), dtype=np.int64)
+    five = np.zeros((1, 5), dtype=np.int64)
+    deep = S.mp[L.MP_GAME] == 1
+    seat = seat_after(S.g[L.G_LEADER], S.g[L.G_NIN], S.g[L.G_SEATS])
+    S.g[L.G_FORCE] = 1 + crew_card(S, S.bp, S.mp, S.g, seat, legal_cards(S))
     copy_game(S, R)
     play_tricks(S, deep, False, False, 0, comms, five, plays)
     play_tricks(R, deep, False, False, 0, comms, five, plays)
     same = (S.res == R.res).all() and (S.won == R.won).all() and S.g[L.G_T] == R.g[L.G_T]
-    return True, same and (S.won_cards == R.won_cards).all()
+    return same and (S.won_cards == R.won_cards).all()
+
+
+def _game(mission_id: str, players: int) -> np.recarray:
+    """A fresh state holding the mission, the heuristic crew and the task tables."""
+    mp = KernelMission(get_mission(mission_id), players).vector()
+    state = new_state()
+    tab, codes = _tables(mp)
+    s = state[0]
+    s.mp[:], s.bp[:] = mp, get_bot("heuristic").vector()
+    s.ds_tab[:], s.ds_code[:] = tab, codes
+    return state
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -57,17 +83,12 @@ def test_a_rollout_copy_plays_the_same_game(players: int) -> None:
     same outcome, the same tricks won, on the same trick, as the game itself."""
     stopped = 0
     for k, mission_id in enumerate(MISSIONS):
-        mission = get_mission(mission_id)
-        mp = KernelMission(mission, players).vector()
-        state = new_state()
-        tab, codes = _tables(mp)
-        s = state[0]
-        s.mp[:], s.bp[:] = mp, get_bot("heuristic").vector()
-        s.ds_tab[:], s.ds_code[:] = tab, codes
+        state = _game(mission_id, players)
         for gi in range(3):
-            ok, same = _stop_and_copy(state, np.int64(k), gi, 1 + (7 * gi + k) % 20)
-            stopped += ok
-            assert same, f"{mission_id} {players}p game {gi}: the copy played another game"
+            if _stop(state, np.int64(k), gi, 1 + (7 * gi + k) % 20):
+                stopped += 1
+                same = _copy_and_play_on(state)
+                assert same, f"{mission_id} {players}p game {gi}: the copy played another game"
     assert stopped > len(MISSIONS)
 
 
@@ -104,3 +125,32 @@ def test_same_seed_same_games() -> None:
     a = run_chunk(mp, bp, 6, 11, record=True)
     b = run_chunk(mp, bp, 6, 11, record=True)
     np.testing.assert_array_equal(a["rec_plays"], b["rec_plays"])
+
+
+@pytest.mark.parametrize(("mission_id", "players"), [("pn-10", 2), ("pn-12", 4), ("ds-6", 5)])
+def test_worlds_of_games_in_play_keep_what_is_public(mission_id: str, players: int) -> None:
+    """Sampled in games stopped mid-play, every world gives each hand its number of cards,
+    the shown cards where they were shown, only cards its seat may hold, and the face-down
+    pile beneath the dummy's cards that have one."""
+    state = _game(mission_id, players)
+    S = state[0]
+    holder, need, allowed, dealt = (np.zeros(MAX_HOLDERS, dtype=np.int64) for _ in range(4))
+    st = np.array([3], dtype=np.int64)
+    checked = 0
+    for gi in range(6):
+        if not _stop(state, np.int64(11), gi, 4 + 3 * gi):
+            continue
+        me = decider(S, seat_after(S.g[L.G_LEADER], S.g[L.G_NIN], S.g[L.G_SEATS]))
+        m, pool = holders_of(S, me, holder, need, allowed)
+        for _ in range(30):
+            assert sample_holders(pool, need, allowed, m, 64, False, dealt, st) > 0
+            hands, under = S.hands.copy(), S.under.copy()
+            place_world(S, holder, m, dealt, hands, under, st)
+            assert hands[me] == S.hands[me]
+            assert ((under >= 0) == (S.under >= 0)).all()  # the same face-up cards cover one
+            for s in range(S.g[L.G_SEATS]):
+                assert bin(hands[s]).count("1") == bin(S.hands[s]).count("1")
+                assert hands[s] & S.known[s] == S.known[s]
+                assert s == me or hands[s] & ~S.possible[s] == 0
+            checked += 1
+    assert checked >= 60
