@@ -38,8 +38,8 @@ TARGET_DEEP_SEA_GAMES_PER_S = 100_000
 PLAYERS = 4
 DISTRESS = "never"  # a distress signal changes the deal; keep the workload identical
 SEED = 20_240
-SECTIONS = ("throughput", "python", "compile", "scaling", "memory")
-DEFAULT_SECTIONS = ("throughput", "python", "compile", "scaling")  # memory is opt-in: minutes
+SECTIONS = ("throughput", "search", "python", "compile", "scaling", "memory")
+DEFAULT_SECTIONS = ("throughput", "search", "python", "compile", "scaling")  # memory: opt-in
 
 # targets of issue 3 ("Performance")
 TARGET_GAMES_PER_S = 300_000.0
@@ -47,6 +47,7 @@ TARGET_RATIO = 100.0
 TARGET_CACHED_S = 3.0
 TARGET_SCALING_PER_CORE = 0.9  # 1.8x on 2 cores
 TARGET_MEMORY_MIB = 1024.0
+TARGET_SEARCH_GAMES_PER_S = {MISSION: 10.0, DEEP_SEA_MISSION: 4.0}  # issue 52
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ class Sizes:
     scale_chunk_size: int = 100_000
     scale_repeats: int = 3  # each parallel run costs seconds; the median of 3 is enough
     memory_games: int = 10_000_000
+    search_games: int = 60  # the search crew plays ~10-30 games/s a core
 
 
 QUICK = Sizes(
@@ -72,6 +74,7 @@ QUICK = Sizes(
     scale_chunk_size=1_000,
     scale_repeats=1,
     memory_games=20_000,
+    search_games=2,
 )
 
 
@@ -208,6 +211,41 @@ def throughput(
         "games_per_s": games / med,
         "best_games_per_s": games / min(runs),
         "success_rate": float(last["success"].mean()),
+    }
+
+
+def search_throughput(mission: str, games: int, repeats: int, seed: int = SEED) -> dict[str, Any]:
+    """The search crew's games/s on one core (median of ``repeats`` runs of the same deals),
+    with what its decisions cost: worlds and rollouts each, the share the sequential test
+    settled before the most worlds, the share of worlds the chain gave."""
+    from crewsim.engine.run import new_state, run_chunk
+    from crewsim.kernel import layout as L
+
+    mp, bp = _vectors("search", mission)
+    run_chunk(mp, bp, 1, seed)  # JIT warm-up
+    state = new_state()
+    last: dict[str, np.ndarray] = {}
+
+    def once() -> None:
+        state.search_stats[0] = 0
+        last.update(run_chunk(mp, bp, games, seed, state=state))
+
+    runs = _time_it(once, repeats)
+    stats = state.search_stats[0]
+    decisions = max(int(stats[L.SS_DECISIONS]), 1)
+    worlds = max(int(stats[L.SS_WORLDS]), 1)
+    return {
+        "mission": mission,
+        "games": games,
+        "repeats": repeats,
+        "seconds": runs,
+        "games_per_s": games / statistics.median(runs),
+        "success_rate": float(last["success"].mean()),
+        "decisions_per_game": decisions / games,
+        "worlds_per_decision": stats[L.SS_WORLDS] / decisions,
+        "rollouts_per_decision": stats[L.SS_ROLLOUTS] / decisions,
+        "settled_early": stats[L.SS_EARLY] / decisions,
+        "chained_worlds": stats[L.SS_CHAINED] / worlds,
     }
 
 
@@ -498,6 +536,23 @@ def figures(results: dict[str, Any]) -> list[Figure]:
                 f"median of {d['repeats']} x {d['games']:,}; success {d['success_rate']:.1%}",
             )
         )
+    for mission, target in TARGET_SEARCH_GAMES_PER_S.items():
+        r = results.get(f"search_{mission}")
+        if r:
+            rows.append(
+                Figure(
+                    f"search_games_per_s_{mission}",
+                    f"search crew, {mission}, 1 core",
+                    r["games_per_s"],
+                    "games/s",
+                    f"≥ {target:g}",
+                    _ok(r["games_per_s"], target),
+                    f"median of {r['repeats']} x {r['games']}; success {r['success_rate']:.1%}; "
+                    f"per decision {r['worlds_per_decision']:.0f} worlds, "
+                    f"{r['rollouts_per_decision']:.0f} rollouts; settled early "
+                    f"{r['settled_early']:.0%}; worlds from the chain {r['chained_worlds']:.1%}",
+                )
+            )
     for bot in ("heuristic", "random"):
         p = results.get(f"python_{bot}")
         if p:
@@ -605,6 +660,15 @@ def run_bench(
             partial(throughput, "heuristic", sizes.games, sizes.repeats, SEED, DEEP_SEA_MISSION),
         )
     )
+    for mission in TARGET_SEARCH_GAMES_PER_S:
+        steps.append(
+            (
+                "search",
+                f"search_{mission}",
+                f"search crew on {mission}, {min(sizes.repeats, 3)} x {sizes.search_games} games",
+                partial(search_throughput, mission, sizes.search_games, min(sizes.repeats, 3)),
+            )
+        )
     for bot in ("heuristic", "random"):
         steps.append(
             (

@@ -35,6 +35,11 @@ from crewsim.kernel.layout import (
     G_NTASK,
     G_SEATS,
     G_T,
+    SS_CHAINED,
+    SS_DECISIONS,
+    SS_EARLY,
+    SS_ROLLOUTS,
+    SS_WORLDS,
 )
 
 SEARCH = KINDS["search"]  # ``bp[BP_KIND]`` of the search crew
@@ -137,6 +142,7 @@ def search_card(S, R, deep, r_comms, r_draws, r_plays):
         if how == 0:
             break
         chained = True
+        S.search_stats[SS_CHAINED] += how == 2
         world_hands[:] = S.hands
         world_under[:] = S.under
         place_world(S, holder, m, dealt, world_hands, world_under, S.rng)
@@ -153,7 +159,11 @@ def search_card(S, R, deep, r_comms, r_draws, r_plays):
                 cross[i, j] += value[i] * value[j]
         worlds += 1
         if worlds >= lo and worlds % BATCH == 0 and _settled(total, cross, n, worlds, z):
+            S.search_stats[SS_EARLY] += worlds < hi
             break
+    S.search_stats[SS_DECISIONS] += 1
+    S.search_stats[SS_WORLDS] += worlds
+    S.search_stats[SS_ROLLOUTS] += worlds * n
     if worlds == 0:
         return preferred
     best, top = 0, -1.0

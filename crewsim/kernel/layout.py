@@ -205,6 +205,14 @@ DEC_PREDICT = 7  # Deep Sea: the trick count predicted
 DEC_COMM = 8  # the card to communicate, or none
 DEC_PLAY = 9  # the card to play
 
+# ---- the search crew's counts over a chunk (engine.search), read by the benchmark
+SS_DECISIONS = 0  # card plays searched (a choice among two cards or more)
+SS_WORLDS = 1  # worlds sampled
+SS_ROLLOUTS = 2  # games played on to their end
+SS_EARLY = 3  # decisions the sequential test settled before the most worlds
+SS_CHAINED = 4  # worlds the chain gave (rejection kept failing)
+SEARCH_STATS = 5
+
 # ---- the chunk's scratch state as one record: arrays viewed out of a numpy record carry no
 # reference count, so passing them between jitted functions costs no atomic incref/decref
 # (which took ~40 % of the run time when every scratch array was a separate allocation).
@@ -246,6 +254,7 @@ STATE_FIELDS = (
     ("ds_deck", "i8", 96),
     ("score", "f8", 5),
     ("endgame", "i8", ENDGAME_SCRATCH),  # the endgame search's arrays (bots.endgame)
+    ("search_stats", "i8", SEARCH_STATS),  # the search crew's counts over a chunk
     ("probe", "i8", PROBE_SIZE),
     ("probe_hands", "i8", 5),
     ("probe_under", "i8", 40),

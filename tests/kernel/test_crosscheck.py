@@ -50,6 +50,16 @@ def test_kernel_agrees_with_referee(players: int, bot: str, distress: str) -> No
 
 
 @pytest.mark.parametrize("players", PLAYERS)
+def test_search_crew_games_agree_with_referee(players: int) -> None:
+    """The search crew's games (the game stopped at each card play and resumed with the
+    chosen card): every mission of both campaigns, 2 games each."""
+    bad: list[str] = []
+    for mission in (*CAMPAIGN, *DEEP_SEA):
+        bad += _mismatches(mission, players, "search", "auto", 2)
+    assert not bad, "\n".join(bad[:20])
+
+
+@pytest.mark.parametrize("players", PLAYERS)
 @pytest.mark.parametrize(("bot", "distress"), CREWS)
 def test_deep_sea_kernel_agrees_with_referee(players: int, bot: str, distress: str) -> None:
     """32 missions x 4 player counts x 2 crews x 20 games = 5,120 replayed Deep Sea games."""
