@@ -140,31 +140,21 @@ def _nth(mask, k):
 
 
 @njit(cache=True)
-def sample_holders(pool, need, allowed, m, tries, chained, out, st):
-    """A uniform deal of ``pool`` to ``m`` holders (``need[h]`` cards each, only cards of
-    ``allowed[h]``) into ``out``: 1 by rejection, 2 by the chain, 0 when there is none.
-
-    ``chained``: ``out`` already holds a valid deal of this pool (an earlier world of the same
-    decision), from which the chain goes on when rejection fails."""
-    cards = np.zeros(40, dtype=np.int64)
+def _split_forced(pool, allowed, m, cards, fixed, left):
+    """Cards only one holder may have lie there in every valid deal (``fixed``, taken off
+    ``left``); the others go to ``cards``.  Their count, or -1 when no deal is valid."""
     n = 0
     rest = pool
-    free_pool = np.int64(0)
-    for h in range(m):
-        free_pool |= allowed[h]
-    if pool & ~free_pool:
-        return 0
-    left = need[:m].copy()
-    fixed = np.zeros(MAX_HOLDERS, dtype=np.int64)
-    while rest:  # a card only one holder may have lies there in every valid deal
+    while rest:
         c = lowest(rest)
         rest &= rest - 1
-        only = -1
-        ways = 0
+        only, ways = -1, 0
         for h in range(m):
             if allowed[h] >> c & 1:
                 ways += 1
                 only = h
+        if ways == 0:
+            return -1
         if ways == 1:
             fixed[only] |= np.int64(1) << c
             left[only] -= 1
@@ -173,7 +163,23 @@ def sample_holders(pool, need, allowed, m, tries, chained, out, st):
             n += 1
     for h in range(m):
         if left[h] < 0:
-            return 0
+            return -1
+    return n
+
+
+@njit(cache=True)
+def sample_holders(pool, need, allowed, m, tries, chained, out, st):
+    """A uniform deal of ``pool`` to ``m`` holders (``need[h]`` cards each, only cards of
+    ``allowed[h]``) into ``out``: 1 by rejection, 2 by the chain, 0 when there is none.
+
+    ``chained``: ``out`` already holds a valid deal of this pool (an earlier world of the same
+    decision), from which the chain goes on when rejection fails."""
+    cards = np.zeros(40, dtype=np.int64)
+    left = need[:m].copy()
+    fixed = np.zeros(MAX_HOLDERS, dtype=np.int64)
+    n = _split_forced(pool, allowed, m, cards, fixed, left)
+    if n < 0:
+        return 0
     free = np.zeros(MAX_HOLDERS, dtype=np.int64)
     for h in range(m):
         free[h] = allowed[h] & ~fixed[h]

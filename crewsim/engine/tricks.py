@@ -96,22 +96,29 @@ def _communicate(S, bp, mp, record, ri, r_comms):
         claim = _true_claim(hands[s], c)
         comm_used[s] = 1
         g[G_COMM_LEFT] -= 1
-        known[s] |= np.int64(1) << c
-        for q in range(seats):
-            if q != s:
-                possible[q] &= ~(np.int64(1) << c)
-        if g[G_COMM] != COMM_DEAD_ZONE:
-            same = SUIT[suit_of(c)]
-            if claim == 0:
-                possible[s] &= ~(same & BEATS[c])
-            elif claim == 2:
-                possible[s] &= ~(same & ((np.int64(1) << c) - 1))
-            else:
-                possible[s] &= ~(same & ~(np.int64(1) << c))
+        _reveal(g, possible, known, s, c, claim)
         if record and n_comms < r_comms.shape[1]:
             r_comms[ri, n_comms, 0], r_comms[ri, n_comms, 1] = s, c
             r_comms[ri, n_comms, 2], r_comms[ri, n_comms, 3] = claim, g[G_T]
         g[G_NCOMMS] = n_comms + 1
+
+
+@njit(cache=True, forceinline=True)
+def _reveal(g, possible, known, s, c, claim):
+    """What everyone learns when seat ``s`` shows ``c``: where it lies and, but in the dead
+    zone, which cards of its colour the claim rules out of that hand."""
+    known[s] |= np.int64(1) << c
+    for q in range(g[G_SEATS]):
+        if q != s:
+            possible[q] &= ~(np.int64(1) << c)
+    if g[G_COMM] != COMM_DEAD_ZONE:
+        same = SUIT[suit_of(c)]
+        if claim == 0:
+            possible[s] &= ~(same & BEATS[c])
+        elif claim == 2:
+            possible[s] &= ~(same & ((np.int64(1) << c) - 1))
+        else:
+            possible[s] &= ~(same & ~(np.int64(1) << c))
 
 
 @njit(cache=True, forceinline=True)
@@ -204,6 +211,23 @@ def _end_trick(S, mp, deep):
 
 
 @njit(cache=True)
+def _before_trick(S, bp, mp, t, record, ri, r_comms, r_draws):
+    """Trick ``t``'s communications and pn-12's draw, then the trick opens."""
+    g = S.g
+    open_now = g[G_COMM_UNTIL] == 0 or t < g[G_COMM_UNTIL]
+    if g[G_COMM] != COMM_NONE and t + 1 >= mp[MP_COMM_FROM] and open_now:
+        _communicate(S, bp, mp, record, ri, r_comms)
+    if mp[MP_DRAW_AFTER] > 0 and t == mp[MP_DRAW_AFTER]:
+        _draw_round(g, S.hands, S.under, S.known, S.possible, S.passes, S.rng)
+        if record:
+            r_draws[ri, : g[G_SEATS]] = S.passes[: g[G_SEATS]]
+    g[G_UNCOVER] = -1
+    g[G_TRICKMASK] = 0
+    g[G_NIN] = 0
+    g[G_PLAYING] = 1
+
+
+@njit(cache=True)
 def play_tricks(S, deep, stop, record, ri, r_comms, r_draws, r_plays):
     """Play on from where the game stands until it is decided; True when it stopped instead
     at a card play with a choice (``stop``: the search crew decides those itself)."""
@@ -212,18 +236,7 @@ def play_tricks(S, deep, stop, record, ri, r_comms, r_draws, r_plays):
     for t in range(g[G_T], g[G_NT]):
         g[G_T] = t
         if not g[G_PLAYING]:
-            open_now = g[G_COMM_UNTIL] == 0 or t < g[G_COMM_UNTIL]
-            if g[G_COMM] != COMM_NONE and t + 1 >= mp[MP_COMM_FROM] and open_now:
-                _communicate(S, bp, mp, record, ri, r_comms)
-            if mp[MP_DRAW_AFTER] > 0 and t == mp[MP_DRAW_AFTER]:
-                _draw_round(g, S.hands, S.under, S.known, S.possible, S.passes, S.rng)
-                if record:
-                    for s in range(seats):
-                        r_draws[ri, s] = S.passes[s]
-            g[G_UNCOVER] = -1
-            g[G_TRICKMASK] = 0
-            g[G_NIN] = 0
-            g[G_PLAYING] = 1
+            _before_trick(S, bp, mp, t, record, ri, r_comms, r_draws)
         for k in range(g[G_NIN], seats):
             s = seat_after(g[G_LEADER], k, seats)
             g[G_NIN] = k
