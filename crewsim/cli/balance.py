@@ -11,10 +11,11 @@ import json
 import math
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 from rich import box
+from rich.console import Console
 from rich.table import Table
 
 from crewsim.analysis.task_check import CHUNK
@@ -29,12 +30,9 @@ from crewsim.cli.options import (
 )
 from crewsim.cli.output import busy, deals_bar, stdout_console
 from crewsim.errors import CrewsimError, writable_folder
+from crewsim.runs.backends import Workers
 from crewsim.runs.csv_out import csv_text
-
-if TYPE_CHECKING:
-    import polars as pl
-
-    from crewsim.analysis.balance import Balance
+from crewsim.solver.api import DEFAULT_CONFLICTS
 
 DEFAULT_GAMES = 25_000  # per mission and crew size: the fit reads this many (FIT_GAMES)
 DEFAULT_CEILING_DEALS = 300  # per card and crew size: 96 cards x 3 sizes in ~1 min on 2 cores
@@ -146,7 +144,15 @@ def balance(
     with busy("fitting the balance model"):
         bal = bal_mod.analyse(run or run_dir, wanted, fit_games or None)
     if with_ceiling:
-        bal.ceiling = _card_ceilings(bal, ceiling_n, jobs, backend, scheduler)
+        bal.ceiling = bal_mod.card_ceilings(
+            bal.players,
+            ceiling_n,
+            bal.run.seed,
+            bal.run.bot,
+            DEFAULT_CONFLICTS,
+            Workers(backend or "loky", jobs, scheduler),
+            bar=lambda total: deals_bar(total, Console(stderr=True)),
+        )
     if out is not None:
         with busy("writing the report: tables, charts, report.md, index.html"):
             balance_report.build(bal, out)
@@ -188,31 +194,3 @@ def balance(
     if out is not None:
         console.print(f"report written to {Path(out) / 'index.html'}", highlight=False)
     console.print(f"run folder: {run.path}", highlight=False)
-
-
-def _card_ceilings(
-    bal: Balance, deals: int, jobs: int, backend: str | None, scheduler: str | None
-) -> pl.DataFrame:
-    """Every card alone, per crew size of the analysis, solved on the run's seed and bot."""
-    from rich.console import Console
-
-    from crewsim.analysis.balance import card_ceilings
-    from crewsim.missions import load_task_cards
-    from crewsim.runs.backends import open_workers
-    from crewsim.solver.api import DEFAULT_CONFLICTS
-
-    players = bal.players
-    total = len(load_task_cards()) * len(players) * deals
-    with (
-        open_workers(backend or "loky", jobs, scheduler) as workers,
-        deals_bar(total, Console(stderr=True)) as solved,
-    ):
-        return card_ceilings(
-            players,
-            deals,
-            bal.run.seed,
-            bal.run.bot,
-            DEFAULT_CONFLICTS,
-            workers,
-            on_card=lambda: solved(deals),
-        )
