@@ -28,7 +28,6 @@ from rich.table import Table
 from rich.text import Text
 
 from crewsim.report.format import num_ci, pct, pct_ci
-from crewsim.runs.chunks import ChunkCounts
 from crewsim.runs.stats import CEILING_COLUMNS
 
 JSON_COLUMNS = (
@@ -104,13 +103,6 @@ class GamesPerSecond(ProgressColumn):
 
 
 LOG_EVERY = 60.0  # seconds between progress lines when stderr is a file, not a terminal
-
-
-@contextmanager
-def progress_bar(total: int, console: Console) -> Iterator[Callable[[ChunkCounts], None]]:
-    """A games bar with rate and ETA; yields the per-chunk callback that advances it."""
-    with _progress("simulating", "games", total, console) as advance:
-        yield lambda done: advance(done.task.games)
 
 
 @contextmanager

@@ -29,6 +29,7 @@ from crewsim.runs.backends import backend_named
 from crewsim.runs.ceiling import DEFAULT_CEILING_N
 from crewsim.runs.folder import config_from_manifest, default_out
 from crewsim.runs.plan import CHUNK_SIZE, RunConfig, plan
+from crewsim.runs.session import CeilingRequest
 from crewsim.solver.api import DEFAULT_CONFLICTS
 
 
@@ -267,7 +268,7 @@ def simulate(
         config,
         out,
         lambda text: info.print(text, highlight=False, soft_wrap=True),
-        ceiling=(n_solve, conflicts) if ceiling else None,
+        ceiling=CeilingRequest(n_solve, conflicts) if ceiling else None,
     )
     if fmt is OutputFormat.json:
         typer.echo(summary_json(summary))
