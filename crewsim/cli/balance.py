@@ -30,7 +30,7 @@ from crewsim.cli.options import (
 )
 from crewsim.cli.output import busy, deals_bar, stdout_console
 from crewsim.errors import CrewsimError, writable_folder
-from crewsim.runs.backends import Workers
+from crewsim.runs.backends import Workers, backend_named
 from crewsim.runs.csv_out import csv_text
 from crewsim.solver.api import DEFAULT_CONFLICTS
 
@@ -150,7 +150,7 @@ def balance(
             bal.run.seed,
             bal.run.bot,
             DEFAULT_CONFLICTS,
-            Workers(backend or "loky", jobs, scheduler),
+            Workers(backend_named(backend, scheduler), jobs, scheduler),
             bar=lambda total: deals_bar(total, Console(stderr=True)),
         )
     if out is not None:
