@@ -146,10 +146,10 @@ class Balance:
 def drawing_missions(run: Run) -> dict[str, int]:
     """Deep Sea missions of the run that draw task cards, with their printed difficulty."""
     out: dict[str, int] = {}
-    for cell in run.manifest.get("cells", []):
-        rec = cell.get("mission_record", {})
-        draws = rec.get("draws_task_cards") and int(rec.get("difficulty", 0)) > 0
-        if rec.get("game") == "deep-sea" and draws and not rec.get("fixed_tasks"):
+    for cell in run.manifest["cells"]:
+        rec = cell["mission_record"]
+        draws = rec["draws_task_cards"] and int(rec["difficulty"]) > 0
+        if rec["game"] == "deep-sea" and draws and not rec["fixed_tasks"]:
             out[str(cell["mission"])] = int(rec["difficulty"])
     return out
 

@@ -151,7 +151,7 @@ def prepare(config: RunConfig, out: Path | None = None) -> RunState:
                 f"{out} already holds {previous:,} games per cell; -n {config.games:,} would "
                 f"discard some (use -n {previous:,} or more, or another --out)"
             )
-        doc["created"] = old.get("created", doc["created"])
+        doc["created"] = old["created"]
         doc["updated"] = datetime.now(UTC).isoformat(timespec="seconds")
     elif _holds_files(out):  # another program's folder: never overwrite it
         raise CrewsimError(

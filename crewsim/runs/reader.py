@@ -18,7 +18,6 @@ from crewsim.errors import CrewsimError
 from crewsim.runs.stats import CEILING_COLUMNS, ceiling_columns, expected_attempts
 
 _REQUIRED = ("manifest.json", "summary.parquet", "failures.parquet")
-REPORT_KEYS = ("cells", "root_seed", "chunk_size", "games_per_cell")  # the manifest keys read
 _SUMMARY_COLUMNS = ("mission", "players", "games", "successes", "success_rate")
 _FAILURE_COLUMNS = ("mission", "players", "kind", "trick", "count")
 
@@ -46,32 +45,32 @@ class Run:
 
     @property
     def seed(self) -> int:
-        return int(self.manifest.get("root_seed", 0))
+        return int(self.manifest["root_seed"])
 
     @property
     def bot(self) -> str:
-        return str(self.manifest.get("bot", {}).get("name", "?"))
+        return str(self.manifest["bot"]["name"])
 
     @property
     def games_per_cell(self) -> int:
-        return int(self.manifest.get("games_per_cell", 0))
+        return int(self.manifest["games_per_cell"])
 
     @property
     def version(self) -> str:
-        return str(self.manifest.get("crewsim_version", "?"))
+        return str(self.manifest["crewsim_version"])
 
     @property
     def created(self) -> str:
         """The run's date (UTC, from the manifest), ``YYYY-MM-DD``."""
-        raw = str(self.manifest.get("created", ""))
+        raw = str(self.manifest["created"])
         try:
             return datetime.fromisoformat(raw).date().isoformat()
         except ValueError:
-            return raw or "?"
+            return raw
 
     @property
     def distress(self) -> str:
-        return str(self.manifest.get("distress", "auto"))
+        return str(self.manifest["distress"])
 
     @property
     def players(self) -> list[int]:
@@ -117,7 +116,7 @@ class Run:
 
     def key_map(self) -> pl.DataFrame:
         """The chunk files' cell key -> mission and players, from the manifest."""
-        keys = {c["key"]: (c["mission"], int(c["players"])) for c in self.manifest.get("cells", [])}
+        keys = {c["key"]: (c["mission"], int(c["players"])) for c in self.manifest["cells"]}
         return pl.DataFrame(
             {
                 "key": list(keys),
@@ -129,26 +128,26 @@ class Run:
 
 
 def _mission_info(cell: dict[str, Any]) -> MissionInfo:
-    rec = cell.get("mission_record", {})
+    rec = cell["mission_record"]
     printed: dict[int, int] = {}
-    if rec.get("game") == "deep-sea":
+    if rec["game"] == "deep-sea":
         value = _printed_difficulty(rec, int(cell["players"]))
         if value is not None:
             printed[int(cell["players"])] = value
     return MissionInfo(
         id=str(cell["mission"]),
-        game=str(rec.get("game", "?")),
-        number=int(rec.get("number", 0)),
-        description=str(rec.get("description", "")),
+        game=str(rec["game"]),
+        number=int(rec["number"]),
+        description=str(rec["description"]),
         printed_difficulty=printed,
     )
 
 
 def _printed_difficulty(rec: dict[str, Any], players: int) -> int | None:
     """Deep Sea: the logbook's difficulty, or the printed values of its fixed task cards."""
-    if int(rec.get("difficulty", 0)) > 0:
+    if int(rec["difficulty"]) > 0:
         return int(rec["difficulty"])
-    fixed = [int(x) for x in rec.get("fixed_tasks", [])]
+    fixed = [int(x) for x in rec["fixed_tasks"]]
     if not fixed:
         return None
     from crewsim.missions import load_task_cards
@@ -169,7 +168,7 @@ def load_run(path: Path | str) -> Run:
             )
     from crewsim.runs.folder import MANIFEST, malformed, read_manifest
 
-    manifest = read_manifest(path, REPORT_KEYS)  # an older run lacking others still reads
+    manifest = read_manifest(path)
     summary = read_table(path / "summary.parquet")
     failures = read_table(path / "failures.parquet")
     for table, name, columns in (

@@ -314,16 +314,6 @@ def test_a_malformed_manifest_is_one_line(
     assert "manifest.json" in str(err.value) and "\n" not in str(err.value)
 
 
-def test_an_older_manifest_without_the_newer_identity_keys_still_reads(run_copy: Path) -> None:
-    """The report reads cells, seed, chunk size and games; a resume compares the rest."""
-    path = run_copy / "manifest.json"
-    doc = json.loads(path.read_text())
-    path.write_text(
-        json.dumps({k: v for k, v in doc.items() if k not in ("kernel_sha256", "seeding")})
-    )
-    assert load_run(run_copy).seed == doc["root_seed"]
-
-
 @pytest.mark.parametrize(
     ("name", "column"), [("summary.parquet", "games"), ("failures.parquet", "trick")]
 )

@@ -1,0 +1,86 @@
+"""A run folder an older crewsim wrote is refused in one line naming it and saying to run it
+again, wherever it is read or resumed; nothing converts it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from crewsim.bots import get_bot
+from crewsim.errors import CrewsimError
+from crewsim.missions import resolve_missions
+from crewsim.runs.folder import config_from_manifest
+from crewsim.runs.montecarlo import prepare, run
+from crewsim.runs.plan import RunConfig
+from crewsim.runs.reader import load_run
+
+CONFIG = RunConfig(
+    missions=tuple(resolve_missions("pn-1,ds-3")),
+    players=(4,),
+    games=400,
+    bot=get_bot("heuristic"),
+    seed=2,
+    jobs=1,
+    chunk_size=200,
+)
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("format") / "run"
+    run(CONFIG, out)
+    return out
+
+
+@pytest.fixture
+def folder(made: Path, tmp_path: Path) -> Path:
+    """A private copy of today's run folder, for a test to age."""
+    return Path(shutil.copytree(made, tmp_path / "run"))
+
+
+def _edit_manifest(folder: Path, change: Callable[[dict], None]) -> None:
+    path = folder / "manifest.json"
+    doc = json.loads(path.read_text())
+    change(doc)
+    path.write_text(json.dumps(doc))
+
+
+def _refused(folder: Path, what: str, read: Callable[[Path], object]) -> None:
+    with pytest.raises(CrewsimError) as err:
+        read(folder)
+    message = str(err.value)
+    assert message.startswith(f"{folder}: a run folder of an older crewsim ({what}")
+    assert message.endswith("simulate the run again into a new --out") and "\n" not in message
+
+
+def _resume(folder: Path) -> object:
+    return prepare(config_from_manifest(folder), folder)
+
+
+def test_todays_folder_reads_and_resumes(folder: Path) -> None:
+    assert load_run(folder).games_per_cell == 400
+    assert not _resume(folder).todo  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("read", [load_run, _resume], ids=["read", "resume"])
+def test_a_manifest_without_a_key_of_todays(folder: Path, read: Callable[[Path], object]) -> None:
+    _edit_manifest(folder, lambda doc: doc.pop("kernel_sha256"))
+    _refused(folder, "its manifest has no kernel_sha256", read)
+
+
+@pytest.mark.parametrize("read", [load_run, _resume], ids=["read", "resume"])
+def test_a_manifest_naming_its_missions_by_id_only(
+    folder: Path, read: Callable[[Path], object]
+) -> None:
+    """Older manifests named the mission ids, looked up again in today's scenario files."""
+
+    def drop_records(doc: dict) -> None:
+        for cell in doc["cells"]:
+            del cell["mission_record"]
+
+    _edit_manifest(folder, drop_records)
+    _refused(folder, "its manifest names the missions without their records", read)
