@@ -167,13 +167,12 @@ def grouped_games(
     run's plan is prefix-stable these are exactly the games a run of ``-n fit_games`` with
     the same seed plays, so a big run and a small one fit the same games.
     """
-    chunks = sorted((run.path / "chunks").glob("*.parquet"))
-    if not chunks or "ds_cards" not in pl.read_parquet_schema(chunks[0]):
+    if not any((run.path / "chunks").glob("*.parquet")):
         raise CrewsimError(
-            f"{run.path}: its games do not record the task cards in play (made by an older "
-            "crewsim); simulate again"
+            f"{run.path}: its chunk files are gone (the fit reads every game's task cards); "
+            "simulate again"
         )
-    chunk = int(run.manifest.get("chunk_size", 0)) or 1
+    chunk = int(run.manifest["chunk_size"])
     index = pl.col("file").str.extract(r"-(\d+)\.parquet$", 1).cast(
         pl.Int64
     ) * chunk + pl.int_range(pl.len()).over("file")

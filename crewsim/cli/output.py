@@ -187,9 +187,8 @@ def summary_table(summary: pl.DataFrame, title: str) -> Table:
     """One row per mission x players: counts, rate with Wilson 95 %, attempts, distress, and
     (Deep Sea) the share of games that needed a redeal or a contradiction repair."""
     table = compact_table(title)
-    setup = {"redeal_share", "repair_share"} <= set(summary.columns) and any(
-        m.startswith("ds-") for m in summary["mission"]
-    )  # Planet Nine never redeals or repairs: keep the table narrow
+    # Planet Nine never redeals or repairs: keep the table narrow
+    setup = any(m.startswith("ds-") for m in summary["mission"])
     extra = ("redeal", "repair") if setup else ()  # shares of games, one decimal
     # short headers: the table fits a terminal of 80 columns
     names = (

@@ -1,13 +1,14 @@
 """A finished run folder, read back for reporting: manifest, summary, failures, optional ceiling.
 
 Reports never re-simulate: everything they show comes from the files `crewsim simulate` wrote,
-so a report can be rebuilt (or re-styled) from an old run at no cost, and its stamp (version,
-seed, date, bot, n) is the run's own, not the reporting machine's.
+so a report can be rebuilt (or re-styled) from a run made earlier at no cost, and its stamp
+(version, seed, date, bot, n) is the run's own, not the reporting machine's.  A folder an older
+crewsim wrote is refused in one line (``run_format``), never converted.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, NoReturn
@@ -15,7 +16,8 @@ from typing import Any, NoReturn
 import polars as pl
 
 from crewsim.errors import CrewsimError
-from crewsim.runs.stats import CEILING_COLUMNS, ceiling_columns, expected_attempts
+from crewsim.runs.run_format import check_games, check_summary
+from crewsim.runs.stats import CEILING_COLUMNS, ceiling_columns
 
 _REQUIRED = ("manifest.json", "summary.parquet", "failures.parquet")
 _SUMMARY_COLUMNS = ("mission", "players", "games", "successes", "success_rate")
@@ -178,9 +180,11 @@ def load_run(path: Path | str) -> Run:
         absent = [c for c in columns if c not in table.columns]
         if absent:
             _damaged(path / name, f"no column {absent[0]!r}")
+    check_summary(path, summary.columns)
     chunks = sorted((path / "chunks").glob("*.parquet"))
     for chunk in chunks:
         _whole_parquet(chunk)
+    check_games(path)
     missions: dict[str, MissionInfo] = {}
     with malformed(path / MANIFEST):  # every field the report reads, read once here
         for cell in manifest["cells"]:
@@ -195,8 +199,6 @@ def load_run(path: Path | str) -> Run:
             raise ValueError(f"chunk_size {manifest['chunk_size']} is not a positive count")
         if chunks:  # a run may drop its chunk files once summarised, but not some of them
             _no_missing_chunk(run, {c.name for c in chunks}, int(manifest["chunk_size"]))
-    if "distress_successes" not in summary.columns:
-        run = replace(run, summary=_recount_attempts(run))
     return run
 
 
@@ -248,106 +250,28 @@ def _damaged(path: Path, why: str) -> NoReturn:
     raise CrewsimError(f"{path}: damaged ({why}); delete it: `{resume_command(folder)}` {mend}")
 
 
-def _recount_attempts(run: Run) -> pl.DataFrame:
-    """A summary written before crewsim counted the games won after a distress call (and
-    charged the signal's attempt once per game, not once per mission): those counts from the
-    chunk files, and the expected attempts again by today's rule.  A run whose chunk files
-    are gone gets the count a signal that does not change the odds would give."""
-    schema = {"mission": pl.String, "players": pl.Int64, "ds": pl.Int64}
-    wins = pl.DataFrame(schema=schema)
-    if any((run.path / "chunks").glob("*.parquet")):
-        wins = (
-            run.game_rows()
-            .group_by("mission", "players")
-            .agg((pl.col("distress") & pl.col("success")).sum().alias("ds"))
-            .collect()
-            .cast(schema)  # type: ignore[arg-type]
-        )
-    s = run.summary.join(wins, on=["mission", "players"], how="left")
-    rows = []
-    for r in s.iter_rows(named=True):
-        ds = r["ds"]
-        if ds is None:
-            ds = round(r["distress_games"] * r["successes"] / r["games"]) if r["games"] else 0
-        att = expected_attempts(r["games"], r["successes"], r["distress_games"], ds)
-        rows.append((ds, att.expected, att.low, att.high))
-    names = ("distress_successes", "expected_attempts", "attempts_low", "attempts_high")
-    cols = [pl.Series(name, [row[k] for row in rows]) for k, name in enumerate(names)]
-    return s.drop("ds").with_columns(cols)
-
-
 # ---------------------------------------------------------------- the perfect-information ceiling
 
 
 def ceiling(run: Run) -> pl.DataFrame | None:
     """The perfect-information ceiling per mission x players when the run has it, else None.
 
-    The solver writes it in one of two shapes, and both are read: a per-game ``feasible`` column
-    in the chunk files (true / false / null = unknown past the node budget; integers 1 / 0 / -1
-    or the solver's verdict names "feasible" / "infeasible" / "unknown" work too), or summary
-    columns ``feasible_share`` (optionally with counts ``feasible_games`` or ``feasible``,
-    ``decided_games``, ``ceiling_games`` and ``ceiling_wins``).  Both go through
-    ``stats.ceiling_columns``: the share of the decided deals with an interval spanning every
-    way the undecided ones could go, and the bots' efficiency on exactly the solved deals.
+    `simulate --ceiling` writes its counts into the summary (``stats.ceiling_columns``); the
+    shares and intervals are computed from them again here, so a report shows today's rule.
+    A cell the solver could not judge (e.g. pn-12) counts no solved deal.
     """
     s = run.summary
-    if "feasible_share" in s.columns:
-        rows = []
-        for r in s.iter_rows(named=True):
-            share = r["feasible_share"]
-            key = {"mission": r["mission"], "players": int(r["players"])}
-            if share is None:  # a cell the solver could not judge (e.g. pn-12)
-                rows.append(key | ceiling_columns(0, 0, 0, 0))
-                continue
-            decided = r.get("decided_games")  # 0 is a count: every deal left open
-            decided = int(r["games"] if decided is None else decided)
-            feasible = r.get("feasible_games")
-            if feasible is None and isinstance(r.get("feasible"), int):
-                feasible = r["feasible"]  # the solver's own summary names the count `feasible`
-            if feasible is None:
-                feasible = round(share * decided)
-            solved = int(r.get("ceiling_games") or decided)
-            decided = min(decided, solved)  # counts that overrun the solved deals are capped
-            feasible = min(int(feasible), decided)
-            wins = r.get("ceiling_wins")
-            if wins is None:  # the bots on exactly the solved deals; a bare share: the whole run
-                wins = round(r.get("ceiling_success_rate", r["success_rate"]) * solved)
-            infeasible = decided - int(feasible)
-            feasible = max(int(feasible), int(wins))  # a deal the bots won is winnable
-            rows.append(
-                key
-                | ceiling_columns(solved, feasible, min(infeasible, solved - feasible), int(wins))
-            )
-        return _ceiling_frame(rows)
-    chunks = sorted((run.path / "chunks").glob("*.parquet"))
-    if not chunks or "feasible" not in pl.read_parquet_schema(chunks[0]):
+    if "ceiling_games" not in s.columns:
         return None
-    games = run.game_rows()
-    if pl.read_parquet_schema(chunks[0])["feasible"] == pl.String:  # the solver's verdict names
-        flag = pl.col("feasible").replace_strict(
-            {"feasible": 1, "infeasible": 0}, default=None, return_dtype=pl.Int8
-        )
-    else:
-        flag = pl.col("feasible").cast(pl.Int8)
-    counts = (
-        games.group_by("mission", "players")
-        .agg(
-            ((flag == 1) | pl.col("success")).sum().alias("feasible"),
-            ((flag == 0) & ~pl.col("success")).sum().alias("infeasible"),
-            pl.len().alias("solved"),
-            pl.col("success").sum().alias("wins"),
-        )
-        .collect()
-    )
-    return _ceiling_frame(
-        [
+    counts = ("ceiling_games", "feasible_games", "decided_games", "ceiling_wins")
+    rows = []
+    for r in s.select("mission", "players", *counts).iter_rows(named=True):
+        solved, feasible, decided, wins = (int(r[k] or 0) for k in counts)
+        rows.append(
             {"mission": r["mission"], "players": int(r["players"])}
-            | ceiling_columns(
-                int(r["solved"]), int(r["feasible"]), int(r["infeasible"]), int(r["wins"])
-            )
-            for r in counts.iter_rows(named=True)
-        ]
-    )
+            | ceiling_columns(solved, feasible, decided - feasible, wins)
+        )
+    return _ceiling_frame(rows)
 
 
 def _ceiling_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:

@@ -4,10 +4,17 @@ converted (converting code outlives the formats it reads, untested)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import polars as pl
+
 from crewsim.errors import CrewsimError
+from crewsim.runs.chunks import RESULT_COLUMNS
+from crewsim.runs.stats import CEILING_COLUMNS, SUMMARY_SCHEMA
+
+SUMMARY_COLUMNS = (*SUMMARY_SCHEMA, "redeal_share", "repair_share")  # with the set-up shares
 
 
 def older_run(folder: Path, what: str) -> CrewsimError:
@@ -25,3 +32,44 @@ def check_cells(folder: Path, doc: dict[str, Any]) -> None:
         isinstance(c, dict) and "mission_record" not in c for c in cells
     ):
         raise older_run(folder, "its manifest names the missions without their records")
+
+
+def check_summary(folder: Path, columns: Sequence[str]) -> None:
+    """A summary holds every column of today's, and the ceiling's all or none."""
+    absent = [c for c in SUMMARY_COLUMNS if c not in columns]
+    if absent:
+        raise older_run(folder, f"its summary has no column {absent[0]!r}")
+    ceiling = [c for c in CEILING_COLUMNS if c not in columns]
+    if 0 < len(ceiling) < len(CEILING_COLUMNS):
+        raise older_run(folder, f"its summary's ceiling has no column {ceiling[0]!r}")
+
+
+def check_games(folder: Path) -> None:
+    """The games hold today's columns (older ones lack, say, the Deep Sea task cards in play);
+    the first chunk file speaks for all, and one too damaged to say is left to the checks of
+    damage."""
+    first = min((folder / "chunks").glob("*.parquet"), default=None)
+    if first is None:
+        return
+    try:
+        columns = tuple(pl.read_parquet_schema(first))
+    except Exception:  # polars raises several kinds for garbage
+        return
+    absent = [c for c in RESULT_COLUMNS if c not in columns]
+    if absent:
+        raise older_run(folder, f"its games ({first.name}) have no column {absent[0]!r}")
+    if columns != RESULT_COLUMNS:
+        raise older_run(folder, f"its games ({first.name}) have the columns {list(columns)}")
+
+
+def check_resumable(folder: Path) -> None:
+    """What a resume keeps besides the chunks: a summary of today's columns (if any), the
+    games' columns."""
+    path = folder / "summary.parquet"
+    try:
+        columns = list(pl.read_parquet_schema(path)) if path.exists() else []
+    except Exception:  # a damaged summary is written again
+        columns = []
+    if columns:
+        check_summary(folder, columns)
+    check_games(folder)

@@ -8,6 +8,7 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from crewsim.bots import get_bot
@@ -17,6 +18,8 @@ from crewsim.runs.folder import config_from_manifest
 from crewsim.runs.montecarlo import prepare, run
 from crewsim.runs.plan import RunConfig
 from crewsim.runs.reader import load_run
+from crewsim.runs.run_format import SUMMARY_COLUMNS
+from crewsim.runs.stats import CEILING_COLUMNS
 
 CONFIG = RunConfig(
     missions=tuple(resolve_missions("pn-1,ds-3")),
@@ -49,6 +52,10 @@ def _edit_manifest(folder: Path, change: Callable[[dict], None]) -> None:
     path.write_text(json.dumps(doc))
 
 
+def _edit_table(path: Path, change: Callable[[pl.DataFrame], pl.DataFrame]) -> None:
+    change(pl.read_parquet(path)).write_parquet(path)
+
+
 def _refused(folder: Path, what: str, read: Callable[[Path], object]) -> None:
     with pytest.raises(CrewsimError) as err:
         read(folder)
@@ -62,7 +69,8 @@ def _resume(folder: Path) -> object:
 
 
 def test_todays_folder_reads_and_resumes(folder: Path) -> None:
-    assert load_run(folder).games_per_cell == 400
+    run = load_run(folder)
+    assert list(run.summary.columns) == list(SUMMARY_COLUMNS)
     assert not _resume(folder).todo  # type: ignore[attr-defined]
 
 
@@ -84,3 +92,24 @@ def test_a_manifest_naming_its_missions_by_id_only(
 
     _edit_manifest(folder, drop_records)
     _refused(folder, "its manifest names the missions without their records", read)
+
+
+@pytest.mark.parametrize("read", [load_run, _resume], ids=["read", "resume"])
+def test_a_summary_without_a_column_of_todays(folder: Path, read: Callable[[Path], object]) -> None:
+    """Summaries written before the games won after a distress call were counted."""
+    _edit_table(folder / "summary.parquet", lambda s: s.drop("distress_successes"))
+    _refused(folder, "its summary has no column 'distress_successes'", read)
+
+
+def test_a_summary_with_part_of_the_ceiling(folder: Path) -> None:
+    """Older solvers wrote a bare ``feasible_share``; today's ceiling has all its columns."""
+    _edit_table(folder / "summary.parquet", lambda s: s.with_columns(feasible_share=pl.lit(0.9)))
+    _refused(folder, f"its summary's ceiling has no column {CEILING_COLUMNS[0]!r}", load_run)
+
+
+@pytest.mark.parametrize("read", [load_run, _resume], ids=["read", "resume"])
+def test_games_without_a_column_of_todays(folder: Path, read: Callable[[Path], object]) -> None:
+    """Chunks written before the Deep Sea task cards in play were recorded."""
+    for chunk in (folder / "chunks").glob("*.parquet"):
+        _edit_table(chunk, lambda g: g.drop("ds_cards", "ds_owners"))
+    _refused(folder, "its games (ds-3-4p-00000.parquet) have no column 'ds_cards'", read)
