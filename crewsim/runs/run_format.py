@@ -14,6 +14,7 @@ from crewsim.errors import CrewsimError
 from crewsim.runs.chunks import RESULT_COLUMNS
 from crewsim.runs.stats import CEILING_COLUMNS, SUMMARY_SCHEMA
 
+CEILING_DIR = "ceiling"  # in a run folder: one file per solved cell
 SUMMARY_COLUMNS = (*SUMMARY_SCHEMA, "redeal_share", "repair_share")  # with the set-up shares
 
 
@@ -64,7 +65,8 @@ def check_games(folder: Path) -> None:
 
 def check_resumable(folder: Path) -> None:
     """What a resume keeps besides the chunks: a summary of today's columns (if any), the
-    games' columns."""
+    ceiling saved cell by cell in ``ceiling/`` (older folders kept it in the summary only,
+    where the new summary would drop it), the games' columns."""
     path = folder / "summary.parquet"
     try:
         columns = list(pl.read_parquet_schema(path)) if path.exists() else []
@@ -72,4 +74,6 @@ def check_resumable(folder: Path) -> None:
         columns = []
     if columns:
         check_summary(folder, columns)
+    if "ceiling_games" in columns and not any((folder / CEILING_DIR).glob("*.json")):
+        raise older_run(folder, f"its ceiling is in the summary only, not in {CEILING_DIR}/")
     check_games(folder)

@@ -159,7 +159,7 @@ def _say_kept(
     if kept == len(cells):
         say("kept the perfect-information ceiling this folder already had")
     else:
-        deals = max((r.get("ceiling_games") or 0 for r in rows), default=0)
+        deals = max((r["ceiling_games"] for r in rows), default=0)
         more = f" --ceiling-n {deals}" if deals and deals != DEFAULT_CEILING_N else ""
         say(
             f"kept the perfect-information ceiling this folder already had for {kept} of "

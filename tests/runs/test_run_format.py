@@ -19,7 +19,7 @@ from crewsim.runs.montecarlo import prepare, run
 from crewsim.runs.plan import RunConfig
 from crewsim.runs.reader import load_run
 from crewsim.runs.run_format import SUMMARY_COLUMNS
-from crewsim.runs.stats import CEILING_COLUMNS
+from crewsim.runs.stats import CEILING_COLUMNS, ceiling_columns
 
 CONFIG = RunConfig(
     missions=tuple(resolve_missions("pn-1,ds-3")),
@@ -113,3 +113,13 @@ def test_games_without_a_column_of_todays(folder: Path, read: Callable[[Path], o
     for chunk in (folder / "chunks").glob("*.parquet"):
         _edit_table(chunk, lambda g: g.drop("ds_cards", "ds_owners"))
     _refused(folder, "its games (ds-3-4p-00000.parquet) have no column 'ds_cards'", read)
+
+
+def test_a_ceiling_kept_in_the_summary_only_is_not_resumed(folder: Path) -> None:
+    """Before ``ceiling/`` the ceiling lived in the summary alone, which a resume writes again
+    without it: refused rather than lost or converted.  Read for a report, it is whole."""
+    row = ceiling_columns(30, 29, 1, 25) | {"won_but_infeasible": 0}
+    _edit_table(folder / "summary.parquet", lambda s: s.with_columns(**row))
+    assert load_run(folder).summary["ceiling_games"].to_list() == [30, 30]
+    _refused(folder, "its ceiling is in the summary only, not in ceiling/", _resume)
+    assert pl.read_parquet(folder / "summary.parquet")["ceiling_games"].to_list() == [30, 30]
