@@ -7,11 +7,13 @@ the fuzz tests feed random bytes and random structures to the file loaders.
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -39,6 +41,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "bad_bots": root / "bots.toml",
         "bad_manifest": root / "broken-run",
         "run": root / "run",
+        "old_run": root / "old-run",
     }
     made["bad_toml"].write_text("[[missions]\nid = 'x'\n")
     made["binary"].write_bytes(b"\xff\xfe\x00garbage\x80")
@@ -51,6 +54,9 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     made["bad_manifest"].mkdir()
     (made["bad_manifest"] / "manifest.json").write_text("{ nope")
     assert_exit_2(["simulate", "pn-1", *SMALL, "--out", str(made["run"])], "", ok=True)
+    shutil.copytree(made["run"], made["old_run"])  # as an older crewsim wrote it
+    summary = pl.read_parquet(made["old_run"] / "summary.parquet")
+    summary.drop("distress_successes").write_parquet(made["old_run"] / "summary.parquet")
     return made
 
 
@@ -186,6 +192,16 @@ CASES: list[tuple[list[str], str]] = [
     (["rank", "--run", "{run}", "--ceiling-n", "50"], "--ceiling-n shapes a new run"),
     (["balance", "--run", "{run}", "--seed", "3"], "--seed shapes a new run"),
     (["balance", "--run", "{run}", "--run-out", "x"], "--run-out shapes a new run"),
+    # a folder an older crewsim wrote: refused, never converted
+    *(
+        (argv, "old-run: a run folder of an older crewsim (its summary has no column")
+        for argv in (
+            ["report", "{old_run}"],
+            ["rank", "--run", "{old_run}"],
+            ["balance", "--run", "{old_run}"],
+            ["simulate", "--resume", "{old_run}"],
+        )
+    ),
 ]
 
 # typer's own parsing errors (a number out of range, a missing option): one line too

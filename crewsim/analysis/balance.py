@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,11 +38,12 @@ import numpy as np
 import polars as pl
 
 from crewsim.errors import CrewsimError
+from crewsim.runs.progress import Bar, no_bar
 from crewsim.runs.reader import Run, load_run
 from crewsim.runs.stats import Z95, spearman, wilson
 
 if TYPE_CHECKING:
-    from crewsim.runs.backends import Backend
+    from crewsim.runs.backends import Workers
 
 FLAG_MARGIN = 1.0  # printed points: a card off by less is within the scale's own rounding
 MIN_CARD_GAMES = 200  # a card seen in fewer games (at one player count) is not estimated
@@ -146,10 +146,10 @@ class Balance:
 def drawing_missions(run: Run) -> dict[str, int]:
     """Deep Sea missions of the run that draw task cards, with their printed difficulty."""
     out: dict[str, int] = {}
-    for cell in run.manifest.get("cells", []):
-        rec = cell.get("mission_record", {})
-        draws = rec.get("draws_task_cards") and int(rec.get("difficulty", 0)) > 0
-        if rec.get("game") == "deep-sea" and draws and not rec.get("fixed_tasks"):
+    for cell in run.manifest["cells"]:
+        rec = cell["mission_record"]
+        draws = rec["draws_task_cards"] and int(rec["difficulty"]) > 0
+        if rec["game"] == "deep-sea" and draws and not rec["fixed_tasks"]:
             out[str(cell["mission"])] = int(rec["difficulty"])
     return out
 
@@ -167,13 +167,12 @@ def grouped_games(
     run's plan is prefix-stable these are exactly the games a run of ``-n fit_games`` with
     the same seed plays, so a big run and a small one fit the same games.
     """
-    chunks = sorted((run.path / "chunks").glob("*.parquet"))
-    if not chunks or "ds_cards" not in pl.read_parquet_schema(chunks[0]):
+    if not any((run.path / "chunks").glob("*.parquet")):
         raise CrewsimError(
-            f"{run.path}: its games do not record the task cards in play (made by an older "
-            "crewsim); simulate again"
+            f"{run.path}: its chunk files are gone (the fit reads every game's task cards); "
+            "simulate again"
         )
-    chunk = int(run.manifest.get("chunk_size", 0)) or 1
+    chunk = int(run.manifest["chunk_size"])
     index = pl.col("file").str.extract(r"-(\d+)\.parquet$", 1).cast(
         pl.Int64
     ) * chunk + pl.int_range(pl.len()).over("file")
@@ -415,14 +414,15 @@ def card_ceilings(
     seed: int,
     bot: str,
     conflicts: int,
-    backend: Backend,
-    on_card: Callable[[], None] | None = None,
+    workers: Workers,
+    bar: Bar = no_bar,
 ) -> pl.DataFrame:
     """Each card alone on ``crewsim check-tasks``' carrier, per crew size: the bots' wins on
     ``deals`` deals and how many of those deals could be won at all (the solver, every hand
-    known).  The fit says what a card does to the bot crew; this says how much of that is the
-    bots': a card they win on a third of its winnable deals looks harder than it is.  Every
-    card gets the same deals (the carrier's seed), the same as ``check-tasks CARD --ceiling``."""
+    known, up to ``conflicts`` SAT conflicts a deal), one card per task on ``workers``.  The
+    fit says what a card does to the bot crew; this says how much of that is the bots': a
+    card they win on a third of its winnable deals looks harder than it is.  Every card gets
+    the same deals (the carrier's seed), the same as ``check-tasks CARD --ceiling``."""
     from crewsim.analysis.task_check import ceiling
     from crewsim.missions import load_task_cards
 
@@ -430,26 +430,26 @@ def card_ceilings(
     calls = [([c], None, p, deals, seed, bot, deals, conflicts) for p in players for c in cards]
     names = [f"ceiling-card-{c.number}-{p}p" for p in players for c in cards]
     rows = []
-    for (one, _, p, *_rest), r in zip(calls, backend.imap(ceiling, calls, names), strict=True):
-        rows.append(
-            {
-                "players": p,
-                "card": one[0].number,
-                "name": one[0].ref_id,
-                "deals": deals,
-                "bot_wins": r["ceiling_wins"],
-                "feasible": r["feasible_games"],
-                "decided": r["decided_games"],
-                "feasible_share": r["feasible_share"],
-                "feasible_low": r["feasible_low"],
-                "feasible_high": r["feasible_high"],
-                "bot_efficiency": r["bot_efficiency"],
-                "efficiency_low": r["efficiency_low"],
-                "efficiency_high": r["efficiency_high"],
-            }
-        )
-        if on_card is not None:
-            on_card()
+    with workers.open() as backend, bar(len(calls) * deals) as solved:
+        for (one, _, p, *_rest), r in zip(calls, backend.imap(ceiling, calls, names), strict=True):
+            rows.append(
+                {
+                    "players": p,
+                    "card": one[0].number,
+                    "name": one[0].ref_id,
+                    "deals": deals,
+                    "bot_wins": r["ceiling_wins"],
+                    "feasible": r["feasible_games"],
+                    "decided": r["decided_games"],
+                    "feasible_share": r["feasible_share"],
+                    "feasible_low": r["feasible_low"],
+                    "feasible_high": r["feasible_high"],
+                    "bot_efficiency": r["bot_efficiency"],
+                    "efficiency_low": r["efficiency_low"],
+                    "efficiency_high": r["efficiency_high"],
+                }
+            )
+            solved(deals)
     return pl.DataFrame(rows, schema=CEILING_SCHEMA)
 
 

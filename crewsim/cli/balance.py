@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
+from rich.console import Console
 from rich.table import Table
 
 from crewsim.analysis.task_check import CHUNK
@@ -29,11 +30,11 @@ from crewsim.cli.options import (
 )
 from crewsim.cli.output import busy, deals_bar, stdout_console
 from crewsim.errors import CrewsimError, writable_folder
+from crewsim.runs.backends import Workers, backend_named
 from crewsim.runs.csv_out import csv_text
+from crewsim.solver.api import DEFAULT_CONFLICTS
 
 if TYPE_CHECKING:
-    import polars as pl
-
     from crewsim.analysis.balance import Balance
 
 DEFAULT_GAMES = 25_000  # per mission and crew size: the fit reads this many (FIT_GAMES)
@@ -106,20 +107,10 @@ def balance(
 ) -> None:
     """Deep Sea balance: each task card's estimated difficulty against its printed value."""
     from crewsim.analysis import balance as bal_mod  # statsmodels, matplotlib: loaded here only
-    from crewsim.cli.options import parse_players
     from crewsim.report import balance_report
     from crewsim.runs.reader import load_run
 
-    if players and "2" in {p.strip() for p in players.split(",")}:
-        raise CrewsimError("--players: 2 players use the 3-player card values; give 3, 4 or 5")
-    wanted = list(parse_players(players, lowest=3)) if players else None
-    if run_dir is not None:
-        refuse_new_run_options(ctx, ("run_out", "--run-out"))
-    if fit_games < 0:
-        raise CrewsimError(f"--fit-games: expected 0 or more, got {fit_games}")
-    refuse_ceiling_options_without_it(ctx, with_ceiling)
-    if not 1 <= ceiling_n <= CHUNK:
-        raise CrewsimError(f"--ceiling-n: expected 1 to {CHUNK:,}, got {ceiling_n}")
+    wanted = _check_options(ctx, players, run_dir is not None, fit_games, with_ceiling, ceiling_n)
     run = None
     if run_dir is not None:
         with busy("reading the run"):
@@ -146,7 +137,15 @@ def balance(
     with busy("fitting the balance model"):
         bal = bal_mod.analyse(run or run_dir, wanted, fit_games or None)
     if with_ceiling:
-        bal.ceiling = _card_ceilings(bal, ceiling_n, jobs, backend, scheduler)
+        bal.ceiling = bal_mod.card_ceilings(
+            bal.players,
+            ceiling_n,
+            bal.run.seed,
+            bal.run.bot,
+            DEFAULT_CONFLICTS,
+            Workers(backend_named(backend, scheduler), jobs, scheduler),
+            bar=lambda total: deals_bar(total, Console(stderr=True)),
+        )
     if out is not None:
         with busy("writing the report: tables, charts, report.md, index.html"):
             balance_report.build(bal, out)
@@ -156,6 +155,43 @@ def balance(
     if fmt is BalanceFormat.json:
         typer.echo(json.dumps(bal_mod.to_json(bal), indent=2))
         return
+    _print_tables(bal)
+    console = stdout_console()
+    if out is not None:
+        console.print(f"report written to {Path(out) / 'index.html'}", highlight=False)
+    console.print(f"run folder: {bal.run.path}", highlight=False)
+
+
+def _check_options(
+    ctx: typer.Context,
+    players: str | None,
+    from_run: bool,
+    fit_games: int,
+    with_ceiling: bool,
+    ceiling_n: int,
+) -> list[int] | None:
+    """Refuse what cannot be done before anything is read or played; the crew sizes asked for
+    (None: the run's own)."""
+    from crewsim.cli.options import parse_players
+
+    if players and "2" in {p.strip() for p in players.split(",")}:
+        raise CrewsimError("--players: 2 players use the 3-player card values; give 3, 4 or 5")
+    wanted = list(parse_players(players, lowest=3)) if players else None
+    if from_run:
+        refuse_new_run_options(ctx, ("run_out", "--run-out"))
+    if fit_games < 0:
+        raise CrewsimError(f"--fit-games: expected 0 or more, got {fit_games}")
+    refuse_ceiling_options_without_it(ctx, with_ceiling)
+    if not 1 <= ceiling_n <= CHUNK:
+        raise CrewsimError(f"--ceiling-n: expected 1 to {CHUNK:,}, got {ceiling_n}")
+    return wanted
+
+
+def _print_tables(bal: Balance) -> None:
+    """Per crew size: the mis-rated cards, most mis-rated first, and the fit in a line."""
+    from crewsim.analysis.balance import FLAG_MARGIN, unidentified_reason
+    from crewsim.report import balance_report
+
     console = stdout_console()
     run = bal.run
     caption = f"{run.games_per_cell:,} games per mission · bot {run.bot} · seed {run.seed}"
@@ -163,7 +199,7 @@ def balance(
         p = fit["players"]
         t = Table(
             title=f"{p} players: mis-rated task cards (|estimated − printed| ≥ "
-            f"{bal_mod.FLAG_MARGIN:g}, 95 % interval excludes printed), most mis-rated first",
+            f"{FLAG_MARGIN:g}, 95 % interval excludes printed), most mis-rated first",
             caption=caption,
             box=box.SIMPLE_HEAD,
             pad_edge=False,
@@ -183,36 +219,4 @@ def balance(
             highlight=False,
         )
         if not fit["identified"]:
-            why = bal_mod.unidentified_reason(fit)
-            console.print(f"[yellow]warning:[/] {why}", highlight=False)
-    if out is not None:
-        console.print(f"report written to {Path(out) / 'index.html'}", highlight=False)
-    console.print(f"run folder: {run.path}", highlight=False)
-
-
-def _card_ceilings(
-    bal: Balance, deals: int, jobs: int, backend: str | None, scheduler: str | None
-) -> pl.DataFrame:
-    """Every card alone, per crew size of the analysis, solved on the run's seed and bot."""
-    from rich.console import Console
-
-    from crewsim.analysis.balance import card_ceilings
-    from crewsim.missions import load_task_cards
-    from crewsim.runs.backends import open_workers
-    from crewsim.solver.api import DEFAULT_CONFLICTS
-
-    players = bal.players
-    total = len(load_task_cards()) * len(players) * deals
-    with (
-        open_workers(backend or "loky", jobs, scheduler) as workers,
-        deals_bar(total, Console(stderr=True)) as solved,
-    ):
-        return card_ceilings(
-            players,
-            deals,
-            bal.run.seed,
-            bal.run.bot,
-            DEFAULT_CONFLICTS,
-            workers,
-            on_card=lambda: solved(deals),
-        )
+            console.print(f"[yellow]warning:[/] {unidentified_reason(fit)}", highlight=False)

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import json
-import math
-import time
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
-import numpy as np
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -17,14 +14,13 @@ from crewsim.cli.output import deals_bar, json_row, stdout_console
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
 from crewsim.report.format import pct, pct_ci
-from crewsim.runs.backends import backend_named, check_backend, describe, open_workers, worker_count
-from crewsim.runs.plan import cell_seed_sequence
-from crewsim.runs.stats import share_bounds
+from crewsim.runs.backends import Workers, backend_named, check_backend
 from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_CONFLICTS
-from crewsim.solver.problem import unsupported_reason
+
+if TYPE_CHECKING:
+    from crewsim.analysis.feasibility_cells import Feasibility
 
 DEFAULT_N = 5000  # a 4-task mission (pn-10), DFS + SAT defaults: about 5 s on 2 cores
-CHUNK = 25
 
 
 def feasibility(
@@ -64,7 +60,8 @@ def feasibility(
     The share is that of the decided deals (as in `simulate --ceiling` and the reports); its
     95 % interval spans every way the undecided ones could go.
     """
-    from crewsim.analysis.feasibility import DRAFTS, solve_chunk
+    from crewsim.analysis.feasibility import DRAFTS
+    from crewsim.analysis.feasibility_cells import solve_cells
     from crewsim.runs.plan import check_games
 
     if n < 1:
@@ -80,88 +77,42 @@ def feasibility(
     check_backend(backend, scheduler)
     chosen = [m for spec in missions for m in resolve_missions(spec)]
     seats = list(parse_players(players))
-    # what the solver cannot model is found before any time is spent, and gets its own line
-    unsupported = {m.id: why for m in chosen if (why := unsupported_reason(m))}
-    if len(unsupported) == len(chosen):
-        raise CrewsimError("unsupported: " + "; ".join(unsupported.values()))
-    solvable = [m for m in chosen if m.id not in unsupported]
-    if draft == "heuristic":  # the kernel must be able to play them (raises CrewsimError)
-        from crewsim.kernel.spec import KernelMission
-
-        for m in solvable:
-            for p in seats:
-                KernelMission(m, p).vector()
-    n_jobs = worker_count(jobs)
-    cells = [(m.id, p) for m in solvable for p in seats]
-    of_cell: list[int] = []
-    calls: list[tuple[Any, ...]] = []
-    names: list[str] = []
-    for ci, (mid, p) in enumerate(cells):  # seeds by cell key: the same deals in any company
-        children = cell_seed_sequence(seed, f"{mid}-{p}p").spawn((n + CHUNK - 1) // CHUNK)
-        for part, child in enumerate(children):
-            of_cell.append(ci)
-            calls.append((mid, p, child, min(CHUNK, n - part * CHUNK), budget, conflicts, draft))
-            names.append(f"feasibility-{mid}-{p}p-{part}")
-    results = []
-    with (
-        open_workers(backend, n_jobs, scheduler) as workers,
-        deals_bar(n * len(cells), Console(stderr=True)) as advance,
-    ):
-        start = time.perf_counter()
-        for chunk in workers.imap(solve_chunk, calls, names):
-            results.append(chunk)
-            advance(sum(chunk.counts.values()))
-    wall = time.perf_counter() - start
-    rows: list[dict[str, Any]] = []
-    for ci, (mid, p) in enumerate(cells):
-        counts: dict[str, int] = {}
-        secs: list[float] = []
-        wins = won_infeasible = by_sat = 0
-        for cj, chunk in zip(of_cell, results, strict=True):
-            if cj == ci:
-                for k, v in chunk.counts.items():
-                    counts[k] = counts.get(k, 0) + v
-                secs.extend(chunk.seconds)
-                wins += chunk.bot_wins
-                won_infeasible += chunk.won_but_infeasible
-                by_sat += chunk.by_sat
-        feas, unk = counts.get("feasible", 0), counts.get("unknown", 0)
-        lo, hi = share_bounds(feas, unk, n)
-        rows.append(
-            {
-                "mission": mid,
-                "players": p,
-                "draft": draft,
-                "deals": n,
-                "feasible": feas,
-                "infeasible": counts.get("infeasible", 0),
-                "unknown": unk,
-                "feasible_share": feas / (n - unk) if n > unk else math.nan,
-                "ci_low": lo,
-                "ci_high": hi,
-                "unknown_share": unk / n,
-                "lower_if_unknown_infeasible": feas / n,
-                "upper_if_unknown_feasible": (feas + unk) / n,
-                "median_ms": float(np.median(secs) * 1000),
-                "max_ms": float(np.max(secs) * 1000),
-                "sat_decided_share": by_sat / n,
-            }
-        )
-        if draft == "heuristic":  # the drafting crew's own result on exactly these deals
-            rows[-1].update(bot_success_share=wins / n, won_but_infeasible=won_infeasible)
-    done = (
-        f"{n * len(cells)} deals solved in {wall:.1f} s on {describe(backend, n_jobs, scheduler)}"
+    found = solve_cells(
+        chosen,
+        seats,
+        n,
+        seed,
+        budget,
+        conflicts,
+        draft,
+        Workers(backend, jobs, scheduler),
+        bar=lambda total: deals_bar(total, Console(stderr=True)),
     )
+    done = f"{found.deals} deals solved in {found.seconds:.1f} s on {found.where}"
     if as_json:  # stdout is for the rows alone; the closing line goes to stderr
-        by_cell = {(r["mission"], r["players"]): r for r in rows}
-        blank = dict.fromkeys(rows[0])  # an unsupported cell: the same keys, all null
-        for m in chosen:  # one shape and the command line's order, unsupported cells too
-            for p in seats:
-                r = by_cell.get((m.id, p), blank | {"mission": m.id, "players": p, "draft": draft})
-                row = json_row(r | {"unsupported": unsupported.get(m.id)})
-                typer.echo(json.dumps(row, allow_nan=False))
+        _print_json(found, [m.id for m in chosen], seats, draft)
         typer.echo(done, err=True)
         return
+    stdout_console().print(_table(found, draft, budget))
+    for why in found.unsupported.values():
+        typer.echo(f"left out: {why}")
+    typer.echo(done)
+
+
+def _print_json(found: Feasibility, missions: list[str], seats: list[int], draft: str) -> None:
+    """One JSON object per cell, in the command line's order and one shape, unsupported cells
+    too (the same keys, all null, and the reason)."""
+    by_cell = {(r["mission"], r["players"]): r for r in found.rows}
+    blank = dict.fromkeys(found.rows[0])
+    for mid in missions:
+        for p in seats:
+            r = by_cell.get((mid, p), blank | {"mission": mid, "players": p, "draft": draft})
+            row = json_row(r | {"unsupported": found.unsupported.get(mid)})
+            typer.echo(json.dumps(row, allow_nan=False))
+
+
+def _table(found: Feasibility, draft: str, budget: int) -> Table:
+    """The cells as a table: the share with its interval, the undecided, what SAT decided."""
     table = Table(
         title=f"perfect-information feasibility, {draft} draft, budget {budget} plays/deal"
     )
@@ -169,7 +120,7 @@ def feasibility(
     cols += ["bots won"] if draft == "heuristic" else []
     for col in [*cols, "by SAT", "max ms"]:
         table.add_column(col, justify="left" if col == "mission" else "right")
-    for r in rows:
+    for r in found.rows:
         shown = [
             r["mission"],
             str(r["players"]),
@@ -180,7 +131,4 @@ def feasibility(
         if draft == "heuristic":
             shown.append(pct(r["bot_success_share"], 1))
         table.add_row(*shown, pct(r["sat_decided_share"], 1), f"{r['max_ms']:.0f}")
-    stdout_console().print(table)
-    for why in unsupported.values():
-        typer.echo(f"left out: {why}")
-    typer.echo(done)
+    return table

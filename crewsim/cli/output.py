@@ -28,7 +28,6 @@ from rich.table import Table
 from rich.text import Text
 
 from crewsim.report.format import num_ci, pct, pct_ci
-from crewsim.runs.chunks import ChunkCounts
 from crewsim.runs.stats import CEILING_COLUMNS
 
 JSON_COLUMNS = (
@@ -104,13 +103,6 @@ class GamesPerSecond(ProgressColumn):
 
 
 LOG_EVERY = 60.0  # seconds between progress lines when stderr is a file, not a terminal
-
-
-@contextmanager
-def progress_bar(total: int, console: Console) -> Iterator[Callable[[ChunkCounts], None]]:
-    """A games bar with rate and ETA; yields the per-chunk callback that advances it."""
-    with _progress("simulating", "games", total, console) as advance:
-        yield lambda done: advance(done.task.games)
 
 
 @contextmanager
@@ -195,9 +187,8 @@ def summary_table(summary: pl.DataFrame, title: str) -> Table:
     """One row per mission x players: counts, rate with Wilson 95 %, attempts, distress, and
     (Deep Sea) the share of games that needed a redeal or a contradiction repair."""
     table = compact_table(title)
-    setup = {"redeal_share", "repair_share"} <= set(summary.columns) and any(
-        m.startswith("ds-") for m in summary["mission"]
-    )  # Planet Nine never redeals or repairs: keep the table narrow
+    # Planet Nine never redeals or repairs: keep the table narrow
+    setup = any(m.startswith("ds-") for m in summary["mission"])
     extra = ("redeal", "repair") if setup else ()  # shares of games, one decimal
     # short headers: the table fits a terminal of 80 columns
     names = (

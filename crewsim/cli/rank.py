@@ -31,6 +31,7 @@ from crewsim.report.format import ceiling_cells, num_ci, pct_ci, rank_label, rho
 from crewsim.runs.ceiling import DEFAULT_CEILING_N
 from crewsim.runs.csv_out import csv_text
 from crewsim.runs.reader import Run, load_run
+from crewsim.runs.session import CeilingRequest
 from crewsim.solver.api import DEFAULT_CONFLICTS
 
 
@@ -172,7 +173,7 @@ def rank(
             out,
             quiet=fmt is not RankFormat.table,
             backend=backend,
-            ceiling=(ceiling_n, ceiling_conflicts) if ceiling else None,
+            ceiling=CeilingRequest(ceiling_n, ceiling_conflicts) if ceiling else None,
             scheduler=scheduler,
         )
         loaded = load_run(folder)

@@ -28,7 +28,8 @@ from crewsim.report.format import pct, pct_ci
 from crewsim.runs.backends import backend_named
 from crewsim.runs.ceiling import DEFAULT_CEILING_N
 from crewsim.runs.folder import config_from_manifest, default_out
-from crewsim.runs.plan import CHUNK_SIZE, RunConfig, plan
+from crewsim.runs.plan import CHUNK_SIZE, RunConfig
+from crewsim.runs.session import CeilingRequest
 from crewsim.solver.api import DEFAULT_CONFLICTS
 
 
@@ -38,24 +39,17 @@ class OutputFormat(str, Enum):
 
 
 def trace_games(config: RunConfig, console: Console) -> None:
-    """Play the first game of each cell's first chunk with recording; print the referee trace."""
-    from crewsim.engine.run import run_chunk
-    from crewsim.runs.replay import replay
+    """Print the referee's trace of the first game of each cell's first chunk."""
+    from crewsim.runs.replay import first_games
 
-    bp = config.bot.vector()
-    first = {t.cell: t for t in plan(config) if t.index == 0}
-    for i, cell in enumerate(config.cells()):
-        mp = config.mission_vector(cell)
-        seed = first[i].seed
-        rec = run_chunk(mp, bp, 1, seed, record=True)
-        state = replay(cell.mission, cell.players, rec, 0)
+    for game in first_games(config):
         console.print(
-            f"== {cell.mission.id}, {cell.players} players, bot {config.bot.name}, "
-            f"root seed {config.seed} (first game of chunk 0, chunk seed {seed})",
+            f"== {game.cell.mission.id}, {game.cell.players} players, bot {config.bot.name}, "
+            f"root seed {config.seed} (first game of chunk 0, chunk seed {game.seed})",
             highlight=False,
             soft_wrap=True,
         )
-        console.print(state.trace(), highlight=False, markup=False)
+        console.print(game.state.trace(), highlight=False, markup=False)
 
 
 def _whole(option: str, text: str | None) -> int | None:
@@ -267,7 +261,7 @@ def simulate(
         config,
         out,
         lambda text: info.print(text, highlight=False, soft_wrap=True),
-        ceiling=(n_solve, conflicts) if ceiling else None,
+        ceiling=CeilingRequest(n_solve, conflicts) if ceiling else None,
     )
     if fmt is OutputFormat.json:
         typer.echo(summary_json(summary))

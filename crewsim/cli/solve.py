@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -16,7 +15,7 @@ from crewsim.cards import Game, card_name
 from crewsim.cli.output import busy, deals_bar
 from crewsim.errors import CrewsimError
 from crewsim.rules.play import trick_winner
-from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_CONFLICTS, solve, warm_up
+from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_CONFLICTS
 from crewsim.solver.deals import DealRecord, read_deals
 from crewsim.solver.problem import Problem, Result
 
@@ -48,19 +47,6 @@ def result_record(problem: Problem | None, res: Result, deal: int) -> dict[str, 
 
 
 ENGINES = {"dfs": "by the search", "sat": "by the SAT engine", "counting": "by counting"}
-CHUNK = 20  # deals per worker task: solve times are heavy-tailed, so small chunks balance
-
-
-def solve_records(
-    problems: Sequence[Problem | None], budget: int, conflicts: int
-) -> list[Result | None]:
-    """Solve one chunk of a file's deals (None: a deal the solver does not model), the
-    solver warmed up first so the first deal's time is its own."""
-    for p in problems:
-        if p is not None:
-            warm_up(p, budget, conflicts)
-            break
-    return [None if p is None else solve(p, budget=budget, conflicts=conflicts) for p in problems]
 
 
 def solve_cmd(
@@ -86,7 +72,7 @@ def solve_cmd(
 
     A .jsonl file's deals are solved in chunks on every core, with a progress bar on
     stderr; results come out in the file's order, the same whatever --jobs."""
-    from crewsim.runs.backends import open_workers, worker_count
+    from crewsim.runs.solve_file import solve_deals
 
     if budget < 1:
         raise CrewsimError(f"--budget: expected a positive number, got {budget}")
@@ -94,9 +80,6 @@ def solve_cmd(
         raise CrewsimError(f"--conflicts: expected 0 or more, got {conflicts}")
     records = list(read_deals(file))  # validate the whole file before printing anything
     jsonl = file.suffix.lower() == ".jsonl"
-    chunks = [records[k : k + CHUNK] for k in range(0, len(records), CHUNK)]
-    calls = [([r.problem for r in chunk], budget, conflicts) for chunk in chunks]
-    workers = min(worker_count(jobs), len(chunks))
     bar = (
         deals_bar(len(records), Console(stderr=True))
         if jsonl  # one deal: a spinner, since a fresh install first compiles the solver (~25 s)
@@ -105,18 +88,14 @@ def solve_cmd(
     tally: Counter[str] = Counter()
     start = time.perf_counter()
     held: list[tuple[DealRecord, Result]] = []  # one deal: printed once the spinner is gone
-    with open_workers("loky", workers) as pool, bar as advance:
-        for chunk, results in zip(chunks, pool.imap(solve_records, calls), strict=True):
-            for rec, res in zip(chunk, results, strict=True):
-                res = res or Result("unsupported", 0, 0.0, reason=rec.unsupported)
-                if jsonl:
-                    _print(rec, res, True)
-                else:
-                    held.append((rec, res))
-                tally[res.verdict] += 1
-                tally[res.engine] += 1
-            if advance is not None:
-                advance(len(chunk))
+    with bar as advance:
+        for rec, res in solve_deals(records, budget, conflicts, jobs, on_deals=advance):
+            if jsonl:
+                _print(rec, res, True)
+            else:
+                held.append((rec, res))
+            tally[res.verdict] += 1
+            tally[res.engine] += 1
     for rec, res in held:
         _print(rec, res, as_json)
     if jsonl:  # stdout stays one JSON line per deal

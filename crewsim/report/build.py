@@ -376,7 +376,7 @@ def _reading_notes(rep: Report) -> tuple[str, ...]:
             "Deep Sea: not in this run. `crewsim simulate deep-sea` runs the Deep Sea campaign "
             "(printed against simulated difficulty), and `crewsim balance` rates the task cards."
         )
-    elif {"redeal_share", "repair_share"} <= set(run.summary.columns):
+    else:
         notes.append(_setup_note(run))
     return tuple(notes)
 

@@ -16,7 +16,7 @@ import time
 import uuid
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -271,3 +271,21 @@ def open_workers(backend: str, jobs: int, scheduler: str | None = None) -> Itera
             yield session
     else:
         yield LokyBackend(jobs)
+
+
+@dataclass(frozen=True)
+class Workers:
+    """Where a command's work runs, as its options say: the backend's name, ``jobs`` (joblib's
+    meaning) and the Dask scheduler; one value handed down instead of three."""
+
+    backend: str = "loky"
+    jobs: int = -1
+    scheduler: str | None = None
+
+    def open(self) -> AbstractContextManager[Backend]:
+        """The backend, opened before any work is sent (``open_workers``)."""
+        return open_workers(self.backend, self.jobs, self.scheduler)
+
+    def describe(self) -> str:
+        """Where the work went, for a command's closing line."""
+        return describe(self.backend, worker_count(self.jobs), self.scheduler)

@@ -22,13 +22,13 @@ from crewsim.errors import CrewsimError
 from crewsim.missions.schema import Mission
 from crewsim.runs.backends import Backend, open_workers
 from crewsim.runs.folder import atomic_write
-from crewsim.runs.plan import RunConfig, cell_key, plan_chunks
+from crewsim.runs.plan import RunConfig, plan_chunks
 from crewsim.runs.replay import set_up
-from crewsim.runs.stats import CEILING_COLUMNS, ceiling_columns
+from crewsim.runs.run_format import CEILING_DIR
+from crewsim.runs.stats import ceiling_columns
 from crewsim.solver.api import DEFAULT_CONFLICTS, solve
 from crewsim.solver.problem import Problem, Unsupported, problem_from_mission, unsupported_reason
 
-CEILING_DIR = "ceiling"  # in a run folder: one file per solved cell
 DEFAULT_CEILING_N = 200  # deals per cell: about a minute for a 10-mission, 3-count campaign
 
 
@@ -93,36 +93,19 @@ def with_ceiling(summary: pl.DataFrame, rows: list[dict[str, Any]]) -> pl.DataFr
 def earlier_ceiling(folder: Path | None) -> list[dict[str, Any]] | None:
     """The ceiling rows a run folder already holds (None: none), so resuming or topping up a
     run without ``--ceiling`` keeps them: they depend on each cell's first chunk only, which
-    neither changes.  Folders made before ``ceiling/`` existed carry them in the summary; they
-    are saved as cells on the way (their conflicts unknown: ``--ceiling`` solves them again)."""
+    neither changes."""
     if folder is None:
         return None
     saved = sorted((folder / CEILING_DIR).glob("*.json"))
-    if saved:
-        return [_read_saved(path)["row"] for path in saved]
-    path = folder / "summary.parquet"
-    if not path.exists():
-        return None
-    from crewsim.runs.reader import read_table
-
-    summary = read_table(path)
-    if "ceiling_games" not in summary.columns:
-        return None
-    ceiling = (*CEILING_COLUMNS, "won_but_infeasible")
-    keep = ["mission", "players", *(c for c in ceiling if c in summary.columns)]
-    rows = summary.select(keep).to_dicts()
-    for row in rows:  # saved as cells, so a top-up that drops the summary keeps them
-        _save(
-            _cell_file(folder, cell_key(row["mission"], row["players"])),
-            {"deals": row.get("ceiling_games"), "conflicts": None, "row": row},
-        )
-    return rows
+    return [_read_saved(path)["row"] for path in saved] or None
 
 
 def _read_saved(path: Path) -> dict[str, Any]:
     """A saved cell: ``{"deals": ..., "conflicts": ..., "row": {...}}``."""
     try:
         doc: dict[str, Any] = json.loads(path.read_text())
+        if not {"deals", "conflicts", "row"} <= doc.keys():
+            raise KeyError(min({"deals", "conflicts", "row"} - doc.keys()))
         if not {"mission", "players"} <= doc["row"].keys():  # what the summary joins on
             raise KeyError("row")
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -161,7 +144,7 @@ def ceiling_rows(
         path = None if folder is None else _cell_file(folder, cell.key)
         if path is not None and path.exists():
             doc = _read_saved(path)
-            if (doc.get("deals"), doc.get("conflicts")) == (size, conflicts):
+            if (doc["deals"], doc["conflicts"]) == (size, conflicts):
                 saved[c] = doc["row"]
     todo = [c for c in range(len(cells)) if c not in saved]
     calls = [

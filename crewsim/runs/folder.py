@@ -25,6 +25,7 @@ from crewsim.kernel import game_sources
 from crewsim.missions.schema import Mission
 from crewsim.runs.chunks import CHUNK_SCHEMA, RESULT_COLUMNS, ChunkCounts, chunk_counts
 from crewsim.runs.plan import ChunkTask, RunConfig
+from crewsim.runs.run_format import check_cells, older_run
 
 MANIFEST = "manifest.json"
 
@@ -45,6 +46,7 @@ IDENTITY_KEYS = (
     "cells",
     "seeding",
 )
+MANIFEST_KEYS = (*IDENTITY_KEYS, "games_per_cell", "created")  # what a manifest holds today
 
 
 def default_out(seed: int, root: Path = Path("runs")) -> Path:
@@ -186,7 +188,7 @@ def manifest(config: RunConfig, tasks: Sequence[ChunkTask]) -> dict[str, Any]:
 
 def _identity(doc: dict[str, Any]) -> dict[str, Any]:
     """The part of a manifest that decides the numbers, JSON-normalised (tuples -> lists)."""
-    ident = {k: doc.get(k) for k in IDENTITY_KEYS}
+    ident = {k: doc[k] for k in IDENTITY_KEYS}
     bot = dict(ident["bot"]) if isinstance(ident["bot"], dict) else ident["bot"]
     if isinstance(bot, dict):
         bot.pop("file", None)  # where the crew was read from does not matter, what it is does
@@ -216,11 +218,9 @@ def _difference(key: str, there: Any, here: Any) -> str:
     return f"{key} {_short(there)} there, {_short(here)} here"
 
 
-def read_manifest(
-    out: Path, required: Sequence[str] = (*IDENTITY_KEYS, "games_per_cell")
-) -> dict[str, Any]:
-    """An existing run folder's manifest, or one line saying why it cannot be used;
-    ``required``: the keys the caller reads (a resume compares the whole identity)."""
+def read_manifest(out: Path) -> dict[str, Any]:
+    """An existing run folder's manifest, or one line saying why it cannot be used: not one,
+    or one an older crewsim wrote (``run_format``)."""
     path = out / MANIFEST
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
@@ -230,9 +230,13 @@ def read_manifest(
         raise CrewsimError(f"{path}: cannot read ({exc})") from None
     except json.JSONDecodeError as exc:
         raise CrewsimError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
-    missing = [k for k in required if not isinstance(doc, dict) or k not in doc]
+    if not isinstance(doc, dict) or "crewsim_version" not in doc:
+        raise CrewsimError(f"{path}: not a crewsim run manifest")
+    missing = [k for k in MANIFEST_KEYS if k not in doc]
     if missing:
-        raise CrewsimError(f"{path}: not a crewsim run manifest (missing {', '.join(missing)})")
+        raise older_run(out, f"its manifest has no {missing[0]}")
+    with malformed(path):
+        check_cells(out, doc)
     return dict(doc)
 
 
@@ -257,7 +261,7 @@ def check_same_configuration(out: Path, old: dict[str, Any], new: dict[str, Any]
             elif key == "bot":
                 what = "the bot crew or its parameters differ"
             elif key == "kernel_sha256":
-                made = f"kernel {str(a[key])[:12]}, {str(old.get('created', '?'))[:10]}"
+                made = f"kernel {str(a[key])[:12]}, {str(old['created'])[:10]}"
                 raise CrewsimError(
                     f"{out} was made by another simulation kernel ({made}; this one is "
                     f"{str(b[key])[:12]}): its games would not match this one's; continue it "
@@ -273,17 +277,12 @@ def check_same_configuration(out: Path, old: dict[str, Any], new: dict[str, Any]
 
 def manifest_missions(doc: dict[str, Any], path: Path) -> tuple[Mission, ...]:
     """The run's missions as it recorded them, so a run made with ``CREWSIM_SCENARIOS`` (or
-    before a scenario edit) resumes and filters the same way; a manifest without the records
-    (older runs) names ids, looked up in today's scenario folder."""
-    from crewsim.missions import resolve_missions
+    before a scenario edit) resumes and filters the same way."""
     from crewsim.missions.loader import missions_from_records
 
     with malformed(path):
-        records = {c["mission"]: c.get("mission_record") for c in doc["cells"]}
-        ids = [str(m) for m in doc.get("missions", records)]
-        if all(records.get(m) for m in ids):
-            return missions_from_records([records[m] for m in ids], str(path))
-        return tuple(resolve_missions(",".join(ids)))
+        records = {c["mission"]: c["mission_record"] for c in doc["cells"]}
+        return missions_from_records([records[str(m)] for m in doc["missions"]], str(path))
 
 
 def config_from_manifest(out: Path, **overrides: Any) -> RunConfig:
@@ -298,7 +297,7 @@ def config_from_manifest(out: Path, **overrides: Any) -> RunConfig:
     missions = manifest_missions(doc, out / MANIFEST)
     with malformed(out / MANIFEST):
         bot = doc["bot"]
-        bots_file = overrides.pop("bots_file", None) or bot.get("file")
+        bots_file = overrides.pop("bots_file", None) or bot["file"]
         config = RunConfig(
             missions=missions,
             players=tuple(int(p) for p in doc["players"]),

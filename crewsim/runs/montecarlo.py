@@ -43,6 +43,7 @@ from crewsim.runs.folder import (
     verify_chunk,
 )
 from crewsim.runs.plan import ChunkTask, RunConfig, plan
+from crewsim.runs.run_format import check_resumable
 from crewsim.runs.stats import summarise
 
 _FAIL_SCHEMA = {"kind": pl.Int8, "detail": pl.Int8, "trick": pl.Int8, "count": pl.Int64}
@@ -143,16 +144,7 @@ def prepare(config: RunConfig, out: Path | None = None) -> RunState:
     doc = manifest(config, tasks)
     previous: int | None = None
     if (out / MANIFEST).exists():
-        old = read_manifest(out)
-        check_same_configuration(out, old, doc)
-        previous = int(old["games_per_cell"])
-        if config.games < previous:
-            raise CrewsimError(
-                f"{out} already holds {previous:,} games per cell; -n {config.games:,} would "
-                f"discard some (use -n {previous:,} or more, or another --out)"
-            )
-        doc["created"] = old.get("created", doc["created"])
-        doc["updated"] = datetime.now(UTC).isoformat(timespec="seconds")
+        previous = _resumed(out, doc, config.games)
     elif _holds_files(out):  # another program's folder: never overwrite it
         raise CrewsimError(
             f"--out {out}: a folder that holds files but no {MANIFEST} (not a "
@@ -187,6 +179,23 @@ def prepare(config: RunConfig, out: Path | None = None) -> RunState:
             with suppress(OSError):
                 _checksum_path(path).unlink()
     return state
+
+
+def _resumed(out: Path, doc: dict[str, Any], games: int) -> int:
+    """The games per cell of the run an existing folder holds, checked to be this run's, of
+    today's format, and no larger than asked; ``doc`` keeps its creation date."""
+    old = read_manifest(out)
+    check_same_configuration(out, old, doc)
+    check_resumable(out)
+    previous = int(old["games_per_cell"])
+    if games < previous:
+        raise CrewsimError(
+            f"{out} already holds {previous:,} games per cell; -n {games:,} would "
+            f"discard some (use -n {previous:,} or more, or another --out)"
+        )
+    doc["created"] = old["created"]
+    doc["updated"] = datetime.now(UTC).isoformat(timespec="seconds")
+    return previous
 
 
 # ---------------------------------------------------------------- backends

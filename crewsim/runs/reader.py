@@ -1,13 +1,14 @@
 """A finished run folder, read back for reporting: manifest, summary, failures, optional ceiling.
 
 Reports never re-simulate: everything they show comes from the files `crewsim simulate` wrote,
-so a report can be rebuilt (or re-styled) from an old run at no cost, and its stamp (version,
-seed, date, bot, n) is the run's own, not the reporting machine's.
+so a report can be rebuilt (or re-styled) from a run made earlier at no cost, and its stamp
+(version, seed, date, bot, n) is the run's own, not the reporting machine's.  A folder an older
+crewsim wrote is refused in one line (``run_format``), never converted.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, NoReturn
@@ -15,10 +16,10 @@ from typing import Any, NoReturn
 import polars as pl
 
 from crewsim.errors import CrewsimError
-from crewsim.runs.stats import CEILING_COLUMNS, ceiling_columns, expected_attempts
+from crewsim.runs.run_format import check_games, check_summary
+from crewsim.runs.stats import CEILING_COLUMNS, ceiling_columns
 
 _REQUIRED = ("manifest.json", "summary.parquet", "failures.parquet")
-REPORT_KEYS = ("cells", "root_seed", "chunk_size", "games_per_cell")  # the manifest keys read
 _SUMMARY_COLUMNS = ("mission", "players", "games", "successes", "success_rate")
 _FAILURE_COLUMNS = ("mission", "players", "kind", "trick", "count")
 
@@ -46,32 +47,32 @@ class Run:
 
     @property
     def seed(self) -> int:
-        return int(self.manifest.get("root_seed", 0))
+        return int(self.manifest["root_seed"])
 
     @property
     def bot(self) -> str:
-        return str(self.manifest.get("bot", {}).get("name", "?"))
+        return str(self.manifest["bot"]["name"])
 
     @property
     def games_per_cell(self) -> int:
-        return int(self.manifest.get("games_per_cell", 0))
+        return int(self.manifest["games_per_cell"])
 
     @property
     def version(self) -> str:
-        return str(self.manifest.get("crewsim_version", "?"))
+        return str(self.manifest["crewsim_version"])
 
     @property
     def created(self) -> str:
         """The run's date (UTC, from the manifest), ``YYYY-MM-DD``."""
-        raw = str(self.manifest.get("created", ""))
+        raw = str(self.manifest["created"])
         try:
             return datetime.fromisoformat(raw).date().isoformat()
         except ValueError:
-            return raw or "?"
+            return raw
 
     @property
     def distress(self) -> str:
-        return str(self.manifest.get("distress", "auto"))
+        return str(self.manifest["distress"])
 
     @property
     def players(self) -> list[int]:
@@ -117,7 +118,7 @@ class Run:
 
     def key_map(self) -> pl.DataFrame:
         """The chunk files' cell key -> mission and players, from the manifest."""
-        keys = {c["key"]: (c["mission"], int(c["players"])) for c in self.manifest.get("cells", [])}
+        keys = {c["key"]: (c["mission"], int(c["players"])) for c in self.manifest["cells"]}
         return pl.DataFrame(
             {
                 "key": list(keys),
@@ -129,26 +130,26 @@ class Run:
 
 
 def _mission_info(cell: dict[str, Any]) -> MissionInfo:
-    rec = cell.get("mission_record", {})
+    rec = cell["mission_record"]
     printed: dict[int, int] = {}
-    if rec.get("game") == "deep-sea":
+    if rec["game"] == "deep-sea":
         value = _printed_difficulty(rec, int(cell["players"]))
         if value is not None:
             printed[int(cell["players"])] = value
     return MissionInfo(
         id=str(cell["mission"]),
-        game=str(rec.get("game", "?")),
-        number=int(rec.get("number", 0)),
-        description=str(rec.get("description", "")),
+        game=str(rec["game"]),
+        number=int(rec["number"]),
+        description=str(rec["description"]),
         printed_difficulty=printed,
     )
 
 
 def _printed_difficulty(rec: dict[str, Any], players: int) -> int | None:
     """Deep Sea: the logbook's difficulty, or the printed values of its fixed task cards."""
-    if int(rec.get("difficulty", 0)) > 0:
+    if int(rec["difficulty"]) > 0:
         return int(rec["difficulty"])
-    fixed = [int(x) for x in rec.get("fixed_tasks", [])]
+    fixed = [int(x) for x in rec["fixed_tasks"]]
     if not fixed:
         return None
     from crewsim.missions import load_task_cards
@@ -169,7 +170,7 @@ def load_run(path: Path | str) -> Run:
             )
     from crewsim.runs.folder import MANIFEST, malformed, read_manifest
 
-    manifest = read_manifest(path, REPORT_KEYS)  # an older run lacking others still reads
+    manifest = read_manifest(path)
     summary = read_table(path / "summary.parquet")
     failures = read_table(path / "failures.parquet")
     for table, name, columns in (
@@ -179,9 +180,11 @@ def load_run(path: Path | str) -> Run:
         absent = [c for c in columns if c not in table.columns]
         if absent:
             _damaged(path / name, f"no column {absent[0]!r}")
+    check_summary(path, summary.columns)
     chunks = sorted((path / "chunks").glob("*.parquet"))
     for chunk in chunks:
         _whole_parquet(chunk)
+    check_games(path)
     missions: dict[str, MissionInfo] = {}
     with malformed(path / MANIFEST):  # every field the report reads, read once here
         for cell in manifest["cells"]:
@@ -196,8 +199,6 @@ def load_run(path: Path | str) -> Run:
             raise ValueError(f"chunk_size {manifest['chunk_size']} is not a positive count")
         if chunks:  # a run may drop its chunk files once summarised, but not some of them
             _no_missing_chunk(run, {c.name for c in chunks}, int(manifest["chunk_size"]))
-    if "distress_successes" not in summary.columns:
-        run = replace(run, summary=_recount_attempts(run))
     return run
 
 
@@ -249,106 +250,28 @@ def _damaged(path: Path, why: str) -> NoReturn:
     raise CrewsimError(f"{path}: damaged ({why}); delete it: `{resume_command(folder)}` {mend}")
 
 
-def _recount_attempts(run: Run) -> pl.DataFrame:
-    """A summary written before crewsim counted the games won after a distress call (and
-    charged the signal's attempt once per game, not once per mission): those counts from the
-    chunk files, and the expected attempts again by today's rule.  A run whose chunk files
-    are gone gets the count a signal that does not change the odds would give."""
-    schema = {"mission": pl.String, "players": pl.Int64, "ds": pl.Int64}
-    wins = pl.DataFrame(schema=schema)
-    if any((run.path / "chunks").glob("*.parquet")):
-        wins = (
-            run.game_rows()
-            .group_by("mission", "players")
-            .agg((pl.col("distress") & pl.col("success")).sum().alias("ds"))
-            .collect()
-            .cast(schema)  # type: ignore[arg-type]
-        )
-    s = run.summary.join(wins, on=["mission", "players"], how="left")
-    rows = []
-    for r in s.iter_rows(named=True):
-        ds = r["ds"]
-        if ds is None:
-            ds = round(r["distress_games"] * r["successes"] / r["games"]) if r["games"] else 0
-        att = expected_attempts(r["games"], r["successes"], r["distress_games"], ds)
-        rows.append((ds, att.expected, att.low, att.high))
-    names = ("distress_successes", "expected_attempts", "attempts_low", "attempts_high")
-    cols = [pl.Series(name, [row[k] for row in rows]) for k, name in enumerate(names)]
-    return s.drop("ds").with_columns(cols)
-
-
 # ---------------------------------------------------------------- the perfect-information ceiling
 
 
 def ceiling(run: Run) -> pl.DataFrame | None:
     """The perfect-information ceiling per mission x players when the run has it, else None.
 
-    The solver writes it in one of two shapes, and both are read: a per-game ``feasible`` column
-    in the chunk files (true / false / null = unknown past the node budget; integers 1 / 0 / -1
-    or the solver's verdict names "feasible" / "infeasible" / "unknown" work too), or summary
-    columns ``feasible_share`` (optionally with counts ``feasible_games`` or ``feasible``,
-    ``decided_games``, ``ceiling_games`` and ``ceiling_wins``).  Both go through
-    ``stats.ceiling_columns``: the share of the decided deals with an interval spanning every
-    way the undecided ones could go, and the bots' efficiency on exactly the solved deals.
+    `simulate --ceiling` writes its counts into the summary (``stats.ceiling_columns``); the
+    shares and intervals are computed from them again here, so a report shows today's rule.
+    A cell the solver could not judge (e.g. pn-12) counts no solved deal.
     """
     s = run.summary
-    if "feasible_share" in s.columns:
-        rows = []
-        for r in s.iter_rows(named=True):
-            share = r["feasible_share"]
-            key = {"mission": r["mission"], "players": int(r["players"])}
-            if share is None:  # a cell the solver could not judge (e.g. pn-12)
-                rows.append(key | ceiling_columns(0, 0, 0, 0))
-                continue
-            decided = r.get("decided_games")  # 0 is a count: every deal left open
-            decided = int(r["games"] if decided is None else decided)
-            feasible = r.get("feasible_games")
-            if feasible is None and isinstance(r.get("feasible"), int):
-                feasible = r["feasible"]  # the solver's own summary names the count `feasible`
-            if feasible is None:
-                feasible = round(share * decided)
-            solved = int(r.get("ceiling_games") or decided)
-            decided = min(decided, solved)  # counts that overrun the solved deals are capped
-            feasible = min(int(feasible), decided)
-            wins = r.get("ceiling_wins")
-            if wins is None:  # the bots on exactly the solved deals; a bare share: the whole run
-                wins = round(r.get("ceiling_success_rate", r["success_rate"]) * solved)
-            infeasible = decided - int(feasible)
-            feasible = max(int(feasible), int(wins))  # a deal the bots won is winnable
-            rows.append(
-                key
-                | ceiling_columns(solved, feasible, min(infeasible, solved - feasible), int(wins))
-            )
-        return _ceiling_frame(rows)
-    chunks = sorted((run.path / "chunks").glob("*.parquet"))
-    if not chunks or "feasible" not in pl.read_parquet_schema(chunks[0]):
+    if "ceiling_games" not in s.columns:
         return None
-    games = run.game_rows()
-    if pl.read_parquet_schema(chunks[0])["feasible"] == pl.String:  # the solver's verdict names
-        flag = pl.col("feasible").replace_strict(
-            {"feasible": 1, "infeasible": 0}, default=None, return_dtype=pl.Int8
-        )
-    else:
-        flag = pl.col("feasible").cast(pl.Int8)
-    counts = (
-        games.group_by("mission", "players")
-        .agg(
-            ((flag == 1) | pl.col("success")).sum().alias("feasible"),
-            ((flag == 0) & ~pl.col("success")).sum().alias("infeasible"),
-            pl.len().alias("solved"),
-            pl.col("success").sum().alias("wins"),
-        )
-        .collect()
-    )
-    return _ceiling_frame(
-        [
+    counts = ("ceiling_games", "feasible_games", "decided_games", "ceiling_wins")
+    rows = []
+    for r in s.select("mission", "players", *counts).iter_rows(named=True):
+        solved, feasible, decided, wins = (int(r[k] or 0) for k in counts)
+        rows.append(
             {"mission": r["mission"], "players": int(r["players"])}
-            | ceiling_columns(
-                int(r["solved"]), int(r["feasible"]), int(r["infeasible"]), int(r["wins"])
-            )
-            for r in counts.iter_rows(named=True)
-        ]
-    )
+            | ceiling_columns(solved, feasible, decided - feasible, wins)
+        )
+    return _ceiling_frame(rows)
 
 
 def _ceiling_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -14,6 +14,7 @@ from crewsim.missions.schema import Mission
 from crewsim.rules.deal import Deal
 from crewsim.rules.game import Claim, GameState, Rules, TaskSpec
 from crewsim.rules.task_cards import HeldTask
+from crewsim.runs.plan import Cell, RunConfig, plan
 
 _CLAIMS = (Claim.HIGHEST, Claim.ONLY, Claim.LOWEST)
 
@@ -98,3 +99,25 @@ def replay(mission: Mission, players: int, rec: Mapping[str, np.ndarray], i: int
     for _ in moves(state, mission, rec, i):
         pass
     return state
+
+
+@dataclass(frozen=True)
+class TracedGame:
+    """One game replayed through the referee, with the cell and chunk seed that dealt it."""
+
+    cell: Cell
+    seed: int
+    state: GameState
+
+
+def first_games(config: RunConfig) -> Iterator[TracedGame]:
+    """The first game of each cell's first chunk, played again with its moves recorded and
+    replayed through the referee (`simulate --trace`): the very deal the run starts with."""
+    from crewsim.engine.run import run_chunk
+
+    bp = config.bot.vector()
+    first = {t.cell: t for t in plan(config) if t.index == 0}
+    for i, cell in enumerate(config.cells()):
+        seed = first[i].seed
+        rec = run_chunk(config.mission_vector(cell), bp, 1, seed, record=True)
+        yield TracedGame(cell, seed, replay(cell.mission, cell.players, rec, 0))

@@ -201,6 +201,27 @@ def top_failures(
     return out
 
 
+SUMMARY_SCHEMA = {
+    "mission": pl.String,
+    "players": pl.Int64,
+    "bot": pl.String,
+    "games": pl.Int64,
+    "successes": pl.Int64,
+    "success_rate": pl.Float64,
+    "ci_low": pl.Float64,
+    "ci_high": pl.Float64,
+    "expected_attempts": pl.Float64,
+    "attempts_low": pl.Float64,
+    "attempts_high": pl.Float64,
+    "distress_games": pl.Int64,
+    "distress_successes": pl.Int64,
+    "distress_share": pl.Float64,
+    "top_failures": pl.String,
+}
+"""A summary row per cell, as ``summarise`` writes it (``runs.montecarlo`` adds the set-up
+shares, ``runs.ceiling`` the ceiling)."""
+
+
 def summarise(
     cells: pl.DataFrame, failures: pl.DataFrame, bot: str, games_of: dict[str, Game]
 ) -> pl.DataFrame:
@@ -243,24 +264,7 @@ def summarise(
                 "top_failures": "; ".join(reasons),
             }
         )
-    schema = {
-        "mission": pl.String,
-        "players": pl.Int64,
-        "bot": pl.String,
-        "games": pl.Int64,
-        "successes": pl.Int64,
-        "success_rate": pl.Float64,
-        "ci_low": pl.Float64,
-        "ci_high": pl.Float64,
-        "expected_attempts": pl.Float64,
-        "attempts_low": pl.Float64,
-        "attempts_high": pl.Float64,
-        "distress_games": pl.Int64,
-        "distress_successes": pl.Int64,
-        "distress_share": pl.Float64,
-        "top_failures": pl.String,
-    }
-    return pl.DataFrame(rows, schema=schema)
+    return pl.DataFrame(rows, schema=SUMMARY_SCHEMA)
 
 
 @dataclass(frozen=True)

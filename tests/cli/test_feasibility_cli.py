@@ -24,46 +24,22 @@ def _not_json(token: str) -> None:
     raise AssertionError(f"{token} is not JSON")
 
 
-def test_feasibility_small_run() -> None:
+def test_one_json_row_per_cell() -> None:
+    """The numbers themselves: ``tests/analysis/test_feasibility_cells.py``."""
     rows = _rows(["pn-1", "pn-3", "-n", "30", "--seed", "2"])
     assert [r["mission"] for r in rows] == ["pn-1", "pn-3"]
-    for r in rows:
-        assert r["draft"] == "random"
-        assert r["deals"] == 30 and r["feasible"] + r["infeasible"] + r["unknown"] == 30
-        assert 0 <= r["ci_low"] <= r["feasible_share"] <= r["ci_high"] <= 1
-    alone = _rows(["pn-3", "-n", "30", "--seed", "2"])  # seeds by cell, not by place in line
-    assert alone[0]["feasible"] == rows[1]["feasible"]
-    assert alone[0]["median_ms"] > 0
+    assert all(r["draft"] == "random" and r["deals"] == 30 for r in rows)
+    assert all(r["unsupported"] is None for r in rows)
 
 
-def test_feasibility_with_the_heuristic_draft() -> None:
-    rows = _rows(["pn-4", "-p", "3,4", "-n", "40", "--seed", "3", "--draft", "heuristic"])
-    assert [(r["mission"], r["players"]) for r in rows] == [("pn-4", 3), ("pn-4", 4)]
-    for r in rows:
-        assert r["draft"] == "heuristic"
-        assert r["feasible"] + r["infeasible"] + r["unknown"] == 40
-        # the bots played these very deals and drafts: what they won is feasible
-        assert r["won_but_infeasible"] == 0
-        assert r["upper_if_unknown_feasible"] >= r["bot_success_share"]
-        decided = r["deals"] - r["unknown"]  # the share is of the decided deals, as in reports
-        assert r["feasible_share"] == pytest.approx(r["feasible"] / decided)
-        assert r["lower_if_unknown_infeasible"] == pytest.approx(r["feasible"] / r["deals"])
-    again = _rows(["pn-4", "-p", "3,4", "-n", "40", "--seed", "3", "--draft", "heuristic"])
-    assert [r["feasible"] for r in again] == [r["feasible"] for r in rows]  # reproducible
+def test_the_heuristic_draft_shows_what_the_bots_won() -> None:
+    (row,) = _rows(["pn-4", "-n", "40", "--seed", "3", "--draft", "heuristic"])
+    assert {"bot_success_share", "won_but_infeasible"} <= row.keys()
     table = runner.invoke(
         app,
         ["feasibility", "pn-4", "-n", "40", "--seed", "3", "--jobs", "1", "--draft", "heuristic"],
     )
     assert "bots won" in table.stdout and "40 deals solved" in table.stdout
-
-
-def test_feasibility_of_deep_sea_missions() -> None:
-    for draft in ("random", "heuristic"):
-        rows = _rows(["ds-3", "ds-27", "-n", "30", "--seed", "4", "--draft", draft])
-        assert [r["mission"] for r in rows] == ["ds-3", "ds-27"]
-        for r in rows:
-            assert r["feasible"] + r["infeasible"] + r["unknown"] == 30
-            assert r.get("won_but_infeasible", 0) == 0
 
 
 def test_counts_are_read_as_people_write_them() -> None:
@@ -116,11 +92,7 @@ def test_feasibility_refuses_an_unknown_draft() -> None:
         )
 
 
-def test_feasibility_says_how_many_deals_the_sat_engine_decided() -> None:
-    """pn-30 at 4 players: a quarter of the deals need the SAT engine; with it off, none."""
-    on = _rows(["pn-30", "-p", "4", "-n", "40", "--seed", "5"])[0]
-    off = _rows(["pn-30", "-p", "4", "-n", "40", "--seed", "5", "--conflicts", "0"])[0]
-    assert 0 < on["sat_decided_share"] < 1 and off["sat_decided_share"] == 0
-    assert on["unknown"] <= off["unknown"]
-    table = runner.invoke(app, ["feasibility", "pn-30", "-p", "4", "-n", "40", "--jobs", "1"])
+def test_the_table_says_how_many_deals_the_sat_engine_decided() -> None:
+    table = runner.invoke(app, ["feasibility", "pn-30", "-p", "4", "-n", "10", "--jobs", "1"])
+    assert table.exit_code == 0, table.output
     assert "by SAT" in table.stdout

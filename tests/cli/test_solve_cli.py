@@ -196,24 +196,6 @@ def test_bad_card_names_the_field(tmp_path: Path) -> None:
     assert "hands[1][2]" in str(result.exception)
 
 
-def test_a_jsonl_file_is_solved_on_every_core_in_file_order(tmp_path: Path) -> None:
-    f = tmp_path / "many.jsonl"
-    deals = [
-        deal_record(3 + s % 3, Game.PLANET_NINE, s, ("pn-8", "pn-12", "pn-20")[s % 3])
-        for s in range(45)
-    ]
-    f.write_text("\n".join(json.dumps(r) for r in deals) + "\n")
-    got = []
-    for jobs in ("1", "-1"):  # -1: every core, as in simulate
-        result = runner.invoke(app, ["solve", str(f), "-j", jobs])
-        assert result.exit_code == 0, result.output
-        rows = [json.loads(x) for x in result.stdout.splitlines()]
-        got.append([{k: v for k, v in r.items() if k != "seconds"} for r in rows])
-    assert got[0] == got[1]
-    assert [r["deal"] for r in got[0]] == list(range(1, 46))
-    assert {r["verdict"] for r in got[0]} >= {"feasible", "unsupported"}
-
-
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_text_line_is_in_play_order_with_each_winner(tmp_path: Path, players: int) -> None:
     """Each trick starts with its leader (the commander, then the last winner)."""

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from crewsim.bots import get_bot
 from crewsim.missions import resolve_missions
 from crewsim.runs.montecarlo import run
 from crewsim.runs.plan import RunConfig
+from crewsim.runs.stats import ceiling_columns
 
 
 @pytest.fixture(scope="session")
@@ -36,3 +39,20 @@ def run_copy(small_run: Path, tmp_path: Path) -> Path:
     dest = tmp_path / "run"
     shutil.copytree(small_run, dest)
     return dest
+
+
+Counts = tuple[int, int, int, int]  # deals solved, feasible, infeasible, won by the bots
+
+
+def write_ceiling(run: Path, counts: list[Counts]) -> None:
+    """Give each summary row the ceiling columns `simulate --ceiling` writes, from its counts."""
+    path = run / "summary.parquet"
+    summary = pl.read_parquet(path)
+    assert len(counts) == summary.height
+    rows = [ceiling_columns(*c) | {"won_but_infeasible": 0} for c in counts]
+    summary.hstack(pl.DataFrame(rows)).write_parquet(path)
+
+
+@pytest.fixture
+def set_ceiling() -> Callable[[Path, list[Counts]], None]:
+    return write_ceiling

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
@@ -14,6 +15,8 @@ from crewsim.report.document import Table
 from crewsim.report.format import num, num_ci, pct, pct_ci
 from crewsim.report.html import render as render_html
 from crewsim.report.markdown import render as render_md
+
+SetCeiling = Callable[[Path, list[tuple[int, int, int, int]]], None]  # conftest's set_ceiling
 
 
 @pytest.fixture(scope="module")
@@ -65,9 +68,10 @@ def test_markdown_links_charts_and_has_tables(rep: Report) -> None:
     assert hardest.count(" %  [") == 0 and hardest.count(" % [") == 8  # each with its interval
 
 
-def test_ceiling_section_appears_when_the_run_has_verdicts(run_copy: Path, tmp_path: Path) -> None:
-    s = pl.read_parquet(run_copy / "summary.parquet")
-    s.with_columns(pl.lit(0.99).alias("feasible_share")).write_parquet(run_copy / "summary.parquet")
+def test_ceiling_section_appears_when_the_run_has_verdicts(
+    run_copy: Path, tmp_path: Path, set_ceiling: SetCeiling
+) -> None:
+    set_ceiling(run_copy, [(100, 99, 1, 90)] * 8)
     rep = build(run_copy, tmp_path / "rep")
     assert (rep.out / "charts" / "ceiling.png").exists()
     md = (rep.out / "report.md").read_text()
@@ -76,15 +80,10 @@ def test_ceiling_section_appears_when_the_run_has_verdicts(run_copy: Path, tmp_p
     assert "undecided" not in md  # every deal decided: nothing to qualify
 
 
-def test_ceiling_says_how_many_deals_were_left_undecided(run_copy: Path, tmp_path: Path) -> None:
-    s = pl.read_parquet(run_copy / "summary.parquet")
-    s = s.with_columns(
-        pl.lit(0.9).alias("feasible_share"),
-        pl.lit(100).alias("ceiling_games"),
-        pl.lit(0.3).alias("ceiling_success_rate"),
-        pl.Series("decided_games", [100] * (s.height - 1) + [40]),
-    )
-    s.write_parquet(run_copy / "summary.parquet")
+def test_ceiling_says_how_many_deals_were_left_undecided(
+    run_copy: Path, tmp_path: Path, set_ceiling: SetCeiling
+) -> None:
+    set_ceiling(run_copy, [(100, 90, 10, 30)] * 7 + [(100, 36, 4, 30)])
     md = (build(run_copy, tmp_path / "rep").out / "report.md").read_text()
     assert "at most 60 % (" in md and "undecided" in md
 

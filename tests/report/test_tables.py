@@ -16,6 +16,8 @@ from crewsim.report import tables
 from crewsim.runs.reader import ceiling, load_run
 from crewsim.runs.stats import spearman
 
+SetCeiling = Callable[[Path, list[tuple[int, int, int, int]]], None]  # conftest's set_ceiling
+
 
 def test_ranking_runs_from_easiest_to_hardest(small_run: Path) -> None:
     run = load_run(small_run)
@@ -113,27 +115,6 @@ def test_logbook_interval_is_skewed_by_a_rarely_won_mission(run_copy: Path) -> N
     assert tables.logbook(run).equals(tables.logbook(run))
 
 
-def test_a_summary_written_before_distress_wins_were_counted_is_recounted(
-    run_copy: Path,
-) -> None:
-    """An older run folder's summary has no ``distress_successes`` and attempts by the old
-    rule: the report counts them from the chunk files and applies today's rule."""
-    cols = [
-        "mission",
-        "players",
-        "distress_successes",
-        "expected_attempts",
-        "attempts_low",
-        "attempts_high",
-    ]
-    fresh = load_run(run_copy).summary.select(cols)
-    s = pl.read_parquet(run_copy / "summary.parquet")
-    s.drop("distress_successes").with_columns(pl.lit(9.9).alias("expected_attempts")).write_parquet(
-        run_copy / "summary.parquet"
-    )
-    assert load_run(run_copy).summary.select(cols).equals(fresh)
-
-
 def test_ranks_whose_intervals_overlap_a_neighbour_are_marked_tied(small_run: Path) -> None:
     rank = tables.ranking(load_run(small_run))
     for p in (3, 4):
@@ -144,52 +125,28 @@ def test_ranks_whose_intervals_overlap_a_neighbour_are_marked_tied(small_run: Pa
             assert tied[i] == overlaps
 
 
-def _set_summary(run: Path, **values: float) -> None:
-    """Give every row of a run's summary these column values (the shape a solver wrote)."""
-    s = pl.read_parquet(run / "summary.parquet")
-    s.with_columns(pl.lit(v).alias(k) for k, v in values.items()).write_parquet(
-        run / "summary.parquet"
-    )
-
-
-def test_a_cell_the_solver_left_wholly_open_is_not_read_as_infeasible(run_copy: Path) -> None:
-    _set_summary(
-        run_copy,
-        feasible_share=0.0,
-        decided_games=0,
-        feasible_games=0,
-        ceiling_games=200,
-        ceiling_wins=0,
-    )
+def test_a_cell_the_solver_left_wholly_open_is_not_read_as_infeasible(
+    run_copy: Path, set_ceiling: SetCeiling
+) -> None:
+    set_ceiling(run_copy, [(200, 0, 0, 0)] * 8)
     row = ceiling(load_run(run_copy)).row(0, named=True)  # type: ignore[union-attr]
     assert row["decided_games"] == 0 and row["unknown_share"] == 1.0
     assert (row["feasible_low"], row["feasible_high"]) == (0.0, 1.0)
 
 
-def test_ranking_shows_the_recomputed_ceiling_not_the_summarys_own(run_copy: Path) -> None:
-    """A summary written before efficiency was counted on the winnable deals keeps its old
-    ``bot_efficiency`` column; the ranking must show the recomputed one with its interval."""
-    _set_summary(
-        run_copy,
-        feasible_share=0.8,
-        ceiling_success_rate=0.6,
-        ceiling_games=100,
-        decided_games=100,
-        bot_efficiency=0.123,
-    )
+def test_the_ranking_shows_the_ceiling_the_summary_carries(
+    run_copy: Path, set_ceiling: SetCeiling
+) -> None:
+    """`simulate --ceiling` solves the first deals: the bots' wins there over the winnable
+    ones is their efficiency; a cell the solver could not judge counts no deal."""
+    set_ceiling(run_copy, [(100, 80, 20, 60)] * 7 + [(0, 0, 0, 0)])
     rank = tables.ranking(load_run(run_copy))
-    assert rank["bot_efficiency"].to_list() == pytest.approx([0.75] * 8)
-    assert (rank["efficiency_low"] <= rank["bot_efficiency"]).all()
-
-
-def test_an_old_summary_without_chunk_files_still_loads(run_copy: Path) -> None:
-    s = pl.read_parquet(run_copy / "summary.parquet")
-    s.drop("distress_successes").write_parquet(run_copy / "summary.parquet")
-    for f in (run_copy / "chunks").glob("*.parquet"):
-        f.unlink()
-    summary = load_run(run_copy).summary
-    expected = (summary["distress_games"] * summary["successes"] / summary["games"]).round()
-    assert summary["distress_successes"].to_list() == expected.cast(pl.Int64).to_list()
+    judged = rank.filter(pl.col("ceiling_games") > 0)
+    assert judged.height == 7
+    assert judged["feasible_share"].to_list() == pytest.approx([0.8] * 7)
+    assert judged["bot_efficiency"].to_list() == pytest.approx([0.75] * 7)
+    assert (judged["efficiency_low"] <= judged["bot_efficiency"]).all()
+    assert rank.filter(pl.col("ceiling_games") == 0)["feasible_share"].is_nan().all()
 
 
 def test_fail_tricks_shares_add_up(small_run: Path) -> None:
@@ -197,58 +154,6 @@ def test_fail_tricks_shares_add_up(small_run: Path) -> None:
     sums = ft.group_by("players").agg(pl.col("share").sum())
     assert sums["share"].to_list() == pytest.approx([1.0, 1.0])
     assert ft["trick"].min() >= 1 and ft.filter(pl.col("players") == 4)["trick"].max() <= 10
-
-
-def test_ceiling_from_a_per_game_feasible_column(run_copy: Path) -> None:
-    """The solver's per-game verdicts (true/false/null) give the ceiling columns."""
-    for f in (run_copy / "chunks").glob("*.parquet"):
-        df = pl.read_parquet(f)
-        feasible = pl.when(pl.col("success")).then(True)
-        feasible = feasible.when(pl.int_range(pl.len()) % 10 == 0).then(None).otherwise(False)
-        df.with_columns(feasible.alias("feasible")).write_parquet(f)
-    run = load_run(run_copy)
-    ceil = ceiling(run)
-    assert ceil is not None and ceil.height == 8
-    rank = tables.ranking(run)
-    assert {"feasible_share", "bot_efficiency"} <= set(rank.columns)
-    # feasible = won here, so the bots won every winnable deal; the lost deals left open
-    # (every tenth) may be winnable too, which only the interval's low end admits
-    both = rank.join(ceil, on=["mission", "players"])
-    assert both["bot_efficiency"].to_list() == pytest.approx([1.0] * 8)
-    assert (both["efficiency_low"] < both["bot_efficiency"]).all()
-    assert both["efficiency_high"].to_list() == pytest.approx([1.0] * 8)
-    assert (ceil["feasible_games"] == both["successes"]).all()
-    assert (ceil["decided_games"] < 1200).all()
-
-
-def test_ceiling_from_verdict_names(run_copy: Path) -> None:
-    for f in (run_copy / "chunks").glob("*.parquet"):
-        df = pl.read_parquet(f)
-        verdict = pl.when(pl.col("success")).then(pl.lit("feasible")).otherwise(pl.lit("unknown"))
-        df.with_columns(verdict.alias("feasible")).write_parquet(f)
-    ceil = ceiling(load_run(run_copy))
-    assert ceil is not None
-    assert (ceil["feasible_share"] == 1.0).all() and (ceil["feasible_games"] > 0).all()
-
-
-def test_ceiling_from_summary_share(run_copy: Path) -> None:
-    s = pl.read_parquet(run_copy / "summary.parquet")
-    s.with_columns(pl.lit(0.99).alias("feasible_share")).write_parquet(run_copy / "summary.parquet")
-    rank = tables.ranking(load_run(run_copy))
-    assert rank["feasible_share"].to_list() == pytest.approx([0.99] * 8)
-    assert rank["bot_efficiency"].to_list() == pytest.approx(
-        [r / 0.99 for r in rank["success_rate"]]
-    )
-
-
-def test_efficiency_counts_the_bots_on_the_solved_deals_only(run_copy: Path) -> None:
-    """simulate --ceiling solves the first deals: the bots' success there is the numerator."""
-    s = pl.read_parquet(run_copy / "summary.parquet")
-    s.with_columns(
-        pl.lit(0.8).alias("feasible_share"), pl.lit(0.6).alias("ceiling_success_rate")
-    ).write_parquet(run_copy / "summary.parquet")
-    rank = tables.ranking(load_run(run_copy))
-    assert rank["bot_efficiency"].to_list() == pytest.approx([0.75] * 8)
 
 
 def test_printed_difficulty_for_deep_sea_records(run_copy: Path) -> None:
@@ -312,16 +217,6 @@ def test_a_malformed_manifest_is_one_line(
     with pytest.raises(CrewsimError, match=fragment) as err:
         load_run(run_copy)
     assert "manifest.json" in str(err.value) and "\n" not in str(err.value)
-
-
-def test_an_older_manifest_without_the_newer_identity_keys_still_reads(run_copy: Path) -> None:
-    """The report reads cells, seed, chunk size and games; a resume compares the rest."""
-    path = run_copy / "manifest.json"
-    doc = json.loads(path.read_text())
-    path.write_text(
-        json.dumps({k: v for k, v in doc.items() if k not in ("kernel_sha256", "seeding")})
-    )
-    assert load_run(run_copy).seed == doc["root_seed"]
 
 
 @pytest.mark.parametrize(

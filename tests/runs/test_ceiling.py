@@ -255,16 +255,3 @@ def test_an_interrupted_ceiling_keeps_the_cells_it_solved(tmp_path: Path) -> Non
     assert earlier_ceiling(tmp_path) is not None and len(earlier_ceiling(tmp_path) or []) == 4
     with pytest.raises(AssertionError, match="4 cell"):
         ceiling_rows(cfg, 20, backend=_NoSolving(), folder=tmp_path)  # type: ignore[arg-type]
-
-
-def test_an_older_folders_ceiling_survives_an_interrupted_top_up(tmp_path: Path) -> None:
-    """Before ceiling/ existed the ceiling lived in the summary only; a top-up drops the
-    summary until it ends, so the rows are saved as cells when first read."""
-    from crewsim.runs.ceiling import CEILING_DIR, earlier_ceiling
-
-    row = {"mission": "pn-5", "players": 3, "ceiling_games": 30, "feasible_games": 29}
-    pl.DataFrame([row]).write_parquet(tmp_path / "summary.parquet")
-    assert earlier_ceiling(tmp_path) == [row]
-    (tmp_path / "summary.parquet").unlink()  # the top-up starts, and is stopped
-    assert earlier_ceiling(tmp_path) == [row]
-    assert (tmp_path / CEILING_DIR / "pn-5-3p.json").exists()
