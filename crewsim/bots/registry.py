@@ -33,6 +33,7 @@ _PARAMS: dict[str, tuple[int, float]] = {  # name -> (slot, default)
     "search_max_worlds": (L.BP_SEARCH_MAX, 128.0),
     "search_z": (L.BP_SEARCH_Z, 2.0),
     "search_loss_credit": (L.BP_SEARCH_CREDIT, 0.1),
+    "search_communication": (L.BP_SEARCH_COMM, 0.0),
 }
 _RANGES = {  # a switch, shares, counts of worlds
     "communicate": (0.0, 1.0),
@@ -40,6 +41,7 @@ _RANGES = {  # a switch, shares, counts of worlds
     "search_min_worlds": (1.0, 4096.0),
     "search_max_worlds": (0.0, 4096.0),
     "search_loss_credit": (0.0, 1.0),
+    "search_communication": (0.0, 1.0),
 }
 
 

@@ -17,7 +17,7 @@ from crewsim.bots.crew import (
     predict,
     select,
 )
-from crewsim.engine.search import SEARCH, prepare_rollouts, search_card
+from crewsim.engine.search import SEARCH, prepare_rollouts, search_decision
 from crewsim.engine.tricks import play_tricks
 from crewsim.kernel.bits import (
     COLOURS,
@@ -35,7 +35,6 @@ from crewsim.kernel.layout import (
     G_COMM_LEFT,
     G_COMM_UNTIL,
     G_DUMMY,
-    G_FORCE,
     G_LEADER,
     G_NDS,
     G_NPLAYS,
@@ -202,7 +201,7 @@ def play_chunk(
         )
         distress[gi] = d != 0
         while play_tricks(S, deep, searching, record, ri, r_comms, r_draws, r_plays):
-            g[G_FORCE] = 1 + search_card(S, R, deep, r_comms, r_draws, r_plays)
+            search_decision(S, R, deep, r_comms, r_draws, r_plays)
         success[gi] = res[0] == 1
         redeals[gi] = g[G_REDEALS]
         repairs[gi] = g[G_REPAIRS]

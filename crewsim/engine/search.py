@@ -15,10 +15,11 @@ heuristic's.
 import numpy as np
 from numba import njit
 
+from crewsim.bots.crew import choose_comm
 from crewsim.bots.endgame import LOST
 from crewsim.bots.registry import KINDS
 from crewsim.bots.worlds import MAX_HOLDERS, decider, holders_of, place_world, sample_holders
-from crewsim.engine.tricks import crew_card, legal_cards, play_tricks
+from crewsim.engine.tricks import crew_card, legal_cards, play_tricks, showable
 from crewsim.kernel.bits import lowest, popcount, seat_after
 from crewsim.kernel.layout import (
     BP_KIND,
@@ -26,13 +27,16 @@ from crewsim.kernel.layout import (
     BP_SEARCH_MAX,
     BP_SEARCH_MIN,
     BP_SEARCH_Z,
+    G_COMM_K,
     G_DONE,
     G_FORCE,
+    G_FORCE_COMM,
     G_LEADER,
     G_NDS,
     G_NIN,
     G_NT,
     G_NTASK,
+    G_PLAYING,
     G_SEATS,
     G_T,
     SS_CHAINED,
@@ -110,24 +114,50 @@ def _value(R, credit):
 
 
 @njit(cache=True)
-def search_card(S, R, deep, r_comms, r_draws, r_plays):
-    """The card the seat to play chooses by search (the game ``S`` stopped at its play)."""
-    g, bp = S.g, S.bp
-    seat = seat_after(g[G_LEADER], g[G_NIN], g[G_SEATS])
-    legal = legal_cards(S)
-    preferred = crew_card(S, bp, S.mp, g, seat, legal)  # as the heuristic crew would
-    me = decider(S, seat)
+def search_decision(S, R, deep, r_comms, r_draws, r_plays):
+    """Decide by search where the game ``S`` stopped: a card play (``G_PLAYING``), else a
+    communication; the choice goes to ``G_FORCE`` / ``G_FORCE_COMM`` for the game to go on."""
+    g, bp, mp = S.g, S.bp, S.mp
+    if g[G_PLAYING]:
+        seat = seat_after(g[G_LEADER], g[G_NIN], g[G_SEATS])
+        legal = legal_cards(S)
+        preferred = crew_card(S, bp, mp, g, seat, legal)  # as the heuristic crew would
+        options = _cards(legal, 0)
+        g[G_FORCE] = 1 + _search(
+            S, R, deep, decider(S, seat), options, preferred, G_FORCE, 1, r_comms, r_draws, r_plays
+        )
+    else:
+        seat = seat_after(g[G_LEADER], g[G_COMM_K], g[G_SEATS])
+        hand, told = S.hands[seat], S.known[seat]
+        preferred = choose_comm(S, bp, g, mp, seat, hand, told, S.ct)
+        options = _cards(showable(hand) & ~told, 1)
+        options[0] = -1  # no communication
+        g[G_FORCE_COMM] = 2 + _search(
+            S, R, deep, seat, options, preferred, G_FORCE_COMM, 2, r_comms, r_draws, r_plays
+        )
+
+
+@njit(cache=True)
+def _cards(mask, first):
+    """The cards of ``mask`` in order, after ``first`` free slots."""
+    out = np.zeros(first + popcount(mask), dtype=np.int64)
+    for i in range(first, len(out)):
+        out[i] = lowest(mask)
+        mask &= mask - 1
+    return out
+
+
+@njit(cache=True)
+def _search(S, R, deep, me, options, preferred, slot, offset, r_comms, r_draws, r_plays):
+    """The option the rollouts rate best in worlds of seat ``me``'s knowledge; each rollout
+    plays on from ``S`` with ``options[i] + offset`` in ``R.g[slot]``."""
+    bp = S.bp
     holder = np.zeros(MAX_HOLDERS, dtype=np.int64)
     need = np.zeros(MAX_HOLDERS, dtype=np.int64)
     allowed = np.zeros(MAX_HOLDERS, dtype=np.int64)
     dealt = np.zeros(MAX_HOLDERS, dtype=np.int64)
     m, pool = holders_of(S, me, holder, need, allowed)
-    n = popcount(legal)
-    cards = np.zeros(n, dtype=np.int64)
-    rest = legal
-    for i in range(n):
-        cards[i] = lowest(rest)
-        rest &= rest - 1
+    n = len(options)
     total = np.zeros(n)
     cross = np.zeros((n, n))  # sums of products, for the paired differences' variance
     value = np.zeros(n)
@@ -150,7 +180,7 @@ def search_card(S, R, deep, r_comms, r_draws, r_plays):
             copy_game(S, R)
             R.hands[:] = world_hands
             R.under[:] = world_under
-            R.g[G_FORCE] = cards[i] + 1
+            R.g[slot] = options[i] + offset
             play_tricks(R, deep, False, False, 0, r_comms, r_draws, r_plays)
             value[i] = _value(R, credit)
         for i in range(n):
@@ -164,14 +194,12 @@ def search_card(S, R, deep, r_comms, r_draws, r_plays):
     S.search_stats[SS_DECISIONS] += 1
     S.search_stats[SS_WORLDS] += worlds
     S.search_stats[SS_ROLLOUTS] += worlds * n
-    if worlds == 0:
-        return preferred
-    best, top = 0, -1.0
+    best, top = -1, -1.0
     for i in range(n):
-        score = total[i] + (1e-6 if cards[i] == preferred else 0.0)  # ties: the heuristic's
+        score = total[i] + (1e-6 if options[i] == preferred else 0.0)  # ties: the heuristic's
         if score > top:
             best, top = i, score
-    return cards[best]
+    return options[best]
 
 
 @njit(cache=True)

@@ -14,6 +14,7 @@ from crewsim.kernel.bits import (
     BEATS,
     FULL,
     SUIT,
+    highest,
     lowest,
     popcount,
     rand_card,
@@ -23,6 +24,8 @@ from crewsim.kernel.bits import (
 )
 from crewsim.kernel.judge import judge_deep, judge_trick
 from crewsim.kernel.layout import (
+    BP_COMM,
+    BP_SEARCH_COMM,
     COMM_DEAD_ZONE,
     COMM_NONE,
     COMM_RAPTURE,
@@ -30,6 +33,7 @@ from crewsim.kernel.layout import (
     DEC_PLAY,
     G_CMD,
     G_COMM,
+    G_COMM_K,
     G_COMM_LEFT,
     G_COMM_UNTIL,
     G_D_TRUMP,
@@ -37,6 +41,7 @@ from crewsim.kernel.layout import (
     G_FIRST_CMD,
     G_FIRST_WINNER,
     G_FORCE,
+    G_FORCE_COMM,
     G_LEADER,
     G_NCOMMS,
     G_NIN,
@@ -73,11 +78,24 @@ def _true_claim(hand, c):
 
 
 @njit(cache=True)
-def _communicate(S, bp, mp, record, ri, r_comms):
-    """Each seat in turn from the leader may show a card before the trick."""
-    g, hands, possible, known, comm_used = S.g, S.hands, S.possible, S.known, S.comm_used
+def showable(hand):
+    """The cards a seat may communicate: the highest, only or lowest of a colour it holds."""
+    out = np.int64(0)
+    for suit in range(4):
+        same = hand & SUIT[suit]
+        if same:
+            out |= (np.int64(1) << lowest(same)) | (np.int64(1) << highest(same))
+    return out
+
+
+@njit(cache=True)
+def _communicate(S, bp, mp, stop, record, ri, r_comms):
+    """Each seat in turn from the leader may show a card before the trick; True when it
+    stopped instead at a seat with a choice (``stop``: the search crew decides those)."""
+    g, hands, comm_used = S.g, S.hands, S.comm_used
     seats = g[G_SEATS]
-    for k in range(seats):
+    for k in range(g[G_COMM_K], seats):
+        g[G_COMM_K] = k
         s = seat_after(g[G_LEADER], k, seats)
         if s == g[G_DUMMY] or s == g[G_SILENCED]:
             continue
@@ -86,21 +104,39 @@ def _communicate(S, bp, mp, record, ri, r_comms):
                 continue
         elif comm_used[s]:
             continue
-        n_comms = g[G_NCOMMS]
-        probed = probe_point(S, DEC_COMM, s, n_comms)
-        c = choose_comm(S, bp, g, mp, s, hands[s], known[s], S.ct)
-        if probed:
-            S.probe[PR_VALUE] = c
-        if c < 0:
-            continue
-        claim = _true_claim(hands[s], c)
-        comm_used[s] = 1
-        g[G_COMM_LEFT] -= 1
-        _reveal(g, possible, known, s, c, claim)
-        if record and n_comms < r_comms.shape[1]:
-            r_comms[ri, n_comms, 0], r_comms[ri, n_comms, 1] = s, c
-            r_comms[ri, n_comms, 2], r_comms[ri, n_comms, 3] = claim, g[G_T]
-        g[G_NCOMMS] = n_comms + 1
+        if g[G_FORCE_COMM]:
+            c = g[G_FORCE_COMM] - 2
+            g[G_FORCE_COMM] = 0
+            if g[G_PROBED]:
+                S.probe[PR_VALUE] = c
+                g[G_PROBED] = 0
+        else:
+            probed = probe_point(S, DEC_COMM, s, g[G_NCOMMS])
+            if stop and bp[BP_SEARCH_COMM] and bp[BP_COMM] and showable(hands[s]) & ~S.known[s]:
+                g[G_PROBED] = probed
+                return True
+            c = choose_comm(S, bp, g, mp, s, hands[s], S.known[s], S.ct)
+            if probed:
+                S.probe[PR_VALUE] = c
+        if c >= 0:
+            comm_used[s] = 1
+            _tell(S, s, c, record, ri, r_comms)
+    g[G_COMM_K] = 0
+    return False
+
+
+@njit(cache=True)
+def _tell(S, s, c, record, ri, r_comms):
+    """Seat ``s`` shows ``c`` with the claim its hand makes true; everyone learns from it."""
+    g = S.g
+    n_comms = g[G_NCOMMS]
+    claim = _true_claim(S.hands[s], c)
+    g[G_COMM_LEFT] -= 1
+    _reveal(g, S.possible, S.known, s, c, claim)
+    if record and n_comms < r_comms.shape[1]:
+        r_comms[ri, n_comms, 0], r_comms[ri, n_comms, 1] = s, c
+        r_comms[ri, n_comms, 2], r_comms[ri, n_comms, 3] = claim, g[G_T]
+    g[G_NCOMMS] = n_comms + 1
 
 
 @njit(cache=True, forceinline=True)
@@ -211,12 +247,14 @@ def _end_trick(S, mp, deep):
 
 
 @njit(cache=True)
-def _before_trick(S, bp, mp, t, record, ri, r_comms, r_draws):
-    """Trick ``t``'s communications and pn-12's draw, then the trick opens."""
+def _before_trick(S, bp, mp, t, stop, record, ri, r_comms, r_draws):
+    """Trick ``t``'s communications and pn-12's draw, then the trick opens; True when a
+    communication stopped it (``stop``)."""
     g = S.g
     open_now = g[G_COMM_UNTIL] == 0 or t < g[G_COMM_UNTIL]
-    if g[G_COMM] != COMM_NONE and t + 1 >= mp[MP_COMM_FROM] and open_now:
-        _communicate(S, bp, mp, record, ri, r_comms)
+    talk = g[G_COMM] != COMM_NONE and t + 1 >= mp[MP_COMM_FROM] and open_now
+    if talk and _communicate(S, bp, mp, stop, record, ri, r_comms):
+        return True
     if mp[MP_DRAW_AFTER] > 0 and t == mp[MP_DRAW_AFTER]:
         _draw_round(g, S.hands, S.under, S.known, S.possible, S.passes, S.rng)
         if record:
@@ -225,18 +263,20 @@ def _before_trick(S, bp, mp, t, record, ri, r_comms, r_draws):
     g[G_TRICKMASK] = 0
     g[G_NIN] = 0
     g[G_PLAYING] = 1
+    return False
 
 
 @njit(cache=True)
 def play_tricks(S, deep, stop, record, ri, r_comms, r_draws, r_plays):
     """Play on from where the game stands until it is decided; True when it stopped instead
-    at a card play with a choice (``stop``: the search crew decides those itself)."""
+    at a card play or a communication with a choice (``stop``: the search crew decides those
+    itself; ``G_PLAYING`` tells which)."""
     mp, bp, g = S.mp, S.bp, S.g
     seats = g[G_SEATS]
     for t in range(g[G_T], g[G_NT]):
         g[G_T] = t
-        if not g[G_PLAYING]:
-            _before_trick(S, bp, mp, t, record, ri, r_comms, r_draws)
+        if not g[G_PLAYING] and _before_trick(S, bp, mp, t, stop, record, ri, r_comms, r_draws):
+            return True
         for k in range(g[G_NIN], seats):
             s = seat_after(g[G_LEADER], k, seats)
             g[G_NIN] = k

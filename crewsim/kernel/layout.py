@@ -137,7 +137,8 @@ BP_SEARCH_MIN = 9  # search crew: worlds sampled before the sequential test may 
 BP_SEARCH_MAX = 10  # search crew: at most this many worlds per decision
 BP_SEARCH_Z = 11  # search crew: the best card must lead the next by this many standard errors
 BP_SEARCH_CREDIT = 12  # search crew: a lost rollout's value at most (by the progress it made)
-BP_SIZE = 13
+BP_SEARCH_COMM = 13  # search crew: 1 = communications chosen by search too (0: the heuristic's)
+BP_SIZE = 14
 
 # ---- recording (cross-check) layout per game
 REC_PLAYS = 65  # 13 tricks x 5 seats
@@ -179,7 +180,9 @@ G_NCOMMS = 28  # communications made so far in the game
 G_NPLAYS = 29  # cards played so far in the game
 G_FORCE = 30  # 1 + the card the next play must be (the search crew's choice), 0 = none
 G_PROBED = 31  # 1: the stopped decision is the one the honesty probe watches
-G_SIZE = 32
+G_COMM_K = 32  # the seat (counted from the leader) whose communication is next
+G_FORCE_COMM = 33  # 2 + the card the next communication must be (1: none; 0: no choice made)
+G_SIZE = 34
 
 ENDGAME_SCRATCH = 1024  # room for 13 tricks of 5 seats, 8 deals of the unseen cards, 12 tasks
 

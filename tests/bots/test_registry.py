@@ -8,11 +8,22 @@ import pytest
 
 from crewsim.bots import get_bot, load_bots
 from crewsim.errors import CrewsimError
+from crewsim.kernel import layout as L
 
 
 def test_the_shipped_crews_load() -> None:
-    assert set(load_bots()) == {"random", "heuristic", "heuristic-silent"}
+    assert set(load_bots()) == {"random", "heuristic", "heuristic-silent", "search"}
     assert get_bot("heuristic").kind == "heuristic"
+    assert get_bot("search").kind == "search"
+
+
+def test_the_search_crew_is_the_heuristic_with_search_parameters() -> None:
+    """Everything but the kind and the search's own slots is the heuristic's."""
+    search, heuristic = get_bot("search").vector(), get_bot("heuristic").vector()
+    own = [L.BP_KIND, L.BP_SEARCH_MIN, L.BP_SEARCH_MAX, L.BP_SEARCH_Z, L.BP_SEARCH_CREDIT]
+    rest = [i for i in range(L.BP_SIZE) if i not in own]
+    assert (search[rest] == heuristic[rest]).all()
+    assert search[L.BP_SEARCH_MAX] >= search[L.BP_SEARCH_MIN] > 0
 
 
 @pytest.mark.parametrize(
@@ -24,6 +35,8 @@ def test_the_shipped_crews_load() -> None:
         ("yes_threshold = inf", "expected a number, got inf"),
         ('poor_score = "low"', "expected a number, got 'low'"),
         ("poorscore = 1", "unknown field 'poorscore'"),
+        ("search_loss_credit = 2", "expected 0 to 1, got 2"),
+        ("search_max_worlds = -1", "expected 0 to 4096, got -1"),
     ],
 )
 def test_a_bad_value_is_one_line(tmp_path: Path, line: str, message: str) -> None:

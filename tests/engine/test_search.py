@@ -101,12 +101,12 @@ def _search(**params: float) -> np.ndarray:
 @pytest.mark.parametrize("mission_id", ["pn-10", "pn-12", "pn-24", "pn-46", "ds-6", "ds-20"])
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_a_search_of_no_world_is_the_heuristic_crew(mission_id: str, players: int) -> None:
-    """Stopping at every card play, asking the heuristic in the rollout copy and resuming
-    with its card plays the heuristic crew's games move for move (the stop, the copy, the
-    forced card and the recording lose nothing)."""
+    """Stopping at every card play and communication with a choice, asking the heuristic and
+    resuming with its choice plays the heuristic crew's games move for move (the stops, the
+    forced choices and the recording lose nothing)."""
     mp = KernelMission(get_mission(mission_id), players, distress="always").vector()
     a = run_chunk(mp, get_bot("heuristic").vector(), 30, 7, record=True)
-    b = run_chunk(mp, _search(search_max_worlds=0), 30, 7, record=True)
+    b = run_chunk(mp, _search(search_max_worlds=0, search_communication=1), 30, 7, record=True)
     for key in ("success", "fail_trick", "rec_plays", "rec_comms", "rec_draws"):
         np.testing.assert_array_equal(a[key], b[key], err_msg=f"{mission_id} {players}p {key}")
 
