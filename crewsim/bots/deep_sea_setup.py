@@ -96,12 +96,11 @@ def task_score(tab, row, hand):
             sc -= NO_WAY
         elif n >= 3:  # hardly a hand holds three: waiting for one left the card to the last
             sc += 2.0  # seat, whatever it held (a third of those deals could be won)
-        else:  # best with about as many in hand (measured: any hand able to is worse)
+        else:  # best with about as many in hand (not any hand able to: docs/tuning.md)
             sc += 2.0 - abs(held - n)
     elif fam == FAM_COUNT and popcount(need) >= 9 and tab[row + C_TARGET] >= 2:
         # exactly n (two or more) cards of some colours: each one in hand must be shed into
         # another seat's trick, so a hand with fewer of them than the average hand takes it
-        # (measured: "exactly 1 pink" does not gain)
         sc += PASS_MARGIN - 0.5 * _over_average(hand, need)
     return sc
 

@@ -89,10 +89,8 @@ def card_score(
     done = g[G_DONE]
     if g[G_TASKMASK] >> c & 1:
         if ct[c] == winner:  # a risk weighs less as the chances to place the card run out
-            late = 1.0  # (measured: helps with 2, 4 and 5 players, costs a little with 3,
-            if (  # and a very little in Deep Sea)
-                ct[c] != me and mp[MP_GAME] == 0 and (g[G_SEATS] >= 4 or g[G_DUMMY] >= 0)
-            ):
+            late = 1.0  # (Planet Nine with 4-5 players or the dummy: docs/tuning.md)
+            if ct[c] != me and mp[MP_GAME] == 0 and (g[G_SEATS] >= 4 or g[G_DUMMY] >= 0):
                 late -= 0.75 * g[G_T] / g[G_NT]
             sc += BIG * (1.0 - risk) - 2 * BIG * risk * late
             if tpred[ct[40 + c]] & ~done:  # would break the order

@@ -217,8 +217,7 @@ SS_CHAINED = 4  # worlds the chain gave (rejection kept failing)
 SEARCH_STATS = 5
 
 # ---- the chunk's scratch state as one record: arrays viewed out of a numpy record carry no
-# reference count, so passing them between jitted functions costs no atomic incref/decref
-# (which took ~40 % of the run time when every scratch array was a separate allocation).
+# reference count, so passing them between jitted functions costs no atomic incref/decref.
 STATE_FIELDS = (
     ("mp", "i8", MP_SIZE),
     ("bp", "f8", BP_SIZE),

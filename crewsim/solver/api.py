@@ -34,16 +34,12 @@ from crewsim.solver.problem import TOKEN_CODES, VERDICTS, Problem, Result, objec
 DEFAULT_BUDGET = 200_000  # card plays per problem before the DFS gives up
 
 
-HANDOFF = 20_000  # DFS plays before an open deal goes to the second engine: 5k-100k measured,
-
-
-# 20k best (the SAT engine settles in ~20-40 ms what the DFS would spend ~30 ms more on, mostly
-# in vain); with MiniCard's counts 5k and 10k were within the noise at 10 tasks, slower at 6
-TABLE_BITS = 16  # memo rows at least: 2**16 x 64 bytes = 4 MiB per process, a row for each
-
-
-# trick boundary of the default budget; a larger budget gets a larger table, up to 2**22 rows
-# (256 MiB).  Against 2**19 rows: the same plays, 1-2 % more deals/s (fewer cache misses)
+# DFS plays before an open deal goes to the SAT engine, which settles in tens of milliseconds
+# what the DFS would mostly spend in vain (docs/tuning.md)
+HANDOFF = 20_000
+# memo rows at least (2**16 x 64 bytes = 4 MiB per process); a larger budget gets a larger
+# table, up to 2**22 rows (256 MiB)
+TABLE_BITS = 16
 MAX_TABLE_BITS = 22
 
 

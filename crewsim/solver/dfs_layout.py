@@ -4,14 +4,16 @@ search row and of the scratch words, the restart sequence and the hashing steps.
 import numpy as np
 from numba import njit
 
+from crewsim.kernel.layout import OMEGA_CODE
+
 # verdicts
 INFEASIBLE = 0
 FEASIBLE = 1
 UNKNOWN = 2
 
-# token codes (``crewsim.solver.problem.TOKEN_CODES`` maps the referee's strings)
-TOK_NONE = 0  # 1..5 numbered, 6..9 arrows with 1..4 heads, 10 omega
-TOK_OMEGA = 10
+# token codes: the kernel's (``crewsim.kernel.layout.TOKEN_CODES``): 1..5 numbered, 11..14
+# arrows with 1..4 heads, 20 omega
+TOK_OMEGA = OMEGA_CODE
 
 # special objective kinds (``crewsim.solver.problem.OBJECTIVE_CODES``)
 OBJ_NONE = 0
@@ -51,9 +53,7 @@ O_AT = 384  # scr[O_AT ...]: the order search of ``suit_orders``
 MAX_ORDER = 6  # own-card tasks of one suit beyond which ``suit_orders`` does not look
 PROBES = 4
 
-RESTART0 = 150  # play-limit unit of the restarts (Luby sequence): against 1000, 7 % fewer plays
-# and 5 % fewer deals for the SAT engine at 10 tasks, 36 % / 50 % fewer plays at 6 / 1 task
-# (the bench's deals; 50, 100 and 300 in between)
+RESTART0 = 150  # play-limit unit of the restarts (Luby sequence; docs/tuning.md)
 
 
 @njit(cache=True)
@@ -63,7 +63,7 @@ def token_precedes(a, b):
         return a != TOK_OMEGA
     if 1 <= a <= 5:
         return not (1 <= b <= 5) or a < b
-    if 6 <= a <= 9 and 6 <= b <= 9:
+    if 11 <= a <= 14 and 11 <= b <= 14:
         return a < b
     return False
 

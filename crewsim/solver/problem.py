@@ -12,11 +12,10 @@ from itertools import permutations
 from typing import TYPE_CHECKING, Any
 
 from crewsim.cards import Game, card_id
-from crewsim.kernel.layout import OBJ_CODES
+from crewsim.kernel.layout import OBJ_CODES, TOKEN_CODES  # one numbering for both engines
 from crewsim.rules.deal import Deal
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.objectives import DESIGNATED
-from crewsim.rules.order import ARROWS, NUMBERED, OMEGA
 from crewsim.rules.task_cards import HeldTask
 
 if TYPE_CHECKING:
@@ -27,11 +26,6 @@ MAX_TASKS = 36
 
 VERDICTS = ("infeasible", "feasible", "unknown")
 
-TOKEN_CODES: dict[str | None, int] = {None: 0, OMEGA: 10}
-
-TOKEN_CODES.update({t: i + 1 for i, t in enumerate(NUMBERED)})
-
-TOKEN_CODES.update({t: 6 + i for i, t in enumerate(ARROWS)})
 
 OBJECTIVE_CODES = OBJ_CODES  # the kernel's codes: one numbering of the objective kinds
 

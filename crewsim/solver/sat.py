@@ -84,8 +84,8 @@ FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
 # the SAT engine's budget per deal: MiniCard's conflicts (10-16 us each here, so ~0.3-0.5 s),
 # counted rather than timed so that a verdict never depends on the machine's speed or load
 DEFAULT_CONFLICTS = 30_000
-# the starting activity of the task cards' ``x`` (as much as the bumps of the first ~100
-# conflicts; 10-10,000 measured, re-raising it during the search was worse)
+# the starting activity of the task cards' ``x``: as much as the bumps of the first ~100
+# conflicts, so the search branches on the task cards first (docs/tuning.md)
 TASK_ACTIVITY = 100.0
 
 

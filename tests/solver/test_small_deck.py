@@ -9,8 +9,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+from crewsim.kernel import layout as L
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.order import TOKENS
+from crewsim.solver.dfs_layout import TOK_OMEGA, token_precedes
 from crewsim.solver.problem import OBJECTIVE_CODES, TOKEN_CODES
 from crewsim.solver.search import solve_batch
 from tests.solver.helpers import exhaustive
@@ -114,3 +116,14 @@ def test_agrees_with_exhaustive_search(seed: int) -> None:
         assert _solve(hands, tasks, objective, designated, 0) == got
         verdicts[got] += 1
     assert verdicts[0] > 20 and verdicts[1] > 20  # both answers are exercised
+
+
+def test_the_solver_numbers_tokens_as_the_kernel_does() -> None:
+    """One numbering of the order tokens: every token the referee knows, the omega code the
+    searches test for, and the arrows ordered by their heads."""
+    assert TOKEN_CODES is L.TOKEN_CODES and set(TOKENS) <= set(TOKEN_CODES)
+    assert TOKEN_CODES["omega"] == TOK_OMEGA
+    assert token_precedes(TOKEN_CODES[">"], TOKEN_CODES[">>"])
+    assert not token_precedes(TOKEN_CODES[">>"], TOKEN_CODES[">"])
+    assert token_precedes(TOKEN_CODES["3"], TOKEN_CODES[">"])
+    assert not token_precedes(TOKEN_CODES[">"], TOKEN_CODES["3"])
