@@ -105,11 +105,7 @@ def _communicate(S, bp, mp, stop, record, ri, r_comms):
         elif comm_used[s]:
             continue
         if g[G_FORCE_COMM]:
-            c = g[G_FORCE_COMM] - 2
-            g[G_FORCE_COMM] = 0
-            if g[G_PROBED]:
-                S.probe[PR_VALUE] = c
-                g[G_PROBED] = 0
+            c = _take_forced(S, G_FORCE_COMM, 2)
         else:
             probed = probe_point(S, DEC_COMM, s, g[G_NCOMMS])
             if stop and bp[BP_SEARCH_COMM] and bp[BP_COMM] and showable(hands[s]) & ~S.known[s]:
@@ -123,6 +119,19 @@ def _communicate(S, bp, mp, stop, record, ri, r_comms):
             _tell(S, s, c, record, ri, r_comms)
     g[G_COMM_K] = 0
     return False
+
+
+@njit(cache=True, forceinline=True)
+def _take_forced(S, slot, offset):
+    """The choice the search made at the decision the game stopped at (``g[slot]`` holds it
+    plus ``offset``), noted for the honesty probe when it watches that decision."""
+    g = S.g
+    c = g[slot] - offset
+    g[slot] = 0
+    if g[G_PROBED]:
+        S.probe[PR_VALUE] = c
+        g[G_PROBED] = 0
+    return c
 
 
 @njit(cache=True)
@@ -280,15 +289,11 @@ def play_tricks(S, deep, stop, record, ri, r_comms, r_draws, r_plays):
         for k in range(g[G_NIN], seats):
             s = seat_after(g[G_LEADER], k, seats)
             g[G_NIN] = k
-            legal = legal_cards(S)
             if g[G_FORCE]:
-                c = g[G_FORCE] - 1
-                g[G_FORCE] = 0
-                if g[G_PROBED]:
-                    S.probe[PR_VALUE] = c
-                    g[G_PROBED] = 0
+                c = _take_forced(S, G_FORCE, 1)
             else:
-                probed = probe_point(S, DEC_PLAY, s, g[G_NCOMMS])
+                probed = probe_point(S, DEC_PLAY, s, g[G_NCOMMS])  # (it may re-deal the hands)
+                legal = legal_cards(S)
                 if stop and legal & (legal - 1):
                     g[G_PROBED] = probed
                     return True

@@ -140,3 +140,14 @@ def test_bad_arguments_exit_2(argv: list[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         bench.main(argv)
     assert exc.value.code == 2
+
+
+def test_search_section_reports_speed_and_what_decisions_cost() -> None:
+    report = bench.run_bench(TOY, ("search",))
+    assert report["errors"] == {}
+    assert _keys(report) == [f"search_games_per_s_{m}" for m in bench.TARGET_SEARCH_GAMES_PER_S]
+    for mission in bench.TARGET_SEARCH_GAMES_PER_S:
+        r = report["results"][f"search_{mission}"]
+        assert r["games_per_s"] > 0 and r["decisions_per_game"] > 1
+        assert r["rollouts_per_decision"] >= 2 * r["worlds_per_decision"] > 0
+        assert 0 <= r["settled_early"] <= 1 and 0 <= r["chained_worlds"] <= 1
