@@ -117,6 +117,8 @@ def choose_cells(
         except CrewsimError as exc:
             raise CrewsimError(f"runs {a.path} and {b.path}: {exc}") from None
         cells = [c for c in cells if c[0] in wanted]
+        if not cells:
+            raise CrewsimError(f"{a.path} and {b.path} share none of the missions {missions!r}")
     if players:
         have = {p for _, p in cells}
         absent = [p for p in players if p not in have]
@@ -126,10 +128,10 @@ def choose_cells(
     return cells
 
 
-def paired_games(a: Run, b: Run, first: int | None = None) -> pl.DataFrame:
-    """Both crews' outcome of each deal both runs hold (``success_a``, ``success_b``), the
-    first ``first`` of each shared cell (None: all they share)."""
-    n = min(a.games_per_cell, b.games_per_cell, first or a.games_per_cell)
+def paired_games(a: Run, b: Run) -> pl.DataFrame:
+    """Both crews' outcome of each deal both runs hold (``success_a``, ``success_b``): the
+    first min(n_A, n_B) games of each shared cell."""
+    n = min(a.games_per_cell, b.games_per_cell)
     return (
         game_outcomes(a, n)
         .join(game_outcomes(b, n), on=["mission", "players", "game"], how="inner", suffix="_b")

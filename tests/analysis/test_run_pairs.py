@@ -127,6 +127,7 @@ def test_other_mission_data_are_refused(crew_runs: dict[str, Path], tmp_path: Pa
     ("missions", "players", "said"),
     [
         ("pn-9", None, "unknown mission id 'pn-9' (known: pn-1..pn-3)"),
+        ("deep-sea", None, "share none of the missions 'deep-sea'"),
         (None, [5], "share no games at 5 players"),
     ],
 )
