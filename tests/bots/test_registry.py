@@ -11,7 +11,7 @@ from crewsim.errors import CrewsimError
 
 
 def test_the_shipped_crews_load() -> None:
-    assert set(load_bots()) == {"random", "heuristic", "heuristic-silent"}
+    assert set(load_bots()) == {"random", "heuristic", "heuristic-silent", "search"}
     assert get_bot("heuristic").kind == "heuristic"
 
 
