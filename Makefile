@@ -35,9 +35,13 @@ demo: $(STAMP)
 #                             players use the 3-player card values), so no extra simulation;
 #                             beside it every card alone, BALANCE_CEILING_DEALS deals per card
 #                             and crew size, and how many of those deals could be won (solver)
-# Altogether 6-10 minutes on this 2-core machine (6 min 5 s and 7 min 23 s measured on
-# 2026-12-02; the ceiling cells run on both cores, and the hardest of their deals get up to
-# CEILING_CONFLICTS).
+# and beside the heuristic crew in both campaign reports ("The crews side by side"), the search
+# crew on the first SEARCH_GAMES deals of every cell (runs/planet-nine-search,
+# runs/deep-sea-search): the same seed and distress setting, so the very same deals.
+# Without the search crew 6-10 minutes on this 2-core machine (6 min 5 s and 7 min 23 s
+# measured on 2026-12-02; the ceiling cells run on both cores, and the hardest of their deals
+# get up to CEILING_CONFLICTS).  The search crew plays thousands of times slower than the
+# heuristic crew: its two runs take most of the time of `make reports`.
 REPORT_GAMES ?= 100000
 REPORT_SEED ?= 1
 CEILING_DEALS ?= 100
@@ -45,19 +49,28 @@ CEILING_DEALS ?= 100
 CEILING_CONFLICTS ?= 200000
 BALANCE_FIT_GAMES ?= 25000
 BALANCE_CEILING_DEALS ?= 300
+SEARCH_GAMES ?= 200
+REPORT_DISTRESS ?= auto
 reports: $(STAMP)
-	rm -rf runs/planet-nine
+	rm -rf runs/planet-nine runs/planet-nine-search
 	$(BIN)/crewsim simulate planet-nine --players 2,3,4,5 -n $(REPORT_GAMES) --seed $(REPORT_SEED) \
-		--out runs/planet-nine --ceiling --ceiling-n $(CEILING_DEALS) \
+		--distress $(REPORT_DISTRESS) --out runs/planet-nine --ceiling --ceiling-n $(CEILING_DEALS) \
 		--ceiling-conflicts $(CEILING_CONFLICTS) --format json > /dev/null
+	$(BIN)/crewsim simulate planet-nine --players 2,3,4,5 -n $(SEARCH_GAMES) --seed $(REPORT_SEED) \
+		--distress $(REPORT_DISTRESS) --bot search --out runs/planet-nine-search \
+		--format json > /dev/null
 	rm -rf reports/planet-nine
-	$(BIN)/crewsim report runs/planet-nine --out reports/planet-nine
-	rm -rf runs/deep-sea
+	$(BIN)/crewsim report runs/planet-nine --out reports/planet-nine \
+		--beside runs/planet-nine-search
+	rm -rf runs/deep-sea runs/deep-sea-search
 	$(BIN)/crewsim simulate deep-sea --players 2,3,4,5 -n $(REPORT_GAMES) --seed $(REPORT_SEED) \
-		--out runs/deep-sea --ceiling --ceiling-n $(CEILING_DEALS) \
+		--distress $(REPORT_DISTRESS) --out runs/deep-sea --ceiling --ceiling-n $(CEILING_DEALS) \
 		--ceiling-conflicts $(CEILING_CONFLICTS) --format json > /dev/null
+	$(BIN)/crewsim simulate deep-sea --players 2,3,4,5 -n $(SEARCH_GAMES) --seed $(REPORT_SEED) \
+		--distress $(REPORT_DISTRESS) --bot search --out runs/deep-sea-search \
+		--format json > /dev/null
 	rm -rf reports/deep-sea reports/deep-sea-balance
-	$(BIN)/crewsim report runs/deep-sea --out reports/deep-sea
+	$(BIN)/crewsim report runs/deep-sea --out reports/deep-sea --beside runs/deep-sea-search
 	$(BIN)/crewsim balance --run runs/deep-sea --players 3,4,5 --fit-games $(BALANCE_FIT_GAMES) \
 		--ceiling --ceiling-n $(BALANCE_CEILING_DEALS) --out reports/deep-sea-balance \
 		--format csv > /dev/null

@@ -200,8 +200,13 @@ CASES: list[tuple[list[str], str]] = [
             ["rank", "--run", "{old_run}"],
             ["balance", "--run", "{old_run}"],
             ["simulate", "--resume", "{old_run}"],
+            ["compare", "{run}", "{old_run}"],
+            ["report", "{run}", "--beside", "{old_run}"],
         )
     ),
+    (["compare", "{run}", "{a_dir}"], "no manifest.json"),
+    (["compare", "{run}", "{run}", "pn-2"], "unknown mission id 'pn-2' (known: pn-1)"),
+    (["report", "{run}", "--beside", "/nonexistent/run"], "run folder /nonexistent/run not found"),
 ]
 
 # typer's own parsing errors (a number out of range, a missing option): one line too

@@ -39,7 +39,7 @@ import polars as pl
 
 from crewsim.errors import CrewsimError
 from crewsim.runs.progress import Bar, no_bar
-from crewsim.runs.reader import Run, load_run
+from crewsim.runs.reader import Run, load_run, require_games
 from crewsim.runs.stats import Z95, spearman, wilson
 
 if TYPE_CHECKING:
@@ -167,18 +167,8 @@ def grouped_games(
     run's plan is prefix-stable these are exactly the games a run of ``-n fit_games`` with
     the same seed plays, so a big run and a small one fit the same games.
     """
-    if not any((run.path / "chunks").glob("*.parquet")):
-        raise CrewsimError(
-            f"{run.path}: its chunk files are gone (the fit reads every game's task cards); "
-            "simulate again"
-        )
-    chunk = int(run.manifest["chunk_size"])
-    index = pl.col("file").str.extract(r"-(\d+)\.parquet$", 1).cast(
-        pl.Int64
-    ) * chunk + pl.int_range(pl.len()).over("file")
-    games = run.game_rows().filter(pl.col("mission").is_in(list(missions)))
-    if fit_games is not None:
-        games = games.filter(index < fit_games)
+    require_games(run, "the fit reads every game's task cards")
+    games = run.game_rows(fit_games).filter(pl.col("mission").is_in(list(missions)))
     return (
         games.select("players", "mission", "success", pl.col("ds_cards").list.sort().alias("cards"))
         .group_by("players", "mission", "cards")

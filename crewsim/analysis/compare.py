@@ -1,12 +1,12 @@
 """Two bot crews on exactly the same deals: a paired comparison (McNemar).
 
-Why not just compare two runs with the same seed?  Inside a chunk the kernel draws deals and
-the bots' random choices from one random stream, so after the first game two different bots
-have consumed different numbers and see different deals.  The deal (hands, then task cards) is
-the first thing drawn from a game's seed, so giving every game its own seed makes the deals
-identical for any bot.  Paired games cancel the luck of the deal: the difference between bots
-is measured on the games where they disagree, which needs far fewer games than two
-independent runs.
+Deals come from their own random stream (``engine.play``: ``deal_st``, seeded by the chunk's
+seed and the game's place in it), apart from the bots' choices.  Two runs of the same root
+seed, distress setting and chunk size therefore deal game ``i`` of every cell alike, whatever
+the crew, and can be paired game by game (``analysis.run_pairs``); ``play_paired`` does the
+same in memory, one seed per game.  Paired games cancel the luck of the deal: the difference
+between crews is measured on the deals where they disagree, which needs far fewer games than
+two independent samples.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from crewsim.bots import Bot
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions.schema import Mission
 from crewsim.runs.plan import chunk_seed
-from crewsim.runs.stats import Z95
+from crewsim.runs.stats import wilson
 
 
 def game_seeds(root_seed: int, games: int) -> list[int]:
@@ -72,11 +72,26 @@ class Paired:
         return (self.only_a - self.only_b) / self.games
 
     def difference_ci(self) -> tuple[float, float]:
-        """95 % Wald interval for a paired difference of proportions (fine for n in hundreds+)."""
-        n, b, c = self.games, self.only_a, self.only_b
-        se = math.sqrt(max(b + c - (b - c) ** 2 / n, 0.0)) / n
+        """95 % interval for the paired difference of success rates: Newcombe's (1998) method
+        10, Wilson intervals of both rates squared and added with their correlation.  Unlike
+        Wald's it stays wide when few deals disagree (a few hundred games, rates near 0 or 1),
+        where Wald's shrinks to a point."""
+        n, both, neither = self.games, self.both, self.neither
+        if n == 0:
+            return (math.nan, math.nan)
+        wins_a, wins_b = both + self.only_a, both + self.only_b
+        p1, p2 = wins_a / n, wins_b / n
+        l1, u1 = wilson(wins_a, n)
+        l2, u2 = wilson(wins_b, n)
+        margins = wins_a * (n - wins_a) * wins_b * (n - wins_b)
+        cross = both * neither - self.only_a * self.only_b
+        # Newcombe's correction: a positive association counts only beyond n / 2
+        shrunk = max(cross - n / 2, 0.0) if cross > 0 else float(cross)
+        phi = shrunk / math.sqrt(margins) if margins else 0.0
         d = self.difference
-        return (d - Z95 * se, d + Z95 * se)
+        low = d - _square_and_add(p1 - l1, u2 - p2, phi)
+        high = d + _square_and_add(p2 - l2, u1 - p1, phi)
+        return (max(low, -1.0), min(high, 1.0))
 
     def mcnemar_p(self) -> float:
         """Exact two-sided McNemar p-value: binomial test on the discordant pairs."""
@@ -92,8 +107,13 @@ class Paired:
         return min(1.0, 2 * tail)
 
 
+def _square_and_add(x: float, y: float, phi: float) -> float:
+    """Two interval half-widths combined, as for a difference of correlated estimates."""
+    return math.sqrt(max(x * x - 2 * phi * x * y + y * y, 0.0))
+
+
 def paired(a: np.ndarray, b: np.ndarray) -> Paired:
-    """Cross-tabulate two win arrays over the same deals."""
+    """Cross-tabulate two win arrays over the same deals (an empty pair: no games)."""
     if a.shape != b.shape:
         raise ValueError("both bots must have played the same deals")
     a, b = a.astype(bool), b.astype(bool)

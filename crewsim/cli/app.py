@@ -13,6 +13,7 @@ from crewsim import __version__
 from crewsim.cli import (
     balance,
     check_tasks,
+    compare,
     deal,
     feasibility,
     missions,
@@ -44,6 +45,7 @@ app.command("solve")(solve.solve_cmd)
 app.command("feasibility")(feasibility.feasibility)
 app.command("rank")(rank.rank)
 app.command("report")(report.report)
+app.command("compare")(compare.compare)
 app.command("balance")(balance.balance)
 app.command("check-tasks")(check_tasks.check_tasks)
 

@@ -5,7 +5,8 @@ Layout of the output folder::
     index.html          self-contained (charts embedded), opens offline
     report.md           the same content; charts linked from charts/
     charts/*.png, *.svg
-    tables/*.csv, *.parquet   ranking, logbook, fail_tricks, correlations, summary
+    tables/*.csv, *.parquet   ranking, logbook, fail_tricks, correlations, summary; with
+                              another crew beside (``--beside``): beside, beside_agreement
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from pathlib import Path
 import polars as pl
 from matplotlib.figure import Figure
 
-from crewsim.report import charts, html, markdown, tables
+from crewsim.analysis.beside import Beside
+from crewsim.report import beside, charts, html, markdown, tables
 from crewsim.report.document import Block, Bullets, Heading, Image, Para, Table
 from crewsim.report.format import (
     ceiling_cells,
@@ -48,6 +50,7 @@ class Report:
     headline: pl.DataFrame
     generated: str
     images: dict[str, Image] = field(default_factory=dict)
+    beside: Beside | None = None  # another run's crew on the same deals
 
     @property
     def has_ceiling(self) -> bool:
@@ -84,9 +87,10 @@ def _first_failure(text: str | None) -> str:
 # ---------------------------------------------------------------- building
 
 
-def build(run: Run | Path | str, out: Path | str) -> Report:
+def build(run: Run | Path | str, out: Path | str, beside: Beside | None = None) -> Report:
     """Write the run's tables, charts, report.md and index.html into ``out`` (``run``: read,
-    or its folder)."""
+    or its folder); ``beside`` adds the section of another crew on the same deals
+    (``analysis.beside.side_by_side``)."""
     run = run if isinstance(run, Run) else load_run(run)
     out = Path(out)
     (out / "tables").mkdir(parents=True, exist_ok=True)
@@ -100,6 +104,7 @@ def build(run: Run | Path | str, out: Path | str) -> Report:
         correlations=tables.order_correlations(run),
         headline=tables.headline(run, rank),
         generated=datetime.now(UTC).date().isoformat(),
+        beside=beside,
     )
     _write_tables(rep)
     _write_charts(rep)
@@ -122,6 +127,8 @@ def _write_tables(rep: Report) -> None:
     ):
         write_csv(df, rep.out / "tables" / f"{name}.csv")
         df.write_parquet(rep.out / "tables" / f"{name}.parquet")
+    if rep.beside is not None:
+        beside.write_tables(rep.beside, rep.out / "tables")
 
 
 def _add_image(rep: Report, name: str, fig: Figure, alt: str) -> None:
@@ -228,6 +235,8 @@ def content(rep: Report) -> list[Block]:
             ),
             rep.images["ceiling"],
         ]
+    if rep.beside is not None:
+        blocks += beside.section(rep.beside)
     blocks += [
         Heading(2, "Files", "files"),
         Bullets(
@@ -240,17 +249,32 @@ def content(rep: Report) -> list[Block]:
                 "`tables/fail_tricks.csv`: lost games by trick and reason",
                 "`tables/correlations.csv`: Spearman rank correlations with intervals",
                 "`tables/summary.csv`: the run's own summary, unchanged",
+                *_beside_files(rep),
                 "`charts/*.png` and `charts/*.svg`: every chart, raster and vector",
             )
         ),
         Para(
-            f"Regenerate: `crewsim report {run.path} --out {rep.out}` (from the folder it was "
-            "made in); re-run the simulation with the seed and settings above to get the same "
-            "numbers.",
+            f"Regenerate: `crewsim report {run.path} --out {rep.out}{_beside_option(rep)}` "
+            "(from the folder it was made in); re-run the simulation with the seed and "
+            "settings above to get the same numbers.",
             small=True,
         ),
     ]
     return blocks
+
+
+def _beside_files(rep: Report) -> tuple[str, ...]:
+    if rep.beside is None:
+        return ()
+    return (
+        "`tables/beside.csv`: both crews per mission and crew size: success rates, the paired "
+        "difference with McNemar's p-value, ranks, the ceiling and both efficiencies",
+        "`tables/beside_agreement.csv`: Spearman's ρ of the two crews' success rates per crew size",
+    )
+
+
+def _beside_option(rep: Report) -> str:
+    return "" if rep.beside is None else f" --beside {rep.beside.other.path}"
 
 
 def _crew(rep: Report, game: str, players: int) -> str:

@@ -7,7 +7,7 @@ the number (0.035 % needs three decimals, 92.61 % two), so a table stays narrow 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 
@@ -71,3 +71,27 @@ def rank_label(rank: int, tied: bool) -> str:
 
 def num_ci(x: float, low: float, high: float) -> str:
     return f"{num(x)} [{num(low, x)}, {num(high, x)}]"
+
+
+def pp_ci(d: float, low: float, high: float, digits: int = 1) -> str:
+    """``+12.5 pp [+8.1, +16.9]``: a difference of two rates, in percentage points."""
+    if math.isnan(d):
+        return "-"
+    return f"{100 * d:+.{digits}f} pp [{100 * low:+.{digits}f}, {100 * high:+.{digits}f}]"
+
+
+def p_value(p: float) -> str:
+    """A p-value in two significant digits, ``<0.0001`` below that: smaller says no more."""
+    if math.isnan(p):
+        return "-"
+    return "<0.0001" if p < 1e-4 else f"{p:.2g}"
+
+
+def moves_text(rows: Sequence[Mapping[str, Any]], name_a: str, name_b: str) -> str:
+    """``pn-7 (heuristic 12, search 4); ...``: the missions whose rank moves most, with each
+    crew's rank (1: won most often; tied rates share an average rank)."""
+    if not rows:
+        return "none: both crews rank the missions alike"
+    return "; ".join(
+        f"{r['mission']} ({name_a} {r['rank_a']:g}, {name_b} {r['rank_b']:g})" for r in rows
+    )

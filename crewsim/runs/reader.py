@@ -8,6 +8,7 @@ crewsim wrote is refused in one line (``run_format``), never converted.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -22,6 +23,7 @@ from crewsim.runs.stats import CEILING_COLUMNS, ceiling_columns
 _REQUIRED = ("manifest.json", "summary.parquet", "failures.parquet")
 _SUMMARY_COLUMNS = ("mission", "players", "games", "successes", "success_rate")
 _FAILURE_COLUMNS = ("mission", "players", "kind", "trick", "count")
+_CHUNK_INDEX = re.compile(r"-(\d+)\.parquet$")  # a chunk file's place in its cell's plan
 
 
 @dataclass(frozen=True)
@@ -109,12 +111,26 @@ class Run:
         info = self.missions.get(mission)
         return info.number if info else 0
 
-    def game_rows(self) -> pl.LazyFrame:
-        """Every game of the run, lazily, with ``mission`` and ``players`` from the file name."""
-        lf = pl.scan_parquet(self.path / "chunks" / "*.parquet", include_file_paths="file")
-        return lf.with_columns(
-            pl.col("file").str.extract(r"([^/\\]+)-\d+\.parquet$", 1).alias("key")
+    def game_rows(self, first: int | None = None) -> pl.LazyFrame:
+        """Every game of the run (or the first ``first`` of each cell), lazily, with ``mission``
+        and ``players`` from the file name and ``game``, its place in the cell: runs of the
+        same seed, distress and chunk size deal game ``i`` of a cell alike, whatever the crew
+        (``engine.play``: ``deal_st``)."""
+        size = int(self.manifest["chunk_size"])
+        files: Path | list[Path] = self.path / "chunks" / "*.parquet"
+        if first is not None:  # the chunks past the first games are not opened
+            files = [
+                f
+                for f in sorted((self.path / "chunks").glob("*.parquet"))
+                if (k := _CHUNK_INDEX.search(f.name)) and int(k[1]) * size < first
+            ]
+        lf = pl.scan_parquet(files, include_file_paths="file")
+        chunk = pl.col("file").str.extract(_CHUNK_INDEX.pattern, 1).cast(pl.Int64)
+        lf = lf.with_columns(
+            pl.col("file").str.extract(r"([^/\\]+)-\d+\.parquet$", 1).alias("key"),
+            (chunk * size + pl.int_range(pl.len()).over("file")).alias("game"),  # before the join
         ).join(self.key_map().lazy(), on="key", how="left")
+        return lf if first is None else lf.filter(pl.col("game") < first)
 
     def key_map(self) -> pl.DataFrame:
         """The chunk files' cell key -> mission and players, from the manifest."""
@@ -248,6 +264,25 @@ def _damaged(path: Path, why: str) -> NoReturn:
     folder = path.parent.parent if chunk else path.parent
     mend = "simulates it again" if chunk else "writes it again"
     raise CrewsimError(f"{path}: damaged ({why}); delete it: `{resume_command(folder)}` {mend}")
+
+
+def require_games(run: Run, why: str) -> None:
+    """A run may drop its chunk files once summarised; what reads each game says so in a line."""
+    if not any((run.path / "chunks").glob("*.parquet")):
+        raise CrewsimError(f"{run.path}: its chunk files are gone ({why}); simulate again")
+
+
+def game_outcomes(run: Run, first: int | None = None) -> pl.DataFrame:
+    """Each game's ``success`` by ``mission``, ``players`` and ``game`` (its place in the
+    cell), the first ``first`` games of each cell (None: all), sorted: what pairs two crews'
+    games deal by deal."""
+    require_games(run, "each game's outcome is read")
+    return (
+        run.game_rows(first)
+        .select("mission", "players", "game", "success")
+        .sort("mission", "players", "game")
+        .collect()
+    )
 
 
 # ---------------------------------------------------------------- the perfect-information ceiling

@@ -154,6 +154,24 @@ def test_first_game_of_a_chunk_is_the_traced_game(tmp_path: Path) -> None:
         assert first["ds_cards"] == [] and first["ds_owners"] == []  # Planet Nine: no cards
 
 
+def test_each_game_knows_its_place_in_the_cell(tmp_path: Path) -> None:
+    """``game`` counts a cell's games across its chunks, in the order they were dealt; with
+    ``first`` only the chunks that hold those games are read."""
+    from crewsim.runs.reader import game_outcomes
+
+    run(_config(games=CHUNK + 300), tmp_path)
+    loaded = load_run(tmp_path)
+    games = loaded.game_rows().collect()
+    for _, cell in games.group_by("mission", "players"):
+        assert sorted(cell["game"]) == list(range(CHUNK + 300))
+    chunk_1 = pl.read_parquet(tmp_path / "chunks" / "pn-5-4p-00001.parquet")["success"]
+    first = game_outcomes(loaded, CHUNK + 10)
+    cell = first.filter((pl.col("mission") == "pn-5") & (pl.col("players") == 4))
+    assert cell["game"].to_list() == list(range(CHUNK + 10))
+    assert cell["success"][CHUNK:].to_list() == chunk_1[:10].to_list()
+    assert first.height == 4 * (CHUNK + 10)
+
+
 def test_deep_sea_chunks_keep_the_task_cards_in_play(tmp_path: Path) -> None:
     """Every Deep Sea game stores its cards and seats, equal to what a recorded replay shows;
     the summary carries the redeal and repair shares."""
