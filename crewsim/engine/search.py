@@ -1,14 +1,15 @@
-"""The search crew's card play: each legal card judged by the heuristic crew's own play to the
-end of the hand, in worlds the deciding seat cannot tell from the real one (in numba).
+"""The search crew's decisions: each option judged by the heuristic crew's own play to the end
+of the hand, in worlds the deciding seat cannot tell from the real one (in numba).
 
-At each card play with a choice, the seat samples a deal of the cards it cannot see
-(``bots.worlds``), and for each legal card copies the game into the rollout record ``R``,
-plays that card there and lets the heuristic crew play on, every seat from its own view of
-that world.  A won rollout is worth 1, a lost one a little by the progress it made (tasks
-done, tricks survived).  Every card meets the same worlds, so the comparison is paired; after
-``search_min_worlds`` a sequential test stops as soon as the best card leads the next by
-``search_z`` standard errors of their paired difference, else at ``search_max_worlds``.  Ties
-go to the heuristic's own card.  Every other decision (set-up, communication) is the
+At each card play with a choice (and, with ``search_communication``, before each
+communication: no card, or a card the seat may show), the seat samples a deal of the cards it
+cannot see (``bots.worlds``), and for each option copies the game into the rollout record
+``R``, plays the option there and lets the heuristic crew play on, every seat from its own
+view of that world.  A won rollout is worth 1, a lost one a little by the progress it made
+(tasks done, tricks survived).  Every option meets the same worlds, so the comparison is
+paired; after ``search_min_worlds`` a sequential test stops as soon as the best option leads
+every other by ``search_z`` standard errors of their paired difference, else at
+``search_max_worlds``.  Ties go to the heuristic's own choice.  The set-up steps are the
 heuristic's.
 """
 
