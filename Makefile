@@ -41,7 +41,8 @@ demo: $(STAMP)
 # Without the search crew 6-10 minutes on this 2-core machine (6 min 5 s and 7 min 23 s
 # measured on 2026-12-02; the ceiling cells run on both cores, and the hardest of their deals
 # get up to CEILING_CONFLICTS).  The search crew plays thousands of times slower than the
-# heuristic crew: its two runs take most of the time of `make reports`.
+# heuristic crew: its two runs take most of the time of `make reports` (about 45 minutes at
+# SEARCH_GAMES = 200, estimated from 100-deal runs at 3 and 4 players on 2026-12-06).
 REPORT_GAMES ?= 100000
 REPORT_SEED ?= 1
 CEILING_DEALS ?= 100
