@@ -8,7 +8,7 @@ from crewsim.bots import random_crew
 from crewsim.bots.hand import strength, sure_tricks, task_score
 from crewsim.bots.random_crew import RANDOM
 from crewsim.bots.weights import (
-    DESIG_NO_SURE,
+    DESIG_LAST_SURE,
     DESIG_SURE_TRICK,
     FIRST_LAST_POWER,
     HANDOVER_MARGIN,
@@ -265,7 +265,7 @@ def designate(S, mp, bp, g, hands, desig, st):
                     desig[0], first = s, sc
             for j in range(seats):
                 s = (cmd + j) % seats
-                sc = (DESIG_NO_SURE if sure_tricks(hands[s], 0) else 0.0) - strength(hands[s])
+                sc = (DESIG_LAST_SURE if sure_tricks(hands[s], 0) else 0.0) - strength(hands[s])
                 if s != desig[0] and sc > last:
                     desig[1], last = s, sc
     g[G_SILENCED] = -1

@@ -156,8 +156,8 @@ ONE_TRICK_POWER = 1.0  # the least colour strength to answer "good" to exactly o
 FIRST_LAST_POWER = 2.0  # ... to the first and the last trick only
 PASS_TASK_COLOUR = 10.0  # keep a card of the colour of my own task card (the least is passed)
 PASS_TASK_CARD = 20.0  # keep a task card
-DESIG_SURE_TRICK = 10.0  # per sure trick: the member named to take tricks
-DESIG_NO_SURE = 100.0  # a sure trick rules a member out of taking none
+DESIG_SURE_TRICK = 10.0  # per sure winner, plus strength: the member to take the first tricks
+DESIG_LAST_SURE = 100.0  # a sure winner to keep, minus strength: the member for the last trick
 HANDOVER_MARGIN = 2.0  # a task card handed over scores this much over the handover gain
 
 # ---------------------------------------------------------------------------------------
@@ -247,9 +247,9 @@ DS_WIN_CARDS = 0.8  # ... per card of those to win (or to win with) in hand
 DS_AVOID_POWER = 0.6  # a task to avoid tricks: per strength under DS_AVOID_PAR
 DS_AVOID_PAR = 4.0  # ... the strength of a hand indifferent to it
 DS_SUBS_MANY = 2.0  # exactly n (three or more) submarines: any hand able to
-DS_SUBS_MATCH = 2.0  # ... fewer: less per submarine in hand off n
+DS_SUBS_MATCH = 2.0  # ... fewer: a hand holding n of them (one less per submarine off n)
 DS_SHED_COUNT = 0.5  # exactly n of some colours: per card in hand over the average hand
-DS_ACCEPT = 1.5  # per task: the least score of a hand that takes all tasks asked of it
+DS_ACCEPT = 1.5  # per task: how far below 0 a hand's score may fall for it to take them all
 DS_TAKEN_COST = 1.5  # per task a seat already holds: a task passed to it costs this
 PREDICT_POWER = 0.6  # a predicted trick count: per strength of the hand
 PREDICT_SECRET = 1.2  # ... more per trick a seat over the free share (a secret count)
