@@ -12,6 +12,15 @@ reads the judge's own encoding (``conditions.encode_task``) and asks the judge's
 import numpy as np
 from numba import njit
 
+from crewsim.bots.weights import (
+    EXCESS,
+    LOST,
+    OWN,
+    SUB_EXCESS,
+    TIGHT,
+    TIGHT_SLACK,
+    WANT,
+)
 from crewsim.kernel.bits import SUIT, TRUMPS, highest, lowest, popcount
 from crewsim.kernel.conditions import (
     FAILED,
@@ -27,13 +36,6 @@ from crewsim.kernel.conditions import (
     K_ONLY_SUB,
     won_cards_verdict,
 )
-
-WANT = 30.0  # per card still missing
-LOST = 300.0  # the card can no longer be met (below any value it can still reach)
-TIGHT = 10.0  # per card of slack below two: the cards that could still come run short
-EXCESS = 2.0  # per card that would overshoot an exact count if the owner took it
-SUB_EXCESS = 30.0  # the same for submarines when two or more are asked for (see _exact)
-OWN = 8.0  # ... and more for such a card in the owner's own hand (known to the owner only)
 
 
 @njit(cache=True)
@@ -75,7 +77,7 @@ def counted(codes, at):
 def _tight(short, more):
     """Cards still missing with fewer than two to spare among the ``more`` still unplayed."""
     slack = more - short
-    return TIGHT * (2 - slack) if short > 0 and slack < 2 else 0.0
+    return TIGHT * (TIGHT_SLACK - slack) if short > 0 and slack < TIGHT_SLACK else 0.0
 
 
 @njit(cache=True, forceinline=True)

@@ -5,6 +5,17 @@ from numba import njit
 
 from crewsim.bots.hand import best_card
 from crewsim.bots.objectives import one_to_show, takes_first
+from crewsim.bots.weights import (
+    COMM_ALL_ABOVE,
+    COMM_CAN_DUCK,
+    COMM_HOLD_OWN,
+    COMM_MIN,
+    COMM_ONLY_CARD,
+    COMM_OTHERS_TASK,
+    COMM_OVER_MY_TASK,
+    COMM_OVER_VALUE,
+    COMM_TOP_TOPPED,
+)
 from crewsim.kernel.bits import (
     BEATS,
     COLOURS,
@@ -61,7 +72,7 @@ def heuristic_comm(S, g, mp, me, hand, told, ct):
     open_cards = g[G_TASKMASK] & ~g[G_PLAYED]
     if open_cards == 0:
         return -1
-    best, best_c = 4.5, np.int64(-1)
+    best, best_c = COMM_MIN, np.int64(-1)
     for suit in range(4):  # only a colour's lowest and highest card can be claimed
         same = hand & SUIT[suit]
         tasks = open_cards & SUIT[suit]  # task cards of other colours never score here
@@ -106,7 +117,7 @@ def _top_card(g, hand):
         hi = highest(same)
         rest = SUIT[suit] & ~hand & ~g[G_PLAYED]
         above = popcount(rest & BEATS[hi])
-        sc = popcount(rest) - 20 * above
+        sc = popcount(rest) - COMM_TOP_TOPPED * above
         if above <= 1 and sc > best:
             best, best_c = sc, hi
     return best_c
@@ -122,14 +133,16 @@ def _comm_score(me, hand, same, c, is_hi, is_lo, tasks, ct):
         tasks &= tasks - 1
         o = ct[tc]
         if tc == c and o != me:
-            sc = max(sc, 6.0 + (1.0 if popcount(same) == 1 else 0.0))
+            sc = max(sc, COMM_OTHERS_TASK + (COMM_ONLY_CARD if popcount(same) == 1 else 0.0))
         elif o != me and is_lo and c > tc and not (hand >> tc & 1):
-            sc = max(sc, 5.5)  # warn: all my cards of that colour lie above the task card
+            sc = max(
+                sc, COMM_ALL_ABOVE
+            )  # warn: all my cards of that colour lie above the task card
         elif o != me and is_lo and c < tc and (same & BEATS[tc] & COLOURS):
-            sc = max(sc, 5.1)  # I hold cards above the task card but can duck under it
+            sc = max(sc, COMM_CAN_DUCK)  # I hold cards above the task card but can duck under it
         elif o == me and is_hi and c > tc:
             if not (hand >> tc & 1):
-                sc = max(sc, 5.0 + 0.2 * value_of(c))
+                sc = max(sc, COMM_OVER_MY_TASK + COMM_OVER_VALUE * value_of(c))
         elif tc == c and o == me and popcount(same) > 1:
-            sc = max(sc, 5.2)  # tell the crew I hold my own task card and can duck
+            sc = max(sc, COMM_HOLD_OWN)  # tell the crew I hold my own task card and can duck
     return sc

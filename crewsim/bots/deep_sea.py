@@ -19,10 +19,24 @@ from crewsim.bots.deep_sea_tricks import (
 )
 from crewsim.bots.hand import sure_tricks
 from crewsim.bots.view import (
-    BIG,
     current_winner,
     knows,
     never_played,
+)
+from crewsim.bots.weights import (
+    BIG,
+    DS_AVOID,
+    DS_COLLECT_SHORT,
+    DS_COUNT_SHORT,
+    DS_EQUAL_LEVEL,
+    DS_EQUAL_OPEN,
+    DS_FIT_OPEN,
+    DS_FIT_STARTED,
+    DS_RUN_GOING,
+    DS_RUN_START,
+    DS_RUN_STREAK,
+    DS_WIN_WANT,
+    DS_WITH_WANT,
 )
 from crewsim.kernel.bits import FULL
 from crewsim.kernel.conditions import CODE_SIZE, K_CARD_WITH_SUB, K_TRICK_EQUAL_COLOURS
@@ -124,7 +138,7 @@ def deep_sea_want(S, g, me, won, want, trick, drawn):
                 S.ds_code, at, S.won_cards[o] | inside | drawn, rest, held, spare
             )
             lost, _ = collect_value(S.ds_code, at, S.won_cards[o], rest, held, spare)
-            want[o] += taken - lost if taken != lost else (8.0 if short > 0 else 0.0)
+            want[o] += taken - lost if taken != lost else (DS_COLLECT_SHORT if short > 0 else 0.0)
             S.ds_base[2 * k], S.ds_base[2 * k + 1] = lost, taken
             continue
         fam = tab[row + C_FAMILY]
@@ -143,14 +157,16 @@ def deep_sea_want(S, g, me, won, want, trick, drawn):
             if g[G_NIN] > 0:
                 ws, wc = current_winner(g, trick)
                 if ws == o and tab[row + C_WITH] >> wc & 1:
-                    want[o] += BIG if need == 0 or inside & need & ~(np.int64(1) << wc) else 40.0
+                    want[o] += (
+                        BIG if need == 0 or inside & need & ~(np.int64(1) << wc) else DS_WITH_WANT
+                    )
         elif tab[row + C_FIT]:  # a trick of fitting cards: the owner takes one while it fits
             if fits(tab, row, inside, g[G_SEATS] - g[G_NIN]):
-                want[o] += 40.0 if inside else 10.0
+                want[o] += DS_FIT_STARTED if inside else DS_FIT_OPEN
         elif S.ds_code[at] == K_TRICK_EQUAL_COLOURS:  # as many of two colours: the same
             gap = colour_gap(S.ds_code, at, inside)
             if gap <= g[G_SEATS] - g[G_NIN]:
-                want[o] += 40.0 if gap == 0 else 10.0
+                want[o] += DS_EQUAL_LEVEL if gap == 0 else DS_EQUAL_OPEN
         elif tab[row + C_CMP] == CMP_FEWER_EACH:
             fewer_want(o, g[G_CMD], g[G_SEATS], won, want, nt - t, sub4_left(g))
         elif tab[row + C_CMP]:
@@ -160,25 +176,25 @@ def deep_sea_want(S, g, me, won, want, trick, drawn):
             if run == RUN_EXACTLY and won[o] >= target:
                 want[o] -= BIG
             elif streak > 0:
-                want[o] += BIG if run == RUN_EXACTLY else 40.0 + 20.0 * streak
+                want[o] += BIG if run == RUN_EXACTLY else DS_RUN_GOING + DS_RUN_STREAK * streak
             elif run != RUN_EXACTLY or me != o or sure_tricks(S.hands[o], g[G_PLAYED]) >= target:
-                want[o] += 10.0  # start one (its owner an exact one only with sure winners)
+                want[o] += DS_RUN_START  # start one (its owner an exact one only with sure winners)
         elif fam == FAM_AVOID:
             if named:  # none of the first n tricks
                 want[o] -= BIG
             elif tab[row + C_TRICKS] == 0 and bad == 0 and t > 0 and g[G_LEADER] == o:
                 want[o] -= BIG  # never two in a row: the leader won the previous trick
             else:
-                want[o] -= 5.0
+                want[o] -= DS_AVOID
         elif fam == FAM_COUNT:
             if tab[row + C_TRICKS] or tab[row + C_LAST]:  # only these tricks
                 want[o] += BIG if named else -BIG
             elif target >= 0:  # exactly this many tricks
-                want[o] += 20.0 if won[o] + sure < target else -BIG
+                want[o] += DS_COUNT_SHORT if won[o] + sure < target else -BIG
         elif fam == FAM_WIN and not tab[row + C_EXACT]:
             if named:
                 want[o] += BIG
             elif tab[row + C_TRICKS] or tab[row + C_LAST]:
                 pass  # only the named tricks count: the others are not worth a card
             else:
-                want[o] += 8.0
+                want[o] += DS_WIN_WANT

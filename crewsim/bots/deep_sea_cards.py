@@ -6,7 +6,24 @@ import numpy as np
 from numba import njit
 
 from crewsim.bots.collect import collect_value, counted, is_collect
-from crewsim.bots.view import BIG, knows, led_suit, never_played
+from crewsim.bots.view import knows, led_suit, never_played
+from crewsim.bots.weights import (
+    BAD_AHEAD,
+    BAD_LEAD,
+    BIG,
+    DS_DRAW_KEEPER,
+    DS_KEEPER,
+    DS_LAST_CARD_EARLY,
+    DS_LAST_LATE,
+    DS_LAST_SUB,
+    DS_LAST_UNDER,
+    DS_LAST_VALUE,
+    DS_OVER_TOLD,
+    DS_SUB_COLOUR,
+    FAIL,
+    NAMED_RISK,
+    OWN_BAD,
+)
 from crewsim.kernel.bits import (
     BEATS,
     COLOURS,
@@ -31,11 +48,6 @@ from crewsim.kernel.deep_sea_tables import (
     N_COLS,
 )
 from crewsim.kernel.layout import G_LEADER, G_NDS, G_NIN, G_NT, G_PLAYED, G_SEATS, G_T, G_TRICKMASK
-
-OWN_BAD = 40.0  # the owner's own card it may not win, taking a trick a later seat may top
-BAD_AHEAD = 20.0  # a card its owner may not win, into a trick that owner is still to play to
-BAD_LEAD = 20.0  # leading the colour of a 9 another seat may not win and may hold
-NAMED_RISK = 20.0  # leading the colour of a card named for the last trick that another holds
 
 
 @njit(cache=True)
@@ -122,9 +134,9 @@ def deep_sea_sub(S, g, me, c, wseat, wcard):
             continue
         x, o = S.ds_code[at + 1], S.ds_owner[k]
         if inside >> x & 1 and wseat == o and wcard < 36:
-            sc -= 2 * BIG
+            sc -= FAIL * BIG
         elif me == o and c != x and suit_of(c) == suit_of(x) and wseat != o:
-            sc += 15.0
+            sc += DS_SUB_COLOUR
     return sc
 
 
@@ -145,28 +157,30 @@ def deep_sea_keep(S, g, me, c, keeper):
         if S.ds_done[k] or not S.ds_tab[row + C_LAST]:
             continue
         if S.ds_tab[row + C_EXACT] and S.ds_tab[row + C_NEED] >> c & 1:
-            sc -= 3 * BIG
+            sc -= DS_LAST_CARD_EARLY * BIG
         if S.ds_tab[row + C_EXACT] and g[G_NIN] == 0:
             sc -= _draws_named(S, g, me, c, S.ds_tab[row + C_NEED])
         o = S.ds_owner[k]
         if o == me:
             if c == keeper:
-                sc -= 40.0
+                sc -= DS_KEEPER
             continue
-        late = 3.0 if t >= nt - 3 else 1.0
-        sc += late * ((6.0 if c >= 36 else 0.0) + 0.3 * value_of(c))
+        late = DS_LAST_LATE if t >= nt - 3 else 1.0
+        sc += late * ((DS_LAST_SUB if c >= 36 else 0.0) + DS_LAST_VALUE * value_of(c))
         if S.ds_tab[row + C_FAMILY] != FAM_COUNT:
             continue
         if c >= 36 and g[G_NIN] == 0 and S.possible[o] & TRUMPS & ~S.hands[me] & ~g[G_PLAYED]:
-            sc -= 30.0 + late * 6.0  # a submarine lead draws the owner's, kept for the end
+            sc -= (
+                DS_DRAW_KEEPER + late * DS_LAST_SUB
+            )  # a submarine lead draws the owner's, kept for the end
         told = S.known[o] & COLOURS & ~g[G_PLAYED]
         if told:  # its card for the last trick
             top, same = highest(told), SUIT[suit_of(c)]
             if suit_of(c) == suit_of(top):  # keep one card under it, to lead or follow
                 if c > top:
-                    sc += late * 10.0
+                    sc += late * DS_OVER_TOLD
                 elif popcount(S.hands[me] & same & ~BEATS[top]) == 1:
-                    sc -= late * 15.0
+                    sc -= late * DS_LAST_UNDER
     return sc
 
 
@@ -184,7 +198,7 @@ def _draws_named(S, g, me, c, named):
         for q in range(g[G_SEATS]):
             if q != me and S.possible[q] >> x & 1:
                 other = S.possible[q] & same & ~g[G_PLAYED] & ~S.hands[me] & ~(np.int64(1) << x)
-                risk += 2 * BIG if other == 0 else NAMED_RISK
+                risk += FAIL * BIG if other == 0 else NAMED_RISK
     return risk
 
 

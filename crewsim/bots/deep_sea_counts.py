@@ -7,6 +7,25 @@ from numba import njit
 from crewsim.bots.collect import collect_value, is_collect
 from crewsim.bots.hand import spent
 from crewsim.bots.view import never_played
+from crewsim.bots.weights import (
+    AS_CAPT_AHEAD,
+    AS_CAPT_CATCH_UP,
+    AS_CAPT_LEVEL,
+    DS_SHED_BAD,
+    FEWER_GIVE_UP,
+    FEWER_SHED,
+    FEWER_SHED_URGENT,
+    FEWER_TAKE,
+    FEWER_TAKE_AHEAD,
+    FEWER_TAKE_BEHIND,
+    MORE_ALL_WANT,
+    MORE_EACH_OTHERS,
+    MORE_EACH_WANT,
+    SUB4_EARLY,
+    SUB4_ENDS_RUN,
+    URGENT,
+    VS_CAPT_WANT,
+)
 from crewsim.kernel.bits import FULL
 from crewsim.kernel.conditions import CODE_SIZE
 from crewsim.kernel.deep_sea_tables import (
@@ -30,8 +49,6 @@ from crewsim.kernel.deep_sea_tables import (
     RUN_EXACTLY,
 )
 from crewsim.kernel.layout import G_CMD, G_NDS, G_NT, G_PLAYED, G_T
-
-URGENT = 100.0  # a seat that must still win a trick, times the urgency (``fewer_want``)
 
 
 @njit(cache=True, forceinline=True)
@@ -68,16 +85,16 @@ def fewer_want(o, capt, seats, won, want, left, sub4):
             need += max(mine + 1 - won[q] - (sub4 if q == capt else 0), 0)
     u = min(need / max(left - sub4, 1), 1.0)
     u = u * u
-    want[o] -= 25.0 + 25.0 * u
+    want[o] -= FEWER_SHED + FEWER_SHED_URGENT * u
     for q in range(seats):
         if q != o:
             have = won[q] + (sub4 if q == capt else 0)
             if have <= mine:
-                want[q] += 15.0 + 5.0 * (mine - have) + URGENT * u
+                want[q] += FEWER_TAKE + FEWER_TAKE_BEHIND * (mine - have) + URGENT * u
             elif have == mine + 1:
-                want[q] += 10.0
+                want[q] += FEWER_TAKE_AHEAD
             else:
-                want[q] -= 25.0 * u
+                want[q] -= FEWER_GIVE_UP * u
 
 
 @njit(cache=True, forceinline=True)
@@ -86,27 +103,27 @@ def compare_want(cmp, o, capt, seats, won, want, lead):
     against lean towards the tricks that keep the comparison reachable.  ``lead``: the
     captain's tricks over the owner's (``capt_lead``)."""
     if cmp == CMP_MORE_EACH:
-        want[o] += 25.0
+        want[o] += MORE_EACH_WANT
         for q in range(seats):
             if q != o and won[q] + 1 >= won[o]:
-                want[q] -= 15.0
+                want[q] -= MORE_EACH_OTHERS
     elif cmp == CMP_MORE_ALL:
-        want[o] += 40.0
+        want[o] += MORE_ALL_WANT
     elif cmp == CMP_MORE_CAPT:
-        want[o] += 20.0
-        want[capt] -= 20.0
+        want[o] += VS_CAPT_WANT
+        want[capt] -= VS_CAPT_WANT
     elif cmp == CMP_FEWER_CAPT:
-        want[o] -= 20.0
-        want[capt] += 20.0
+        want[o] -= VS_CAPT_WANT
+        want[capt] += VS_CAPT_WANT
     elif lead > 0:  # as many as the captain: the one behind catches up
-        want[o] += 25.0
-        want[capt] -= 10.0
+        want[o] += AS_CAPT_CATCH_UP
+        want[capt] -= AS_CAPT_AHEAD
     elif lead < 0:
-        want[capt] += 25.0
-        want[o] -= 10.0
+        want[capt] += AS_CAPT_CATCH_UP
+        want[o] -= AS_CAPT_AHEAD
     else:  # level: a trick to either of them has to be matched later
-        want[o] -= 15.0
-        want[capt] -= 15.0
+        want[o] -= AS_CAPT_LEVEL
+        want[capt] -= AS_CAPT_LEVEL
 
 
 @njit(cache=True)
@@ -137,7 +154,7 @@ def deep_sea_shed(S, g, me, c, wseat, won):
             sc += high
             continue
         if tab[row + C_BAD] >> c & 1:
-            sc += 30.0
+            sc += DS_SHED_BAD
         at = S.ds_task[k] * CODE_SIZE
         if tab[row + C_FAMILY] == FAM_COUNT and is_collect(S.ds_code[at]):
             # exactly n cards, all of them won: any trick it takes now may bring one too many
@@ -210,5 +227,5 @@ def run_sub4(S, g, me, won):
         if S.ds_done[k] or S.ds_owner[k] != me or S.ds_tab[row + C_RUN] != RUN_EXACTLY:
             continue
         if won[me] > 0:
-            sc += 60.0 if won[me] + 1 == S.ds_tab[row + C_TARGET] else -30.0
+            sc += SUB4_ENDS_RUN if won[me] + 1 == S.ds_tab[row + C_TARGET] else -SUB4_EARLY
     return sc

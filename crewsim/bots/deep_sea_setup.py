@@ -9,6 +9,27 @@ from crewsim.bots import random_crew
 from crewsim.bots.collect import sub_wins
 from crewsim.bots.hand import strength
 from crewsim.bots.random_crew import RANDOM
+from crewsim.bots.weights import (
+    DS_ACCEPT,
+    DS_AVOID_PAR,
+    DS_AVOID_POWER,
+    DS_SHED_COUNT,
+    DS_SUBS_MANY,
+    DS_SUBS_MATCH,
+    DS_TAKEN_COST,
+    DS_TASK_VALUE,
+    DS_WIN_CARDS,
+    DS_WIN_POWER,
+    NO_WAY,
+    ONLY_ME,
+    PASS_MARGIN,
+    PREDICT_FREE_SHARE,
+    PREDICT_POWER,
+    PREDICT_PUBLIC,
+    PREDICT_SECRET,
+    TOP_GAIN,
+    WITH_COVER,
+)
 from crewsim.kernel.bits import (
     BEATS,
     COLOURS,
@@ -55,20 +76,15 @@ from crewsim.kernel.layout import (
 )
 from crewsim.kernel.probe_point import probe_point
 
-PASS_MARGIN = 1.5  # an average hand's task score above minus the card's value
 LOW = np.int64(0x1F) * ONES  # the colours' 1 to 5
 HIGH = np.int64(0x7 << 6) * ONES  # the colours' 7 to 9
-TOP_GAIN = 1.0  # per high card (of the colour, or a submarine) over the average hand
-WITH_COVER = 4.0  # per card of its own above the card a hand must win with, over the average
-NO_WAY = 100.0  # a task score's penalty for a task this hand can never complete
-ONLY_ME = 10.0  # its bonus for a task that no other hand can complete (no pass then)
 
 
 @njit(cache=True)
 def task_score(tab, row, hand):
     """How much a crew member wants a task card, from its own hand only."""
     fam = tab[row + C_FAMILY]
-    sc = -1.0 * tab[row + C_VALUE]
+    sc = -DS_TASK_VALUE * tab[row + C_VALUE]
     hold = tab[row + C_HOLD_ANY]
     held = popcount(hand & hold)
     if (hold != 0 and held == 0) or (hand & tab[row + C_HOLD_NONE]) != 0:
@@ -85,23 +101,25 @@ def task_score(tab, row, hand):
         # with more of those than the average hand takes it
         sc += PASS_MARGIN + TOP_GAIN * _over_average(hand, need & HIGH | TRUMPS)
     elif fam == FAM_WIN:
-        sc += 0.6 * power + 0.8 * popcount(hand & (need | tab[row + C_WITH]) & COLOURS)
+        sc += DS_WIN_POWER * power + DS_WIN_CARDS * popcount(
+            hand & (need | tab[row + C_WITH]) & COLOURS
+        )
         sc += WITH_COVER * _with_cover(hand, tab[row + C_WITH])
     elif fam == FAM_AVOID:
-        sc += 0.6 * (4.0 - power)
+        sc += DS_AVOID_POWER * (DS_AVOID_PAR - power)
     elif _only_held_count(tab, row):  # exactly n submarines: only a hand able to end on n
         fewest, most = sub_wins(hand & TRUMPS, TRUMPS & ~hand)
         n = tab[row + C_TARGET]
         if not fewest <= n <= most:
             sc -= NO_WAY
         elif n >= 3:  # hardly a hand holds three: waiting for one left the card to the last
-            sc += 2.0  # seat, whatever it held (a third of those deals could be won)
+            sc += DS_SUBS_MANY  # seat, whatever it held (a third of those deals could be won)
         else:  # best with about as many in hand (not any hand able to: docs/tuning.md)
-            sc += 2.0 - abs(held - n)
+            sc += DS_SUBS_MATCH - abs(held - n)
     elif fam == FAM_COUNT and popcount(need) >= 9 and tab[row + C_TARGET] >= 2:
         # exactly n (two or more) cards of some colours: each one in hand must be shed into
         # another seat's trick, so a hand with fewer of them than the average hand takes it
-        sc += PASS_MARGIN - 0.5 * _over_average(hand, need)
+        sc += PASS_MARGIN - DS_SHED_COUNT * _over_average(hand, need)
     return sc
 
 
@@ -159,7 +177,7 @@ def select(S, bp, alloc, hands, st):
             for j in range(first, first + seats):
                 s = (cap + j) % seats
                 probed = probe_point(S, DEC_ANSWER, s, 0)
-                yes = _all_score(tab, task, n, s, cap, hands[s]) >= -1.5 * n
+                yes = _all_score(tab, task, n, s, cap, hands[s]) >= -DS_ACCEPT * n
                 if probed:
                     S.probe[PR_VALUE] = yes
                 if yes:
@@ -184,7 +202,7 @@ def select(S, bp, alloc, hands, st):
             sc = 0.0
             for k in range(n):
                 sc += task_score(tab, task[k] * N_COLS, hands[s])
-            yes = random_crew.answer(st) if rnd else sc >= -1.5 * n
+            yes = random_crew.answer(st) if rnd else sc >= -DS_ACCEPT * n
             if probed:
                 S.probe[PR_VALUE] = yes
             if yes or seats - j + 1 <= 2 - got:
@@ -234,7 +252,7 @@ def select(S, bp, alloc, hands, st):
                 if rnd:
                     yes = random_crew.answer(st)
                 else:
-                    b = task_score(tab, row, hands[q]) - 1.5 * seat_count(counts, q)
+                    b = task_score(tab, row, hands[q]) - DS_TAKEN_COST * seat_count(counts, q)
                     yes = b >= PASS_MARGIN - tab[row + C_VALUE]
                 if probed:
                     S.probe[PR_VALUE] = yes
@@ -355,9 +373,12 @@ def predict(S, hands):
     for k in range(S.g[G_NDS]):
         kind = tab[task[k] * N_COLS + C_PREDICT]  # 1 public, 2 secret
         if kind:
-            more = max((1.2 if kind == 2 else 0.7) * (share - 2.5), 0.0)
+            more = max(
+                (PREDICT_SECRET if kind == 2 else PREDICT_PUBLIC) * (share - PREDICT_FREE_SHARE),
+                0.0,
+            )
             probed = probe_point(S, DEC_PREDICT, owner[k], 0)
-            guess = np.int64(strength(hands[owner[k]]) * 0.6 + 0.5 + more)
+            guess = np.int64(strength(hands[owner[k]]) * PREDICT_POWER + 0.5 + more)
             S.ds_pred[k] = min(max(guess, 0), nt)
             if probed:
                 S.probe[PR_VALUE] = S.ds_pred[k]

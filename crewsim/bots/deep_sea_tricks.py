@@ -5,6 +5,22 @@ import numpy as np
 from numba import njit
 
 from crewsim.bots.view import holds, led_suit, to_play
+from crewsim.bots.weights import (
+    ENTRY,
+    EQUAL_SPOIL,
+    EQUAL_TAKE,
+    FIT_KEEP,
+    FIT_SPOIL,
+    FIT_TAKE,
+    LEAD_TO,
+    WITH_CAPTURE,
+    WITH_CLEAR,
+    WITH_DROP_AHEAD,
+    WITH_KEEP,
+    WITH_TAKE,
+    WITH_TAKE_EARLY,
+    WITH_TOPPED,
+)
 from crewsim.kernel.bits import (
     BEATS,
     FULL,
@@ -19,11 +35,6 @@ from crewsim.kernel.bits import (
 from crewsim.kernel.conditions import CODE_SIZE, K_TRICK_EQUAL_COLOURS
 from crewsim.kernel.deep_sea_tables import C_FIT, C_NEED, C_SUM_HI, C_SUM_LO, C_WITH, N_COLS
 from crewsim.kernel.layout import G_LEADER, G_NDS, G_NIN, G_PLAYED, G_SEATS, G_TRICKMASK
-
-WITH_CLEAR = 10.0  # discarding a card above the one another seat must win a trick with
-LEAD_TO = 20.0  # leading so that the seat with a card to win a trick with takes the lead
-ENTRY = 20.0  # the owner of that card taking a trick, its card being safe to lead next
-FIT_KEEP = 8.0  # playing a card a trick of fitting cards will be short of into another trick
 
 
 @njit(cache=True, forceinline=True)
@@ -72,21 +83,21 @@ def deep_sea_with(S, g, me, c, wseat, wcard, risk):
         if S.ds_owner[k] == me and with_ >> c & 1:
             later = need != 0 and _may_drop(S, g, me, c, need)  # a card to capture may come
             if wseat == me and wcard == c and (need == 0 or inside & need or later):
-                gain = 50.0 if need == 0 or inside & need else 15.0
-                sc += gain * (1.0 - risk) - 20.0 * risk
+                gain = WITH_TAKE if need == 0 or inside & need else WITH_TAKE_EARLY
+                sc += gain * (1.0 - risk) - WITH_TOPPED * risk
             else:
-                sc -= 10.0
+                sc -= WITH_KEEP
         elif S.ds_owner[k] == me and wseat == me and g[G_NIN] > 0:
             # taking this trick leads the next: worth it once my card to win with is safe
             if _ready(S, g, me, me, with_, g[G_PLAYED] | inside | np.int64(1) << c):
                 sc += ENTRY * (1.0 - risk)
         elif wseat == S.ds_owner[k] and with_ >> wcard & 1 and need >> c & 1:
-            sc += 50.0
+            sc += WITH_CAPTURE
         elif S.ds_owner[k] != me:
             o = S.ds_owner[k]
             if need >> c & 1:
                 if _owner_may_take(S, g, o, with_, wcard):
-                    sc += 25.0  # the owner plays after me and may take it with its card
+                    sc += WITH_DROP_AHEAD  # the owner plays after me and may take it with its card
                 else:
                     sc -= FIT_KEEP  # a card to capture, kept for such a trick
             same = SUIT[suit_of(c)]
@@ -168,7 +179,7 @@ def deep_sea_fit(S, g, me, c, wseat):
         if S.ds_done[k] or S.ds_tab[row + C_FIT] == 0:
             continue
         if wseat == S.ds_owner[k] and fits(S.ds_tab, row, inside, after + 1):
-            sc += 30.0 if fits(S.ds_tab, row, inside | np.int64(1) << c, after) else -30.0
+            sc += FIT_TAKE if fits(S.ds_tab, row, inside | np.int64(1) << c, after) else -FIT_SPOIL
         elif _scarce(S.ds_tab, row, c, g[G_SEATS]):
             sc -= FIT_KEEP
     return sc
@@ -222,7 +233,7 @@ def deep_sea_equal(S, g, me, c, wseat):
             continue
         if wseat == S.ds_owner[k]:
             gap = colour_gap(S.ds_code, at, inside)
-            sc += 30.0 if gap == 0 else (0.0 if gap <= after else -30.0)
+            sc += EQUAL_TAKE if gap == 0 else (0.0 if gap <= after else -EQUAL_SPOIL)
         elif (S.ds_code[at + 1] | S.ds_code[at + 2]) >> c & 1:
             sc -= FIT_KEEP
     return sc

@@ -26,7 +26,7 @@ from crewsim.bots.deep_sea_tricks import (
     deep_sea_with,
     wins_with,
 )
-from crewsim.bots.hand import KEEP_RUFF, spent
+from crewsim.bots.hand import spent
 from crewsim.bots.lead_bans import banned_follow, lead_bans
 from crewsim.bots.objectives import (
     objective_of,
@@ -36,14 +36,30 @@ from crewsim.bots.objectives import (
     sheds_trumps,
 )
 from crewsim.bots.view import (
-    BIG,
-    FORCED,
     beats_card,
     current_winner,
     forces,
     later_toppers,
     overtake_risk,
     shown_only,
+)
+from crewsim.bots.weights import (
+    BIG,
+    CARD_ECONOMY,
+    FAIL,
+    FORCED,
+    GUARD,
+    HOT,
+    KEEP_LAST,
+    KEEP_OVER_MINE,
+    KEEP_RUFF,
+    LATE_RISK,
+    SHED_OVER_OTHERS,
+    SHED_TRUMPS,
+    SPEND_TRUMP,
+    STRIP,
+    TASK_MAY_COME,
+    VOID_SHED,
 )
 from crewsim.kernel.bits import (
     BEATS,
@@ -72,10 +88,6 @@ from crewsim.kernel.layout import (
     MP_OBJ,
 )
 
-STRIP = 5.0  # a discard of a card above another owner's task card known in its own hand
-GUARD = 6.0  # a discard of a card under another owner's task card I hold (2-3 players)
-VOID_SHED = 5.0  # discarding a card of the colour I must be void in to ruff my task card
-
 
 @njit(cache=True, forceinline=True)
 def card_score(
@@ -91,21 +103,23 @@ def card_score(
         if ct[c] == winner:  # a risk weighs less as the chances to place the card run out
             late = 1.0  # (Planet Nine with 4-5 players or the dummy: docs/tuning.md)
             if ct[c] != me and mp[MP_GAME] == 0 and (g[G_SEATS] >= 4 or g[G_DUMMY] >= 0):
-                late -= 0.75 * g[G_T] / g[G_NT]
-            sc += BIG * (1.0 - risk) - 2 * BIG * risk * late
+                late -= LATE_RISK * g[G_T] / g[G_NT]
+            sc += BIG * (1.0 - risk) - FAIL * BIG * risk * late
             if tpred[ct[40 + c]] & ~done:  # would break the order
-                sc -= 2 * BIG
+                sc -= FAIL * BIG
         else:
-            sc -= 2 * BIG
+            sc -= FAIL * BIG
     if mp[MP_NOBJ]:
         sc += objective_score(g, mp, me, c, winner, wcard, desig, risk, hand, shown)
     # card economy: keep high cards and trumps; shed cards above other owners' open task
     # cards (keep the ones below to duck with later); keep cards above my own open ones
-    sc -= 0.15 * value_of(c) + (2.0 if c >= 36 else 0.0)
+    sc -= CARD_ECONOMY * value_of(c) + (SPEND_TRUMP if c >= 36 else 0.0)
     below = (np.int64(1) << c) - 1
     same = SUIT[suit_of(c)]
-    sc += 4.0 * (popcount(others_open & same & below) - popcount(others_open & same & ~below))
-    sc -= 3.0 * popcount(mine_open & same & below)
+    sc += SHED_OVER_OTHERS * (
+        popcount(others_open & same & below) - popcount(others_open & same & ~below)
+    )
+    sc -= KEEP_OVER_MINE * popcount(mine_open & same & below)
     return sc
 
 
@@ -117,7 +131,7 @@ def safe_tops(g, led, want, possible, known, unseen):
     seats, tops = g[G_SEATS], np.int64(0)
     for k in range(g[G_NIN] + 1, seats):
         q = seat_after(g[G_LEADER], k, seats)
-        if want[q] < 0.5 * BIG or known[q] & SUIT[led] == 0:
+        if want[q] < HOT * BIG or known[q] & SUIT[led] == 0:
             continue
         kc = highest(known[q] & SUIT[led])
         safe = True
@@ -179,7 +193,7 @@ def follow_card(S, mp, g, me, hand, legal, trick, won, desig, possible, known, c
                     want[s] += BIG if s == ct[tc] else -BIG
                 break
             if possible[q] >> tc & 1:
-                want[ct[tc]] += 25.0
+                want[ct[tc]] += TASK_MAY_COME
                 break
     cur_seat, cur_card = current_winner(g, trick)
     cur_risk = -1.0  # computed when first needed
@@ -239,11 +253,11 @@ def follow_card(S, mp, g, me, hand, legal, trick, won, desig, possible, known, c
         if want[wseat] > 0:
             sc -= risk * want[wseat]
         if c == omega:
-            sc -= 2 * BIG
+            sc -= FAIL * BIG
         elif c == keep_last:
-            sc -= 40.0
+            sc -= KEEP_LAST
         elif shed_trumps and c >= 36:
-            sc += 8.0
+            sc += SHED_TRUMPS
         if keep_trumps and c >= 36 and not (g[G_TRICKMASK] | mine_open & SUIT[led]) & my_tasks:
             sc -= KEEP_RUFF  # (unless my task card lies in the trick or may still come)
         if suit_of(c) != led:  # a discard (or a ruff)

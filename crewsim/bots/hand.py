@@ -5,6 +5,21 @@ and the trumps its owner's task cards in other hands need."""
 import numpy as np
 from numba import njit
 
+from crewsim.bots.weights import (
+    POWER_EIGHT,
+    POWER_NINE,
+    POWER_TRUMP,
+    SHED_HIGH,
+    SHED_SUB,
+    TASK_COLOUR,
+    TASK_HIGHER,
+    TASK_LENGTH,
+    TASK_TOP_OVER,
+    TASK_TOP_VALUE,
+    TASK_TRUMP,
+    TASK_VOID,
+    TASK_VOID_TRUMP,
+)
 from crewsim.kernel.bits import (
     BEATS,
     COLOURS,
@@ -17,8 +32,6 @@ from crewsim.kernel.bits import (
     value_of,
 )
 
-KEEP_RUFF = 40.0  # a trump spent that my task card, held elsewhere and unbeatable, needs
-
 
 @njit(cache=True, forceinline=True)
 def task_score(hand: np.int64, tc: np.int64):
@@ -28,25 +41,27 @@ def task_score(hand: np.int64, tc: np.int64):
     trumps = popcount(hand & TRUMPS)
     if hand >> tc & 1:
         higher_mine = popcount(mine & BEATS[tc] & COLOURS)
-        return value_of(tc) + 1.5 * higher_mine + 0.5 * trumps
+        return value_of(tc) + TASK_HIGHER * higher_mine + TASK_TRUMP * trumps
     if mine:
         top = highest(mine)
         if top > tc:
-            return 2.0 + value_of(top) + 0.3 * popcount(mine) + 0.5 * trumps
-        return 1.0 + 0.3 * value_of(top) + 0.5 * trumps
-    return 1.0 + 2.0 * trumps
+            return (
+                TASK_TOP_OVER + value_of(top) + TASK_LENGTH * popcount(mine) + TASK_TRUMP * trumps
+            )
+        return TASK_COLOUR + TASK_TOP_VALUE * value_of(top) + TASK_TRUMP * trumps
+    return TASK_VOID + TASK_VOID_TRUMP * trumps
 
 
 @njit(cache=True)
 def strength(hand: np.int64):
     """Trick-taking power of a hand: trumps, nines and eights."""
-    s = 2.0 * popcount(hand & TRUMPS)
+    s = POWER_TRUMP * popcount(hand & TRUMPS)
     for c in range(4):
         top = hand & SUIT[c]
         if top >> (9 * c + 8) & 1:
-            s += 1.0
+            s += POWER_NINE
         if top >> (9 * c + 7) & 1:
-            s += 0.5
+            s += POWER_EIGHT
     return s
 
 
@@ -86,7 +101,7 @@ def best_card(hand):
 def spent(c):
     """What playing high card ``c`` now is worth to a hand that sheds its winners (a submarine
     a little more)."""
-    return 0.6 * value_of(c) + (4.0 if c >= 36 else 0.0)
+    return SHED_HIGH * value_of(c) + (SHED_SUB if c >= 36 else 0.0)
 
 
 @njit(cache=True, forceinline=True)

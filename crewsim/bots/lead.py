@@ -29,18 +29,68 @@ from crewsim.bots.deep_sea_tricks import (
     deep_sea_with,
     wins_with,
 )
-from crewsim.bots.hand import KEEP_RUFF, spent
+from crewsim.bots.hand import spent
 from crewsim.bots.lead_bans import banned_lead
 from crewsim.bots.objectives import objective_of, rank_lead
 from crewsim.bots.view import (
-    BIG,
-    FORCED,
     drawn_from,
     forces,
     later_toppers,
     lead_risk,
     over_known,
     shown_only,
+)
+from crewsim.bots.weights import (
+    BIG,
+    CARD_ECONOMY,
+    CASH_SUB,
+    CLEAR_FOR_WITH,
+    DRAW_FOR_MY_TASK,
+    DRAW_TOPPED,
+    ENTRY_GAIN,
+    ENTRY_RUFFABLE,
+    FAIL,
+    FORCE_HOLDER,
+    FORCE_HOLDER_SHORT,
+    FORCE_OTHER_ONE,
+    FORCED,
+    GUARD_TRUMP,
+    HOT,
+    KEEP_LAST,
+    KEEP_RUFF,
+    KEPT_TASK_COLOUR,
+    LEAD_FORBIDDEN_RANK,
+    LEAD_SURE_WIN,
+    MUST_WIN_WANT,
+    MY_RUFF_COLOUR,
+    OMEGA_COLOUR,
+    ONE_LOST,
+    ONE_WINS,
+    ONES_STRIP,
+    ONES_STRIP_MAX,
+    OTHER_RUFF,
+    OTHER_TASK_LOST,
+    OTHER_TASK_RUFF,
+    OTHER_TASK_SURE,
+    OTHERS_WANT_SHARE,
+    OVER_OTHER_TASK,
+    OWN_TASK_TOPPED,
+    OWN_TASK_URGENCY,
+    PINK_LEAD,
+    PULL_COLOUR,
+    PULL_FIRST,
+    ROUTE_SHARE,
+    ROUTE_SHOWN_NEXT,
+    ROUTE_SHOWN_TOP,
+    SHED_HIGH,
+    SPARE_TRUMP,
+    STAY_AHEAD,
+    STRIP_MY_ONE,
+    STRIP_MY_ONE_SHORT,
+    SUB_RUFF_LEAD,
+    TRUMP_TRICK,
+    UNDER_MY_TASK,
+    UNDER_OTHER_TASK,
 )
 from crewsim.kernel.bits import (
     BEATS,
@@ -69,13 +119,6 @@ from crewsim.kernel.layout import (
     MP_NOBJ,
     MP_OBJ,
 )
-
-CASH_SUB = 30.0  # leading a submarine nobody tops, for the pair of 'as many as the captain'
-PULL_FIRST = 50.0  # times the risk: my task card led while my top card of its colour could pull
-OTHER_RUFF = 15.0  # leading trumps while another owner may need its own to ruff with
-ENTRY_GAIN = 40.0  # leading a sure winner when the holder of my task card may be void in it
-ONES_STRIP = 10.0  # leading the colour of a 1 another seat has shown (when short in it)
-ONES_STRIP_MAX = 2  # the most cards of that colour I may hold to lead it
 
 
 @njit(cache=True, forceinline=True)
@@ -110,10 +153,10 @@ def lead_score(
     if top:
         sc += want[me]
         if c < 36 and others_poss & TRUMPS == 0:
-            sc += 1.0
+            sc += LEAD_SURE_WIN
     else:
         route = _route(g, c, me, mine, possible, known, want) if hot else -1e18
-        sc += 0.5 * (route + avg_other) if route >= 0.5 * BIG else avg_other
+        sc += ROUTE_SHARE * (route + avg_other) if route >= HOT * BIG else avg_other
     m = g[G_TASKMASK] & ~played & SUIT[s]
     while m:
         tc = lowest(m)
@@ -123,17 +166,17 @@ def lead_score(
         if tc == c:
             if o == me:
                 if blocked:
-                    sc -= 2 * BIG
+                    sc -= FAIL * BIG
                 else:
                     risk = 0.0 if top else lead_risk(g, c, mine, possible, known, me)
-                    urgency = 0.0 if top else 30.0 * g[G_T] / g[G_NT]
-                    sc += BIG * (1.0 - risk) - 0.5 * BIG * risk + urgency
+                    urgency = 0.0 if top else OWN_TASK_URGENCY * g[G_T] / g[G_NT]
+                    sc += BIG * (1.0 - risk) - OWN_TASK_TOPPED * BIG * risk + urgency
                     hi = highest(S.hands[me] & SUIT[s])
                     if risk > 0 and g[G_DUMMY] < 0 and others_poss & SUIT[s] & BEATS[hi] == 0:
                         sc -= PULL_FIRST * risk  # my top card of the colour pulls theirs first
             elif subs >> c & 1:  # only a ruff wins it: its owner void in the colour, with subs
                 void = possible[o] & SUIT[s] == 0 and possible[o] & TRUMPS != 0
-                sc += 0.5 * BIG if void and not blocked else -1.5 * BIG
+                sc += SUB_RUFF_LEAD * BIG if void and not blocked else -OTHER_TASK_LOST * BIG
             else:
                 # lead another's task card only if its owner surely beats it
                 sure = over_known(g, c, o, me, mine, possible, known) == 0 and not blocked
@@ -144,67 +187,76 @@ def lead_score(
                     and possible[o] & SUIT[s] == 0
                     and possible[o] & TRUMPS != 0
                 )
-                sc += 0.8 * BIG if sure else (0.5 * BIG if ruff else -1.5 * BIG)
+                sc += (
+                    OTHER_TASK_SURE * BIG
+                    if sure
+                    else (OTHER_TASK_RUFF * BIG if ruff else -OTHER_TASK_LOST * BIG)
+                )
         elif o == me and subs >> tc & 1:
-            sc -= 30.0  # my card to ruff: I empty its colour instead of leading into it
+            sc -= MY_RUFF_COLOUR  # my card to ruff: I empty its colour instead of leading into it
         elif o == me and not (mine >> tc & 1):
             if top and c > tc and not blocked:
-                sc += 0.7 * BIG
+                sc += DRAW_FOR_MY_TASK * BIG
             elif c > tc and not blocked:  # not the top card: someone may be forced above it
                 risk = lead_risk(g, c, mine, possible, known, me)
-                sc += 0.7 * BIG * (1.0 - risk) - 0.25 * BIG * risk
+                sc += DRAW_FOR_MY_TASK * BIG * (1.0 - risk) - DRAW_TOPPED * BIG * risk
             elif c < tc:
-                sc -= 5.0
+                sc -= UNDER_MY_TASK
         elif o == me and mine >> tc & 1:
-            sc += 8.0  # pull the colour out of the other hands before leading my task card
+            sc += PULL_COLOUR  # pull the colour out of the other hands before leading my task card
         elif mine >> tc & 1:
-            sc -= 30.0  # I would have to keep it; leading its colour risks losing it
+            sc -= KEPT_TASK_COLOUR  # I would have to keep it; leading its colour risks losing it
         else:
-            sc -= 12.0 if c < tc else 4.0
+            sc -= UNDER_OTHER_TASK if c < tc else OVER_OTHER_TASK
     out = popcount(SUIT[s] & ~mine & ~played) if mp[MP_NOBJ] else 0  # in the other hands
     short = out < 2 * (g[G_SEATS] - 1)  # under 2 a seat: a lone 1 or 9 of it may be forced out
     for k in range(mp[MP_NOBJ]):
         kind, a = mp[MP_OBJ + 3 * k], mp[MP_OBJ + 3 * k + 1]
         if kind == 2 and g[G_ONES_WINS] < a and c < 36:
             if value_of(c) == 1:  # a led 1 wins only when the others cannot follow
-                sc += 60.0 if others_poss & SUIT[s] == 0 else -40.0
+                sc += ONE_WINS if others_poss & SUIT[s] == 0 else -ONE_LOST
             elif mine >> (9 * s) & 1:  # strip the colour of my 1 from the other hands, if my
                 guards = popcount(mine & SUIT[s]) - 2  # other cards of it outlast theirs
-                sc += 8.0 if (guards + 1) * (g[G_SEATS] - 1) >= out else -10.0
+                sc += (
+                    STRIP_MY_ONE if (guards + 1) * (g[G_SEATS] - 1) >= out else -STRIP_MY_ONE_SHORT
+                )
             elif shown >> (9 * s) & 1:  # its holder has the length
                 # to follow above it: strip the colour, unless I am as long (each lead costs
                 # the holder a guard, and I would outlast them)
                 sc += ONES_STRIP if popcount(mine & SUIT[s]) <= ONES_STRIP_MAX else -ONES_STRIP
             elif not played >> (9 * s) & 1 and short:
-                sc -= 15.0  # another seat's 1 of this colour, likely short, would have to follow
+                # another seat's 1 of this colour, likely short, would have to follow
+                sc -= FORCE_OTHER_ONE
         elif kind == 13 and c == a and g[G_T] < g[G_NT] - 1:
-            sc -= 2 * BIG
+            sc -= FAIL * BIG
         elif kind == 12 and g[G_T] > 0 and me == g[G_FIRST_WINNER] and not top:
-            sc -= 40.0 * lead_risk(g, c, mine, possible, known, me)  # stay ahead: lead high
+            sc -= STAY_AHEAD * lead_risk(g, c, mine, possible, known, me)  # stay ahead: lead high
         elif kind == 10 and c < 36:
             sc += rank_lead(S, g, mp, k, me, c, mine, possible, top, short)
         elif kind == 13 and suit_of(c) == suit_of(a) and not (played | mine) >> a & 1:
-            sc -= 30.0 if short else 8.0  # its holder may have to follow with it
+            sc -= (
+                FORCE_HOLDER_SHORT if short else FORCE_HOLDER
+            )  # its holder may have to follow with it
         elif kind == 1 and me == d0:
-            sc += 0.6 * value_of(c)  # shed high cards while someone else can still take them
+            sc += SHED_HIGH * value_of(c)  # shed high cards while someone else can still take them
         elif kind == 3 and c >= 36:
             others = TRUMPS & ~mine & ~played
-            sc += -2 * BIG if others else 40.0
+            sc += -FAIL * BIG if others else TRUMP_TRICK
             if a and value_of(c) != g[G_TRUMP_WINS] + 1:
-                sc -= 2 * BIG
+                sc -= FAIL * BIG
         elif kind == 4 and c < 36:
             if value_of(c) == a:
-                sc -= 30.0
+                sc -= LEAD_FORBIDDEN_RANK
             else:  # another seat's card of the rank, the top one left and alone in its
                 r = 9 * s + a - 1  # colour, would have to win
                 top_r = SUIT[s] & BEATS[r] & ~played == 0
                 if top_r and not (mine | played) >> r & 1:
-                    sc -= 30.0 if short else 8.0
+                    sc -= FORCE_HOLDER_SHORT if short else FORCE_HOLDER
         elif kind == 8 and c < 9:
-            sc += 20.0 if me == g[G_PINK_TARGET] and top else -20.0
+            sc += PINK_LEAD if me == g[G_PINK_TARGET] and top else -PINK_LEAD
     if c >= 36:  # keep trumps, unless they guard my own low task card against ruffs
-        sc += 2.0 if guard else -3.0
-    sc -= 0.15 * value_of(c)
+        sc += GUARD_TRUMP if guard else -SPARE_TRUMP
+    sc -= CARD_ECONOMY * value_of(c)
     return sc
 
 
@@ -224,9 +276,9 @@ def _route(g, c, me, mine, possible, known, want):
             w = want[q]
             over = over_known(g, c, q, me, mine, possible, known) if w > 0 else -1
             if over == 0:
-                w *= 1.5
+                w *= ROUTE_SHOWN_TOP
             elif over == 1:
-                w *= 1.2
+                w *= ROUTE_SHOWN_NEXT
             best = max(best, w)
     return best
 
@@ -282,7 +334,7 @@ def entry_bonus(g, me, c, ct, tpred, omega, mine_open, possible, known, others_p
     if others_poss & SUIT[s] & BEATS[c]:
         return 0.0
     if c < 36 and others_poss & TRUMPS:
-        ruff = 0.5
+        ruff = ENTRY_RUFFABLE
     else:
         ruff = 1.0
     seats = g[G_SEATS]
@@ -339,12 +391,12 @@ def lead_card(S, mp, g, me, hand, legal, won, desig, possible, known, ct, tpred,
         if q != me:
             others_poss |= possible[q]
             tot += want[q]
-            hot = hot or want[q] >= 0.5 * BIG
+            hot = hot or want[q] >= HOT * BIG
     others_poss &= unseen
-    avg_other = 0.5 * tot / max(seats - 1, 1)
+    avg_other = OTHERS_WANT_SHARE * tot / max(seats - 1, 1)
     # a Deep Sea trick I want (a named trick, a streak, a count to reach) and no sure
     # winner: lead the likeliest one, not the card kept for the last trick
-    must_win = mp[MP_GAME] == 1 and want[me] >= 0.2 * BIG
+    must_win = mp[MP_GAME] == 1 and want[me] >= MUST_WIN_WANT * BIG
     m = legal
     while m and must_win:
         c = lowest(m)
@@ -384,11 +436,11 @@ def lead_card(S, mp, g, me, hand, legal, won, desig, possible, known, ct, tpred,
         if shown & g[G_TASKMASK] & SUIT[suit_of(c)] and sure_loss(
             g, me, c, ct, possible, known, unseen, shown
         ):
-            sc -= 2 * BIG
+            sc -= FAIL * BIG
         if omega >= 0 and suit_of(c) == suit_of(omega):  # its holder would have to
-            sc -= 2 * BIG if c == omega else 30.0  # follow, perhaps with it
+            sc -= FAIL * BIG if c == omega else OMEGA_COLOUR  # follow, perhaps with it
         if c == keep_last:
-            sc -= 40.0
+            sc -= KEEP_LAST
         if keep_trumps and c >= 36:
             sc -= KEEP_RUFF
         if c >= 36 and their_ruffs:
@@ -400,7 +452,7 @@ def lead_card(S, mp, g, me, hand, legal, won, desig, possible, known, ct, tpred,
         if must_win and c != keeper:
             sc += want[me] * (1.0 - lead_risk(g, c, mine, possible, known, me))
         if shed_high:  # while someone else can still take them
-            sc += 0.6 * value_of(c)
+            sc += SHED_HIGH * value_of(c)
         if spend and others_poss & SUIT[suit_of(c)] & BEATS[c] == 0:  # a sure winner
             sc += spent(c)
         if cash and c >= 36 and c != 39 and others_poss & TRUMPS & BEATS[c] == 0:
@@ -420,7 +472,7 @@ def lead_card(S, mp, g, me, hand, legal, won, desig, possible, known, ct, tpred,
                 if others_poss & SUIT[suit_of(c)] & BEATS[c]:
                     risk = lead_risk(g, c, mine, possible, known, me)
             elif clears_for(S, g, me, c, hand, others_poss):
-                sc += 12.0
+                sc += CLEAR_FOR_WITH
             sc += deep_sea_with(S, g, me, c, me, c, risk)
         if ds & DS_FIT:
             sc += deep_sea_fit(S, g, me, c, me)

@@ -5,7 +5,16 @@ holds a card it may lead."""
 import numpy as np
 from numba import njit
 
-from crewsim.bots.view import BIG
+from crewsim.bots.weights import (
+    BAN_EMPTY_COLOUR,
+    BAN_SHED,
+    BAN_SPARE,
+    BAN_STRANDED,
+    BAN_STRANDED_VALUE,
+    BAN_VOID_SHED,
+    BIG,
+    FAIL,
+)
 from crewsim.kernel.bits import SUIT, popcount, suit_of, value_of
 from crewsim.kernel.deep_sea_tables import C_NEVER_LEAD, N_COLS
 from crewsim.kernel.layout import G_NDS, G_NT, G_SEATS, G_T, MP_NOBJ, MP_OBJ
@@ -38,15 +47,15 @@ def banned_follow(g, me, c, hand, winner, bans, wbans, possible, unseen):
     ``unseen``: the cards I do not hold and nobody played."""
     if g[G_T] == g[G_NT] - 1:
         return 0.0
-    sc = 20.0 if bans >> c & 1 else 0.0
+    sc = BAN_SHED if bans >> c & 1 else 0.0
     if winner == me:
         rest = hand & ~(np.int64(1) << c)
         safe = popcount(rest & ~bans)
         if safe == 0:
-            return sc - 2 * BIG
-        sc += 4.0 * (safe - popcount(rest & bans))
+            return sc - FAIL * BIG
+        sc += BAN_SPARE * (safe - popcount(rest & bans))
     elif possible[winner] & unseen & ~wbans == 0:
-        sc -= 2 * BIG
+        sc -= FAIL * BIG
     return sc
 
 
@@ -57,7 +66,7 @@ def banned_lead(S, g, mp, me, c, hand, bans, possible, unseen):
     empty (to shed mine later); with my last card I may lead, go low: taking the trick would
     strand me.  ``hand`` and ``unseen`` as for ``banned_follow``."""
     if bans >> c & 1:
-        return -2 * BIG
+        return -FAIL * BIG
     if g[G_T] == g[G_NT] - 1:
         return 0.0
     su = SUIT[suit_of(c)]
@@ -65,10 +74,10 @@ def banned_lead(S, g, mp, me, c, hand, bans, possible, unseen):
     for q in range(g[G_SEATS]):
         if q != me and possible[q] & unseen & su == 0:
             if possible[q] & unseen & lead_bans(S, g, mp, q, me):
-                sc += 15.0
+                sc += BAN_VOID_SHED
     rest = hand & ~(np.int64(1) << c)
     if hand & bans and rest & su == 0 and rest & ~bans:
-        sc += 10.0
+        sc += BAN_EMPTY_COLOUR
     if rest & ~bans == 0:
-        sc -= 40.0 + 8.0 * value_of(c)
+        sc -= BAN_STRANDED + BAN_STRANDED_VALUE * value_of(c)
     return sc

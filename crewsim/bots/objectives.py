@@ -7,7 +7,34 @@ import numpy as np
 from numba import njit
 
 from crewsim.bots.hand import spent
-from crewsim.bots.view import BIG, holder, only_with
+from crewsim.bots.view import holder, only_with
+from crewsim.bots.weights import (
+    BIG,
+    FAIL,
+    FORBIDDEN_RANK_GONE,
+    FORCE_HOLDER,
+    FORCE_HOLDER_SHORT,
+    OMEGA_HOLDER_SHED,
+    OMEGA_HOLDER_SHED_SUB,
+    ONE_LOST,
+    ONE_WINS,
+    ONES_CLEAR,
+    ONES_KEEP_GUARD,
+    ONES_SHED,
+    ONES_SHED_OTHER,
+    ONES_SHED_VALUE,
+    ONES_SHOWN,
+    PINK_TO_TARGET,
+    PINK_TO_TARGET_VALUE,
+    RANK_LED,
+    RANK_NEEDY,
+    RANK_NEEDY_FOLLOW,
+    RANK_TO_OTHER,
+    RANK_TOPPED_PAST,
+    TRAIL_SHED,
+    TRAIL_SHED_SUB,
+    TRUMP_TRICK,
+)
 from crewsim.kernel.bits import (
     BEATS,
     ONES,
@@ -37,10 +64,6 @@ from crewsim.kernel.layout import (
     MP_OMEGA_LAST,
     OMEGA_CODE,
 )
-
-# missions 9 / 26: the fewest cards of a colour whose 1 is worth showing, per card in a hand
-ONES_SHOWN = 0.3
-ONES_SHED = 20.0  # a discard of the colour of a 1 another seat has shown (5 for another's 1)
 
 
 @njit(cache=True)
@@ -98,11 +121,11 @@ def ones_want(g, me, hand, possible, want):
         rest = SUIT[u] & ~one & ~played
         if hand & one:
             if rest & ~hand == 0:
-                want[me] += 40.0
+                want[me] += ONES_CLEAR
         elif rest & hand == 0:
             h = holder(hand, possible, me, g[G_SEATS], 9 * u)
             if h >= 0 and only_with(possible, me, g[G_SEATS], h, rest):
-                want[h] += 40.0
+                want[h] += ONES_CLEAR
 
 
 @njit(cache=True, forceinline=True)
@@ -112,10 +135,10 @@ def _ones_length(g, hand, c, shown):
     my own."""
     one = 9 * suit_of(c)
     if hand >> one & 1:
-        return -5.0
+        return -ONES_KEEP_GUARD
     if g[G_PLAYED] >> one & 1:
         return 0.0
-    return (ONES_SHED if shown >> one & 1 else 5.0) + 2.0 * value_of(c)
+    return (ONES_SHED if shown >> one & 1 else ONES_SHED_OTHER) + ONES_SHED_VALUE * value_of(c)
 
 
 @njit(cache=True, forceinline=True)
@@ -208,12 +231,12 @@ def rank_follow(S, g, mp, k, me, c, wseat, risk):
     n = popcount(g[G_TRICKMASK] & rank) + 1
     spread, needy = rank_spread(S, g, rank, wseat, n)
     if spread > b:
-        return -2 * BIG
-    sc = (25.0 if needy else 0.0) + (10.0 if wseat != me else 0.0)
+        return -FAIL * BIG
+    sc = (RANK_NEEDY_FOLLOW if needy else 0.0) + (RANK_TO_OTHER if wseat != me else 0.0)
     if risk > 0.0:
         for j in range(g[G_NIN] + 1, g[G_SEATS]):
             if rank_spread(S, g, rank, seat_after(g[G_LEADER], j, g[G_SEATS]), n)[0] > b:
-                return sc * (1.0 - risk) - 2 * BIG * risk
+                return sc * (1.0 - risk) - FAIL * BIG * risk
     return sc
 
 
@@ -228,16 +251,16 @@ def rank_lead(S, g, mp, k, me, c, mine, possible, top, short):
     if value_of(c) == a:
         if top:
             spread, needy = rank_spread(S, g, rank, me, 1)
-            return -BIG if spread > b else (30.0 if needy else 0.0)
+            return -BIG if spread > b else (RANK_NEEDY if needy else 0.0)
         for q in range(g[G_SEATS]):  # someone tops it: each seat that may must have room
             if q != me and possible[q] & ~g[G_PLAYED] & SUIT[s] & BEATS[c]:
                 if rank_spread(S, g, rank, q, 1)[0] > b:
-                    return -40.0
-        return 10.0
+                    return -RANK_TOPPED_PAST
+        return RANK_LED
     r = 9 * s + a - 1  # the colour's rank card, out in another hand
     if (mine | g[G_PLAYED]) >> r & 1:
         return 0.0
-    penalty = 30.0 if short else 8.0
+    penalty = FORCE_HOLDER_SHORT if short else FORCE_HOLDER
     if SUIT[s] & BEATS[r] & ~g[G_PLAYED] == 0:  # the top one left: its holder takes it
         for q in range(g[G_SEATS]):
             if q != me and possible[q] >> r & 1 and rank_spread(S, g, rank, q, 1)[0] > b:
@@ -259,40 +282,45 @@ def objective_score(g, mp, me, c, winner, wcard, desig, risk, hand, shown):
         if kind == 2:
             wins = g[G_ONES_WINS]
             if wcard < 36 and value_of(wcard) == 1:
-                sc += 60.0
+                sc += ONE_WINS
                 wins += 1
             if c < 36 and wins < a:
                 if value_of(c) > 1:
                     sc += _ones_length(g, hand, c, shown)
                 elif c != wcard:
-                    sc -= 40.0  # a 1 that does not win the trick is lost for good
+                    sc -= ONE_LOST  # a 1 that does not win the trick is lost for good
         elif kind == 1 and me == desig[0]:
             sc += spent(c)  # shed what could win later
         elif kind == 3 and c >= 36:
             if wcard != c or a and value_of(c) != g[G_TRUMP_WINS] + 1:
-                sc -= 2 * BIG
+                sc -= FAIL * BIG
             else:
-                sc += 40.0
+                sc += TRUMP_TRICK
         elif kind == 13 and c == a and (g[G_T] < g[G_NT] - 1 or g[G_NIN] < g[G_SEATS] - 1):
-            sc -= 2 * BIG
+            sc -= FAIL * BIG
         elif kind == 12 and g[G_T] > 0 and me != g[G_FIRST_WINNER]:  # Deep Sea 23: the others
-            sc += 0.4 * value_of(c) + (3.0 if c >= 36 else 0.0)  # shed what could win later
+            sc += TRAIL_SHED * value_of(c) + (
+                TRAIL_SHED_SUB if c >= 36 else 0.0
+            )  # shed what could win later
         elif kind == 13 and hand >> a & 1 and g[G_T] >= g[G_NT] - 4:  # its holder must lose
-            sc += 0.6 * value_of(c) + (6.0 if c >= 36 else 0.0)  # the second-to-last trick
+            sc += OMEGA_HOLDER_SHED * value_of(c) + (
+                OMEGA_HOLDER_SHED_SUB if c >= 36 else 0.0
+            )  # the second-to-last trick
         elif kind == 4:
             if wcard < 36 and value_of(wcard) == a:
-                sc -= 2 * BIG
+                sc -= FAIL * BIG
             elif c < 36 and value_of(c) == a:
-                sc += 30.0  # a card of the forbidden rank gone without winning: one less danger
+                # a card of the forbidden rank gone without winning: one less danger
+                sc += FORBIDDEN_RANK_GONE
         elif kind == 8 and c < 9:
             if _keeps_last_pink(g, hand, c):
                 sc -= BIG
             elif winner != g[G_PINK_TARGET]:
-                sc -= 2 * BIG
+                sc -= FAIL * BIG
             else:  # pinks go to the target while it surely wins
-                sc += 25.0 + 4.0 * value_of(c)
+                sc += PINK_TO_TARGET + PINK_TO_TARGET_VALUE * value_of(c)
                 if not g[G_TRICKMASK] & SUIT[0]:  # the first pink in: the target must keep it
-                    sc -= 2 * BIG * risk
+                    sc -= FAIL * BIG * risk
         elif (kind == 6 or kind == 7) and a and wcard >= 36 and winner == desig[0]:
-            sc -= 2 * BIG
+            sc -= FAIL * BIG
     return sc

@@ -27,8 +27,12 @@ from crewsim.bots.objectives import (
     omega_keeper,
     sheds_high,
 )
-from crewsim.bots.view import BIG, Decision, drawn_from
+from crewsim.bots.view import Decision, drawn_from
 from crewsim.bots.want import fill_want
+from crewsim.bots.weights import (
+    BIG,
+    HOT,
+)
 from crewsim.kernel.bits import FULL, TRUMPS, lowest, popcount, suit_of
 from crewsim.kernel.layout import (
     G_DUMMY,
@@ -120,9 +124,9 @@ def _decision(S, mp, g, me, hand, mine, unseen, won, desig, known, ct, want, ome
     first_last = objective_of(mp, 7) >= 0
     if mp[MP_GAME] == 1 or names_member(mp):
         for q in range(seats):
-            if q != me and want[q] <= -0.5 * BIG:
+            if q != me and want[q] <= -HOT * BIG:
                 avoid |= 1 << q
-            elif first_last and want[q] >= 0.5 * BIG:  # pn-41's member must take the first
+            elif first_last and want[q] >= HOT * BIG:  # pn-41's member must take the first
                 avoid = 0  # (or last) trick: the others play to it, forced above my card or not
                 break
     return Decision(

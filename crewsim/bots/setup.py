@@ -7,6 +7,16 @@ from numba import njit
 from crewsim.bots import random_crew
 from crewsim.bots.hand import strength, sure_tricks, task_score
 from crewsim.bots.random_crew import RANDOM
+from crewsim.bots.weights import (
+    DESIG_LAST_SURE,
+    DESIG_SURE_TRICK,
+    FIRST_LAST_POWER,
+    HANDOVER_MARGIN,
+    ONE_TRICK_POWER,
+    PASS_TASK_CARD,
+    PASS_TASK_COLOUR,
+    WEAK_HAND,
+)
 from crewsim.kernel.bits import (
     COLOURS,
     SUIT,
@@ -82,11 +92,11 @@ def says_yes_blind(bp, hand):
 def answers_good(kind: np.int64, hand: np.int64):
     """Answer to the commander when a crew member is to be designated for an objective."""
     if kind == 1:  # win no tricks: a weak hand is "good"
-        return popcount(hand & TRUMPS) == 0 and strength(hand) <= 1.0
+        return popcount(hand & TRUMPS) == 0 and strength(hand) <= WEAK_HAND
     if kind == 6:  # exactly one trick, not with a trump
-        return strength(hand - (hand & TRUMPS)) >= 1.0
+        return strength(hand - (hand & TRUMPS)) >= ONE_TRICK_POWER
     if kind == 7:  # first and last trick only
-        return strength(hand - (hand & TRUMPS)) >= 2.0
+        return strength(hand - (hand & TRUMPS)) >= FIRST_LAST_POWER
     return True
 
 
@@ -138,10 +148,10 @@ def distress_card(bp, hand, me, to, towner, tcard, ntask, st):
         m &= m - 1
         sc = float(value_of(c))
         if my_task_suits >> suit_of(c) & 1:
-            sc += 10.0
+            sc += PASS_TASK_COLOUR
         for i in range(ntask):
             if tcard[i] == c:
-                sc += 20.0
+                sc += PASS_TASK_CARD
         if sc < best:
             best, best_c = sc, c
     return best_c
@@ -250,12 +260,12 @@ def designate(S, mp, bp, g, hands, desig, st):
             first, last = -1e9, -1e9
             for j in range(seats):
                 s = (cmd + j) % seats
-                sc = 10.0 * sure_tricks(hands[s], 0) + strength(hands[s])
+                sc = DESIG_SURE_TRICK * sure_tricks(hands[s], 0) + strength(hands[s])
                 if sc > first:
                     desig[0], first = s, sc
             for j in range(seats):
                 s = (cmd + j) % seats
-                sc = (100.0 if sure_tricks(hands[s], 0) else 0.0) - strength(hands[s])
+                sc = (DESIG_LAST_SURE if sure_tricks(hands[s], 0) else 0.0) - strength(hands[s])
                 if s != desig[0] and sc > last:
                     desig[1], last = s, sc
     g[G_SILENCED] = -1
@@ -288,7 +298,7 @@ def handover(bp, g, hands, tcard, towner):
             continue
         for j in range(1, seats):
             s = (o + j) % seats
-            if task_score(hands[s], tcard[wi]) >= bp[BP_HANDOVER_GAIN] + 2.0:
+            if task_score(hands[s], tcard[wi]) >= bp[BP_HANDOVER_GAIN] + HANDOVER_MARGIN:
                 return wi, s
     return -1, -1
 

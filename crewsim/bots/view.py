@@ -13,11 +13,13 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from crewsim.bots.weights import (
+    FORCED_ALL_ABOVE,
+    FORCED_ONE_CARD,
+    FORCED_TWO_CARDS,
+)
 from crewsim.kernel.bits import BEATS, SUIT, highest, lowest, popcount, seat_after, suit_of
 from crewsim.kernel.layout import G_CMD, G_DUMMY, G_LEADER, G_NIN, G_NT, G_PLAYED, G_SEATS, G_T
-
-BIG = 100.0
-FORCED = 50.0  # per seat that must not win the trick and may be forced to top my card
 
 
 class Decision(NamedTuple):
@@ -182,8 +184,8 @@ def forced_chance(poss, kn, unseen, hi, r):
     if mine_suit & hi == 0 or kn & unseen & ~hi:  # cannot overtake, or shown a card to duck
         return 0.0
     if mine_suit & ~hi == 0:
-        return 0.9
-    return 0.35 * r + 0.65 * r * r
+        return FORCED_ALL_ABOVE
+    return FORCED_ONE_CARD * r + FORCED_TWO_CARDS * r * r
 
 
 @njit(cache=True, forceinline=True)

@@ -6,7 +6,19 @@ import numpy as np
 from numba import njit
 
 from crewsim.bots.objectives import ones_want, rank_spread
-from crewsim.bots.view import BIG, holder, only_with
+from crewsim.bots.view import holder, only_with
+from crewsim.bots.weights import (
+    BALANCE_AHEAD,
+    BALANCE_BEHIND,
+    BALANCE_CATCH_UP,
+    BIG,
+    CASH_WANT,
+    FIRST_WINNER_WANT,
+    ONE_TRICK_LATE,
+    ONE_TRICK_WANT,
+    PINK_TARGET_WANT,
+    RANK_NEEDY,
+)
 from crewsim.kernel.bits import BEATS, ONES, SUIT, lowest, popcount, seat_after, suit_of
 from crewsim.kernel.layout import (
     G_CMD,
@@ -23,8 +35,6 @@ from crewsim.kernel.layout import (
     MP_NOBJ,
     MP_OBJ,
 )
-
-CASH_WANT = 30.0  # the lead for an owner whose own task card has become the top of its colour
 
 
 @njit(cache=True, forceinline=True)
@@ -64,8 +74,8 @@ def fill_want(S, g, mp, me, won, desig, ct, want, hand, possible, omega):
                 if max(mx, won[s] + 1) - mn_after > a:
                     want[s] -= BIG
                 elif won[s] == mn:  # the trick must go to someone behind; the last one most
-                    want[s] += 0.6 * BIG if mn_after > mn else 20.0
-                want[s] -= 2.0 * (won[s] - mn)
+                    want[s] += BALANCE_CATCH_UP * BIG if mn_after > mn else BALANCE_BEHIND
+                want[s] -= BALANCE_AHEAD * (won[s] - mn)
             if b and (t == 0 or t == nt - 1):
                 for s in range(seats):
                     want[s] += BIG if s == g[G_CMD] else -BIG
@@ -73,7 +83,7 @@ def fill_want(S, g, mp, me, won, desig, ct, want, hand, possible, omega):
             if won[d] >= 1:
                 want[d] -= BIG
             else:
-                want[d] += 5.0 + 10.0 * t / nt
+                want[d] += ONE_TRICK_WANT + ONE_TRICK_LATE * t / nt
         elif kind == 7:
             must = t == 0 or t == nt - 1
             for s in range(seats):
@@ -87,17 +97,17 @@ def fill_want(S, g, mp, me, won, desig, ct, want, hand, possible, omega):
             if inside:
                 for s in range(seats):  # no seat past the spread; one with the fewest catches up
                     spread, needy = rank_spread(S, g, rank_cards, s, inside)
-                    want[s] += -BIG if spread > b else (30.0 if needy else 0.0)
+                    want[s] += -BIG if spread > b else (RANK_NEEDY if needy else 0.0)
         elif kind == 2 and g[G_ONES_WINS] < a:
             ones_want(g, me, hand, possible, want)
         elif kind == 8 and g[G_TRICKMASK] & SUIT[0]:  # a pink lies in the trick: the target
             for s in range(seats):
                 want[s] += BIG if s == g[G_PINK_TARGET] else -BIG
         elif kind == 8 and SUIT[0] & ~g[G_PLAYED]:  # a trick the target wins may catch pinks
-            want[g[G_PINK_TARGET]] += 15.0
+            want[g[G_PINK_TARGET]] += PINK_TARGET_WANT
         elif kind == 12 and t > 0:  # Deep Sea 23: the first trick's winner stays ahead
             w0 = g[G_FIRST_WINNER]
-            want[w0] += 50.0
+            want[w0] += FIRST_WINNER_WANT
             for s in range(seats):
                 if s != w0 and won[s] + 1 >= won[w0]:
                     want[s] -= BIG
