@@ -12,7 +12,7 @@ from typing import Any
 
 import polars as pl
 
-from crewsim.analysis.beside import Beside
+from crewsim.analysis.beside import CEILING_KEEP, EFFICIENCY, OTHER_EFFICIENCY, Beside
 from crewsim.report.document import Block, Heading, Para, Table
 from crewsim.report.format import moves_text, pct_ci, pp_ci, rho_ci
 from crewsim.runs.csv_out import write_csv
@@ -39,19 +39,9 @@ COLUMNS = (
     "rank",
     "other_rank",
     "ceiling_from",
-    "ceiling_games",
-    "feasible_games",
-    "decided_games",
-    "feasible_share",
-    "feasible_low",
-    "feasible_high",
-    "unknown_share",
-    "bot_efficiency",
-    "efficiency_low",
-    "efficiency_high",
-    "other_bot_efficiency",
-    "other_efficiency_low",
-    "other_efficiency_high",
+    *CEILING_KEEP,
+    *EFFICIENCY,
+    *OTHER_EFFICIENCY,
 )
 
 
