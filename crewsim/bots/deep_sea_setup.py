@@ -61,6 +61,13 @@ from crewsim.kernel.deep_sea_tables import (
     may_take,
 )
 from crewsim.kernel.layout import (
+    ALLOC_CAPTAIN_ALL_OR_PASS,
+    ALLOC_CAPTAIN_HARDEST_FIRST,
+    ALLOC_CAPTAIN_SKIPS,
+    ALLOC_FREE_SELECTION,
+    ALLOC_ONE_MEMBER,
+    ALLOC_VOLUNTEER_1,
+    ALLOC_VOLUNTEER_2,
     BP_KIND,
     DEC_ANSWER,
     DEC_PREDICT,
@@ -162,7 +169,12 @@ def select(S, bp, alloc, hands, st):
             fixed += 1
     if fixed == n:
         return False
-    if alloc == 2 or alloc == 3 or alloc == 4:  # one player takes every task
+    if (
+        alloc == ALLOC_ONE_MEMBER
+        or alloc == ALLOC_CAPTAIN_ALL_OR_PASS
+        or alloc == ALLOC_VOLUNTEER_1
+    ):
+        # one player takes every task
         for s in range(seats):
             score[s] = _all_score(tab, task, n, s, cap, hands[s])
         cap_ok = score[cap] > -1e5  # no captain card among the tasks
@@ -173,7 +185,7 @@ def select(S, bp, alloc, hands, st):
             # one) and 3 (the captain keeps them or passes them on) start at the captain, 4 (a
             # volunteer) at the captain's left with the captain last
             chosen = -1
-            first = 1 if alloc == 4 else 0
+            first = 1 if alloc == ALLOC_VOLUNTEER_1 else 0
             for j in range(first, first + seats):
                 s = (cap + j) % seats
                 probed = probe_point(S, DEC_ANSWER, s, 0)
@@ -187,11 +199,12 @@ def select(S, bp, alloc, hands, st):
                 chosen = cap if cap_ok else (cap + 1) % seats  # them the member at its left
         for k in range(n):
             owner[k] = chosen
-        return alloc == 3 and chosen != cap
+        return alloc == ALLOC_CAPTAIN_ALL_OR_PASS and chosen != cap
     takers = np.int64((1 << seats) - 1)
-    if alloc == 8:  # the captain skips the selection
+    if alloc == ALLOC_CAPTAIN_SKIPS:  # the captain skips the selection
         takers &= ~(np.int64(1) << cap)
-    if alloc == 5:  # two volunteers, asked clockwise from the captain's left, the captain
+    if alloc == ALLOC_VOLUNTEER_2:
+        # two volunteers, asked clockwise from the captain's left, the captain
         # last; the first two yes split the tasks, and when too few say yes those asked last
         # must (seed: "the first two say no: the third member and the captain take them")
         takers = np.int64(0)
@@ -212,7 +225,7 @@ def select(S, bp, alloc, hands, st):
                     break
     left = n - fixed
     turn = cap
-    if alloc == 7:  # the captain takes the hardest task first
+    if alloc == ALLOC_CAPTAIN_HARDEST_FIRST:  # the captain takes the hardest task first
         hard = -1
         for k in range(n):
             if may_take(tab, task[k] * N_COLS, cap, cap) and (
@@ -229,7 +242,8 @@ def select(S, bp, alloc, hands, st):
     while left > 0 and guard < 4 * MAX_DS * 5:
         guard += 1
         s = turn
-        if alloc == 6:  # free selection: each task in reveal order goes to the first member,
+        if alloc == ALLOC_FREE_SELECTION:
+            # free selection: each task in reveal order goes to the first member,
             # from the captain, who says yes (from its own hand and the tasks it already has);
             # if nobody does, to a member with the fewest tasks (the random crew: at random);
             # the heuristic crew gives no member a task that contradicts one it holds

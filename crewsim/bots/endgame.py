@@ -41,7 +41,7 @@ from crewsim.kernel.layout import (
     MP_NOBJ,
     MP_OBJ,
     MP_OMEGA_LAST,
-    OBJ_CODES,
+    OBJ_BALANCED,
     OMEGA_CODE,
 )
 
@@ -169,7 +169,6 @@ def _line_left(hands, buf, nin, leader, t, nt, seats, done, won, tasks, rules, s
     return found
 
 
-OBJ_BALANCED = OBJ_CODES["balanced_tricks"]
 SHALLOW = 2  # tricks left from which several deals are searched
 WORLDS = 8  # at most this many deals of the unseen cards are searched, else the heuristic
 

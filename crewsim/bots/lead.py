@@ -118,6 +118,14 @@ from crewsim.kernel.layout import (
     MP_GAME,
     MP_NOBJ,
     MP_OBJ,
+    OBJ_CARD_LAST,
+    OBJ_FIRST_MOST,
+    OBJ_NO_RANK,
+    OBJ_NO_TRICKS,
+    OBJ_ONES,
+    OBJ_PINK,
+    OBJ_RANK,
+    OBJ_TRUMPS,
 )
 
 
@@ -212,7 +220,7 @@ def lead_score(
     short = out < 2 * (g[G_SEATS] - 1)  # under 2 a seat: a lone 1 or 9 of it may be forced out
     for k in range(mp[MP_NOBJ]):
         kind, a = mp[MP_OBJ + 3 * k], mp[MP_OBJ + 3 * k + 1]
-        if kind == 2 and g[G_ONES_WINS] < a and c < 36:
+        if kind == OBJ_ONES and g[G_ONES_WINS] < a and c < 36:
             if value_of(c) == 1:  # a led 1 wins only when the others cannot follow
                 sc += ONE_WINS if others_poss & SUIT[s] == 0 else -ONE_LOST
             elif mine >> (9 * s) & 1:  # strip the colour of my 1 from the other hands, if my
@@ -227,24 +235,24 @@ def lead_score(
             elif not played >> (9 * s) & 1 and short:
                 # another seat's 1 of this colour, likely short, would have to follow
                 sc -= FORCE_OTHER_ONE
-        elif kind == 13 and c == a and g[G_T] < g[G_NT] - 1:
+        elif kind == OBJ_CARD_LAST and c == a and g[G_T] < g[G_NT] - 1:
             sc -= FAIL * BIG
-        elif kind == 12 and g[G_T] > 0 and me == g[G_FIRST_WINNER] and not top:
+        elif kind == OBJ_FIRST_MOST and g[G_T] > 0 and me == g[G_FIRST_WINNER] and not top:
             sc -= STAY_AHEAD * lead_risk(g, c, mine, possible, known, me)  # stay ahead: lead high
-        elif kind == 10 and c < 36:
+        elif kind == OBJ_RANK and c < 36:
             sc += rank_lead(S, g, mp, k, me, c, mine, possible, top, short)
-        elif kind == 13 and suit_of(c) == suit_of(a) and not (played | mine) >> a & 1:
+        elif kind == OBJ_CARD_LAST and suit_of(c) == suit_of(a) and not (played | mine) >> a & 1:
             sc -= (
                 FORCE_HOLDER_SHORT if short else FORCE_HOLDER
             )  # its holder may have to follow with it
-        elif kind == 1 and me == d0:
+        elif kind == OBJ_NO_TRICKS and me == d0:
             sc += SHED_HIGH * value_of(c)  # shed high cards while someone else can still take them
-        elif kind == 3 and c >= 36:
+        elif kind == OBJ_TRUMPS and c >= 36:
             others = TRUMPS & ~mine & ~played
             sc += -FAIL * BIG if others else TRUMP_TRICK
             if a and value_of(c) != g[G_TRUMP_WINS] + 1:
                 sc -= FAIL * BIG
-        elif kind == 4 and c < 36:
+        elif kind == OBJ_NO_RANK and c < 36:
             if value_of(c) == a:
                 sc -= LEAD_FORBIDDEN_RANK
             else:  # another seat's card of the rank, the top one left and alone in its
@@ -252,7 +260,7 @@ def lead_score(
                 top_r = SUIT[s] & BEATS[r] & ~played == 0
                 if top_r and not (mine | played) >> r & 1:
                     sc -= FORCE_HOLDER_SHORT if short else FORCE_HOLDER
-        elif kind == 8 and c < 9:
+        elif kind == OBJ_PINK and c < 9:
             sc += PINK_LEAD if me == g[G_PINK_TARGET] and top else -PINK_LEAD
     if c >= 36:  # keep trumps, unless they guard my own low task card against ruffs
         sc += GUARD_TRUMP if guard else -SPARE_TRUMP

@@ -62,6 +62,16 @@ from crewsim.kernel.layout import (
     MP_NOBJ,
     MP_OBJ,
     MP_OMEGA_LAST,
+    OBJ_CARD_LAST,
+    OBJ_FIRST_LAST,
+    OBJ_FIRST_MOST,
+    OBJ_NO_RANK,
+    OBJ_NO_TRICKS,
+    OBJ_ONE_TRICK,
+    OBJ_ONES,
+    OBJ_PINK,
+    OBJ_ROLES,
+    OBJ_TRUMPS,
     OMEGA_CODE,
 )
 
@@ -81,7 +91,12 @@ def names_member(mp):
     (missions 5, 33, 41 and 50): seats to keep from being forced to take a trick."""
     for k in range(mp[MP_NOBJ]):
         kind = mp[MP_OBJ + 3 * k]
-        if kind == 1 or kind == 6 or kind == 7 or kind == 9:
+        if (
+            kind == OBJ_NO_TRICKS
+            or kind == OBJ_ONE_TRICK
+            or kind == OBJ_FIRST_LAST
+            or kind == OBJ_ROLES
+        ):
             return True
     return False
 
@@ -279,7 +294,7 @@ def objective_score(g, mp, me, c, winner, wcard, desig, risk, hand, shown):
     sc = 0.0
     for k in range(mp[MP_NOBJ]):
         kind, a = mp[MP_OBJ + 3 * k], mp[MP_OBJ + 3 * k + 1]
-        if kind == 2:
+        if kind == OBJ_ONES:
             wins = g[G_ONES_WINS]
             if wcard < 36 and value_of(wcard) == 1:
                 sc += ONE_WINS
@@ -289,30 +304,34 @@ def objective_score(g, mp, me, c, winner, wcard, desig, risk, hand, shown):
                     sc += _ones_length(g, hand, c, shown)
                 elif c != wcard:
                     sc -= ONE_LOST  # a 1 that does not win the trick is lost for good
-        elif kind == 1 and me == desig[0]:
+        elif kind == OBJ_NO_TRICKS and me == desig[0]:
             sc += spent(c)  # shed what could win later
-        elif kind == 3 and c >= 36:
+        elif kind == OBJ_TRUMPS and c >= 36:
             if wcard != c or a and value_of(c) != g[G_TRUMP_WINS] + 1:
                 sc -= FAIL * BIG
             else:
                 sc += TRUMP_TRICK
-        elif kind == 13 and c == a and (g[G_T] < g[G_NT] - 1 or g[G_NIN] < g[G_SEATS] - 1):
+        elif (
+            kind == OBJ_CARD_LAST and c == a and (g[G_T] < g[G_NT] - 1 or g[G_NIN] < g[G_SEATS] - 1)
+        ):
             sc -= FAIL * BIG
-        elif kind == 12 and g[G_T] > 0 and me != g[G_FIRST_WINNER]:  # Deep Sea 23: the others
+        elif kind == OBJ_FIRST_MOST and g[G_T] > 0 and me != g[G_FIRST_WINNER]:
+            # Deep Sea 23: the others
             sc += TRAIL_SHED * value_of(c) + (
                 TRAIL_SHED_SUB if c >= 36 else 0.0
             )  # shed what could win later
-        elif kind == 13 and hand >> a & 1 and g[G_T] >= g[G_NT] - 4:  # its holder must lose
+        elif kind == OBJ_CARD_LAST and hand >> a & 1 and g[G_T] >= g[G_NT] - 4:
+            # its holder must lose
             sc += OMEGA_HOLDER_SHED * value_of(c) + (
                 OMEGA_HOLDER_SHED_SUB if c >= 36 else 0.0
             )  # the second-to-last trick
-        elif kind == 4:
+        elif kind == OBJ_NO_RANK:
             if wcard < 36 and value_of(wcard) == a:
                 sc -= FAIL * BIG
             elif c < 36 and value_of(c) == a:
                 # a card of the forbidden rank gone without winning: one less danger
                 sc += FORBIDDEN_RANK_GONE
-        elif kind == 8 and c < 9:
+        elif kind == OBJ_PINK and c < 9:
             if _keeps_last_pink(g, hand, c):
                 sc -= BIG
             elif winner != g[G_PINK_TARGET]:
@@ -321,6 +340,11 @@ def objective_score(g, mp, me, c, winner, wcard, desig, risk, hand, shown):
                 sc += PINK_TO_TARGET + PINK_TO_TARGET_VALUE * value_of(c)
                 if not g[G_TRICKMASK] & SUIT[0]:  # the first pink in: the target must keep it
                     sc -= FAIL * BIG * risk
-        elif (kind == 6 or kind == 7) and a and wcard >= 36 and winner == desig[0]:
+        elif (
+            (kind == OBJ_ONE_TRICK or kind == OBJ_FIRST_LAST)
+            and a
+            and wcard >= 36
+            and winner == desig[0]
+        ):
             sc -= FAIL * BIG
     return sc

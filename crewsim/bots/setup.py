@@ -30,6 +30,8 @@ from crewsim.kernel.bits import (
     value_of,
 )
 from crewsim.kernel.layout import (
+    ALLOC_DISTRIBUTE,
+    ALLOC_DRAFT,
     BP_BLIND_YES,
     BP_DISTRESS_THRESHOLD,
     BP_HANDOVER_GAIN,
@@ -41,6 +43,7 @@ from crewsim.kernel.layout import (
     DEC_DRAFT,
     DEC_PASS,
     DEC_YES,
+    DISTRESS_AUTO,
     G_CMD,
     G_DUMMY,
     G_NTASK,
@@ -51,6 +54,10 @@ from crewsim.kernel.layout import (
     MP_NOBJ,
     MP_OBJ,
     MP_SILENCED,
+    OBJ_FIRST_LAST,
+    OBJ_NO_TRICKS,
+    OBJ_ONE_TRICK,
+    OBJ_ROLES,
     PR_VALUE,
 )
 from crewsim.kernel.probe_point import probe_point
@@ -91,11 +98,11 @@ def says_yes_blind(bp, hand):
 @njit(cache=True)
 def answers_good(kind: np.int64, hand: np.int64):
     """Answer to the commander when a crew member is to be designated for an objective."""
-    if kind == 1:  # win no tricks: a weak hand is "good"
+    if kind == OBJ_NO_TRICKS:  # win no tricks: a weak hand is "good"
         return popcount(hand & TRUMPS) == 0 and strength(hand) <= WEAK_HAND
-    if kind == 6:  # exactly one trick, not with a trump
+    if kind == OBJ_ONE_TRICK:  # exactly one trick, not with a trump
         return strength(hand - (hand & TRUMPS)) >= ONE_TRICK_POWER
-    if kind == 7:  # first and last trick only
+    if kind == OBJ_FIRST_LAST:  # first and last trick only
         return strength(hand - (hand & TRUMPS)) >= FIRST_LAST_POWER
     return True
 
@@ -162,7 +169,7 @@ def allocate(S, mp, bp, g, hands, tcard, towner, pick, st):
     """Give every task an owner by the mission's allocation rule; ``pick`` keeps the order."""
     seats, cmd, n = g[G_SEATS], g[G_CMD], g[G_NTASK]
     alloc = mp[MP_ALLOC]
-    if alloc == 0:  # draft: commander first, then clockwise
+    if alloc == ALLOC_DRAFT:  # draft: commander first, then clockwise
         free = (np.int64(1) << n) - 1
         for k in range(n):
             s = (cmd + k) % seats
@@ -173,7 +180,8 @@ def allocate(S, mp, bp, g, hands, tcard, towner, pick, st):
             towner[i] = s
             pick[k] = i
             free &= ~(np.int64(1) << i)
-    elif alloc == 1:  # the commander distributes, asking yes/no per task, evenly (BGA):
+    elif alloc == ALLOC_DISTRIBUTE:
+        # the commander distributes, asking yes/no per task, evenly (BGA):
         # every seat ends with n // seats or one more, so a seat at the floor may take one
         # more only while fewer than n % seats seats are above it
         q, r = n // seats, n % seats
@@ -236,7 +244,7 @@ def designate(S, mp, bp, g, hands, desig, st):
     desig[0], desig[1] = -1, -1
     for k in range(mp[MP_NOBJ]):
         kind = mp[MP_OBJ + 3 * k]
-        if kind == 1 or kind == 6 or kind == 7:
+        if kind == OBJ_NO_TRICKS or kind == OBJ_ONE_TRICK or kind == OBJ_FIRST_LAST:
             if bp[BP_KIND] == RANDOM:
                 desig[0] = random_crew.other_member(cmd, seats, st)
                 continue
@@ -250,7 +258,7 @@ def designate(S, mp, bp, g, hands, desig, st):
                 if yes:
                     desig[0] = s
                     break
-        elif kind == 9:  # roles, agreed without showing cards: the first tricks go to the
+        elif kind == OBJ_ROLES:  # roles, agreed without showing cards: the first tricks go to the
             # member with the most sure winners (then the strongest), the last one to the
             # weakest other member holding a sure winner to keep (or the weakest other)
             if bp[BP_KIND] == RANDOM:
@@ -309,10 +317,12 @@ def call_distress(S, mp, bp, g, hands, tcard, towner, passes, st):
     finds enough of its tasks poor) and the card each seat passes: the direction (+1/-1, with
     ``passes`` filled) or 0."""
     mode = mp[MP_DISTRESS]
-    if mode == 1 and bp[BP_KIND] == RANDOM:  # the random crew calls it only when it must
+    if mode == DISTRESS_AUTO and bp[BP_KIND] == RANDOM:
+        # the random crew calls it only when it must
         return 0
     seats, n = g[G_SEATS], g[G_NTASK]
-    if mode == 1:  # every task counts: the commander judges the dummy's from its face-up cards
+    if mode == DISTRESS_AUTO:
+        # every task counts: the commander judges the dummy's from its face-up cards
         poor = 0
         for s in range(seats):
             poor += distress_poorness(bp, hands[s], s, towner, tcard, n)

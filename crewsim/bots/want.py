@@ -34,6 +34,16 @@ from crewsim.kernel.layout import (
     G_TRICKMASK,
     MP_NOBJ,
     MP_OBJ,
+    OBJ_BALANCED,
+    OBJ_CARD_LAST,
+    OBJ_FIRST_LAST,
+    OBJ_FIRST_MOST,
+    OBJ_NO_TRICKS,
+    OBJ_ONE_TRICK,
+    OBJ_ONES,
+    OBJ_PINK,
+    OBJ_RANK,
+    OBJ_ROLES,
 )
 
 
@@ -59,9 +69,9 @@ def fill_want(S, g, mp, me, won, desig, ct, want, hand, possible, omega):
     for k in range(mp[MP_NOBJ]):
         kind, a, b = mp[MP_OBJ + 3 * k], mp[MP_OBJ + 3 * k + 1], mp[MP_OBJ + 3 * k + 2]
         d = desig[0]
-        if kind == 1:
+        if kind == OBJ_NO_TRICKS:
             want[d] -= BIG
-        elif kind == 5:
+        elif kind == OBJ_BALANCED:
             for s in range(seats):
                 mn_after = mn
                 if won[s] == mn:  # s may have been the only one at the minimum
@@ -79,44 +89,45 @@ def fill_want(S, g, mp, me, won, desig, ct, want, hand, possible, omega):
             if b and (t == 0 or t == nt - 1):
                 for s in range(seats):
                     want[s] += BIG if s == g[G_CMD] else -BIG
-        elif kind == 6:
+        elif kind == OBJ_ONE_TRICK:
             if won[d] >= 1:
                 want[d] -= BIG
             else:
                 want[d] += ONE_TRICK_WANT + ONE_TRICK_LATE * t / nt
-        elif kind == 7:
+        elif kind == OBJ_FIRST_LAST:
             must = t == 0 or t == nt - 1
             for s in range(seats):
                 if must:
                     want[s] += BIG if s == d else -BIG
                 elif s == d:
                     want[s] -= BIG
-        elif kind == 10:  # Deep Sea 8/21: wins of rank-a cards stay within b of each other
+        elif kind == OBJ_RANK:  # Deep Sea 8/21: wins of rank-a cards stay within b of each other
             rank_cards = ONES << (a - 1)
             inside = popcount(g[G_TRICKMASK] & rank_cards)
             if inside:
                 for s in range(seats):  # no seat past the spread; one with the fewest catches up
                     spread, needy = rank_spread(S, g, rank_cards, s, inside)
                     want[s] += -BIG if spread > b else (RANK_NEEDY if needy else 0.0)
-        elif kind == 2 and g[G_ONES_WINS] < a:
+        elif kind == OBJ_ONES and g[G_ONES_WINS] < a:
             ones_want(g, me, hand, possible, want)
-        elif kind == 8 and g[G_TRICKMASK] & SUIT[0]:  # a pink lies in the trick: the target
+        elif kind == OBJ_PINK and g[G_TRICKMASK] & SUIT[0]:  # a pink lies in the trick: the target
             for s in range(seats):
                 want[s] += BIG if s == g[G_PINK_TARGET] else -BIG
-        elif kind == 8 and SUIT[0] & ~g[G_PLAYED]:  # a trick the target wins may catch pinks
+        elif kind == OBJ_PINK and SUIT[0] & ~g[G_PLAYED]:  # a trick the target wins may catch pinks
             want[g[G_PINK_TARGET]] += PINK_TARGET_WANT
-        elif kind == 12 and t > 0:  # Deep Sea 23: the first trick's winner stays ahead
+        elif kind == OBJ_FIRST_MOST and t > 0:  # Deep Sea 23: the first trick's winner stays ahead
             w0 = g[G_FIRST_WINNER]
             want[w0] += FIRST_WINNER_WANT
             for s in range(seats):
                 if s != w0 and won[s] + 1 >= won[w0]:
                     want[s] -= BIG
-        elif kind == 13 and t == nt - 2 and not g[G_PLAYED] >> a & 1:  # Deep Sea 27: card a
+        elif kind == OBJ_CARD_LAST and t == nt - 2 and not g[G_PLAYED] >> a & 1:
+            # Deep Sea 27: card a
             h = holder(hand, possible, me, seats, a)  # comes last in the final trick if the
             if h >= 0:  # seat after its holder leads it, i.e. wins this trick
                 for s in range(seats):
                     want[s] += BIG if s == seat_after(h, 1, seats) else -BIG
-        elif kind == 9:
+        elif kind == OBJ_ROLES:
             target = desig[0] if t < a else (desig[1] if t >= nt - b else -1)
             for s in range(seats):
                 if target >= 0:

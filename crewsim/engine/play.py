@@ -30,6 +30,7 @@ from crewsim.kernel.deep_sea_tables import C_EXACT, C_NEED, N_COLS
 from crewsim.kernel.deepsea import draw, needs_redeal, repair, terrain
 from crewsim.kernel.layout import (
     BP_KIND,
+    DISTRESS_NEVER,
     G_CMD,
     G_COMM,
     G_COMM_LEFT,
@@ -105,7 +106,7 @@ def _distress(S, mp, bp, g, hands, under, tcard, towner, passes, st):
 
     The dummy passes too (the commander picks one of its face-up cards) and takes the card it
     receives face up in that place."""
-    if mp[MP_DISTRESS] == 0:
+    if mp[MP_DISTRESS] == DISTRESS_NEVER:
         return 0
     for s in range(g[G_SEATS]):
         if hands[s] & COLOURS == 0:  # a seat without a colour card cannot pass

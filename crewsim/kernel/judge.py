@@ -39,6 +39,19 @@ from crewsim.kernel.layout import (
     MP_NOBJ,
     MP_OBJ,
     MP_OMEGA_LAST,
+    OBJ_BALANCED,
+    OBJ_CARD_LAST,
+    OBJ_FIRST_LAST,
+    OBJ_FIRST_MOST,
+    OBJ_NO_LEAD,
+    OBJ_NO_RANK,
+    OBJ_NO_TRICKS,
+    OBJ_ONE_TRICK,
+    OBJ_ONES,
+    OBJ_PINK,
+    OBJ_RANK,
+    OBJ_ROLES,
+    OBJ_TRUMPS,
     OMEGA_CODE,
 )
 
@@ -125,9 +138,9 @@ def judge_objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, 
     """One special objective after a trick: 0 pending, 1 done, 2 failed (see rules.objectives)."""
     seats, t, nt = g[G_SEATS], g[G_T], g[G_NT]
     d = desig[0]
-    if kind == 1:
+    if kind == OBJ_NO_TRICKS:
         return _at_end(won[d] == 0, last)
-    if kind == 2:
+    if kind == OBJ_ONES:
         if g[G_ONES_WINS] >= a:
             return 1
         ones = np.int64(0)
@@ -135,7 +148,7 @@ def judge_objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, 
             ones |= np.int64(1) << (9 * s)
         possible = min(popcount(in_hands & ones), nt - (t + 1))
         return 2 if g[G_ONES_WINS] + possible < a else 0
-    if kind == 3:
+    if kind == OBJ_TRUMPS:
         n_trumps = 0
         for k in range(seats):
             if trick[k] >= 36:
@@ -147,14 +160,14 @@ def judge_objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, 
         if g[G_TRUMP_WINS] == 4:
             return 1
         return 2 if last else 0
-    if kind == 4:
+    if kind == OBJ_NO_RANK:
         if wcard < 36 and value_of(wcard) == a:
             return 2
         rank_cards = np.int64(0)
         for s in range(4):
             rank_cards |= np.int64(1) << (9 * s + a - 1)
         return 1 if last or not (in_hands & rank_cards) else 0
-    if kind == 5:
+    if kind == OBJ_BALANCED:
         mn, mx = won[0], won[0]
         for s in range(seats):
             mn = min(mn, won[s])
@@ -165,17 +178,17 @@ def judge_objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, 
             if last:
                 ok = ok and winner == g[G_CMD]
         return _at_end(ok, last)
-    if kind == 6:
+    if kind == OBJ_ONE_TRICK:
         ok = won[d] <= 1 and not (a and g[G_D_TRUMP] == 1)
         if last and won[d] != 1:
             ok = False
         return _at_end(ok, last)
-    if kind == 7:
+    if kind == OBJ_FIRST_LAST:
         must = t == 0 or t == nt - 1
         w = winner == d
         ok = w == must and not (w and a and wcard >= 36)
         return _at_end(ok, last)
-    if kind == 8:
+    if kind == OBJ_PINK:
         has_pink = False
         for k in range(seats):
             if trick[k] < 9:
@@ -185,7 +198,7 @@ def judge_objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, 
         if last or not (in_hands & SUIT[0]):  # a pink never played need not be won
             return 1
         return 0
-    if kind == 9:
+    if kind == OBJ_ROLES:
         if t < a:
             ok = winner == desig[0]
         elif t >= nt - b:
@@ -193,7 +206,7 @@ def judge_objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, 
         else:
             ok = winner != desig[0] and winner != desig[1]
         return _at_end(ok, last)
-    if kind == 10:  # Deep Sea 8/21: colour cards of rank a won, spread at most b apart
+    if kind == OBJ_RANK:  # Deep Sea 8/21: colour cards of rank a won, spread at most b apart
         rank_cards = np.int64(0)
         for s in range(4):
             rank_cards |= np.int64(1) << (9 * s + a - 1)
@@ -205,16 +218,16 @@ def judge_objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, 
         if mx - mn > b:
             return 2
         return 1 if last or not (in_hands & rank_cards) else 0
-    if kind == 11:  # Deep Sea 12: no trick opened with a suit in bitmask a
+    if kind == OBJ_NO_LEAD:  # Deep Sea 12: no trick opened with a suit in bitmask a
         return _at_end(not (a >> suit_of(trick[0]) & 1), last)
-    if kind == 12:  # Deep Sea 23: the first trick's winner stays strictly ahead
+    if kind == OBJ_FIRST_MOST:  # Deep Sea 23: the first trick's winner stays strictly ahead
         w0 = g[G_FIRST_WINNER]
         ok = True
         for s in range(seats):
             if s != w0 and won[s] >= won[w0]:
                 ok = False
         return _at_end(ok, last)
-    if kind == 13:  # Deep Sea 27: card a is the last card of the final trick
+    if kind == OBJ_CARD_LAST:  # Deep Sea 27: card a is the last card of the final trick
         for k in range(seats):
             if trick[k] == a:
                 return 1 if last and k == seats - 1 else 2

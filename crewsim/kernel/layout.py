@@ -36,13 +36,22 @@ MAX_DS = 16  # Deep Sea task cards in one game
 MAX_OBJ = 3
 
 COMM_NORMAL, COMM_DEAD_ZONE, COMM_RAPTURE, COMM_NONE = 0, 1, 2, 3
-COMM_CODES = {"normal": 0, "dead_zone": 1, "rapture": 2, "none": 3}
+COMM_CODES = {
+    "normal": COMM_NORMAL,
+    "dead_zone": COMM_DEAD_ZONE,
+    "rapture": COMM_RAPTURE,
+    "none": COMM_NONE,
+}
 
 ALLOC_DRAFT, ALLOC_DISTRIBUTE, ALLOC_ONE_MEMBER = 0, 1, 2
-ALLOC_CODES = {"draft": 0, "commander_distributes": 1, "one_member": 2}
+ALLOC_CODES = {
+    "draft": ALLOC_DRAFT,
+    "commander_distributes": ALLOC_DISTRIBUTE,
+    "one_member": ALLOC_ONE_MEMBER,
+}
 DS_ALLOC_CODES = {
-    "draft": 0,
-    "one_member": 2,
+    "draft": ALLOC_DRAFT,
+    "one_member": ALLOC_ONE_MEMBER,
     "captain_all_or_pass": 3,
     "volunteer_1": 4,
     "volunteer_2": 5,
@@ -50,9 +59,16 @@ DS_ALLOC_CODES = {
     "captain_hardest_first": 7,
     "captain_skips": 8,
 }
+# the Deep Sea allocations beyond ALLOC_DRAFT and ALLOC_ONE_MEMBER (same codes in both dicts)
+ALLOC_CAPTAIN_ALL_OR_PASS = DS_ALLOC_CODES["captain_all_or_pass"]
+ALLOC_VOLUNTEER_1 = DS_ALLOC_CODES["volunteer_1"]
+ALLOC_VOLUNTEER_2 = DS_ALLOC_CODES["volunteer_2"]
+ALLOC_FREE_SELECTION = DS_ALLOC_CODES["free_selection"]
+ALLOC_CAPTAIN_HARDEST_FIRST = DS_ALLOC_CODES["captain_hardest_first"]
+ALLOC_CAPTAIN_SKIPS = DS_ALLOC_CODES["captain_skips"]
 
 DISTRESS_NEVER, DISTRESS_AUTO, DISTRESS_ALWAYS = 0, 1, 2
-DISTRESS_CODES = {"never": 0, "auto": 1, "always": 2}
+DISTRESS_CODES = {"never": DISTRESS_NEVER, "auto": DISTRESS_AUTO, "always": DISTRESS_ALWAYS}
 
 OBJ_NONE = 0
 OBJ_CODES = {
@@ -70,6 +86,20 @@ OBJ_CODES = {
     "first_trick_winner_most": 12,
     "card_last_in_final_trick": 13,
 }
+# the kinds by name (numba reads these module-level ints as compile-time constants)
+OBJ_NO_TRICKS = OBJ_CODES["player_wins_no_tricks"]  # d1 wins no trick
+OBJ_ONES = OBJ_CODES["colour_ones_win"]  # a = count of colour ones won by their seats
+OBJ_TRUMPS = OBJ_CODES["each_trump_wins"]  # a = ordered
+OBJ_NO_RANK = OBJ_CODES["no_win_with_rank"]  # a = rank
+OBJ_BALANCED = OBJ_CODES["balanced_tricks"]  # a = max_lead, b = commander_first_last
+OBJ_ONE_TRICK = OBJ_CODES["player_exactly_one_trick"]  # d1, a = no_trump_win
+OBJ_FIRST_LAST = OBJ_CODES["player_first_and_last_only"]  # d1, a = no_trump_win
+OBJ_PINK = OBJ_CODES["left_of_pink9_wins_pink"]
+OBJ_ROLES = OBJ_CODES["role_split"]  # d1 = A, d2 = B, a = first, b = last
+OBJ_RANK = OBJ_CODES["balance_rank_wins"]  # a = rank, b = max_difference
+OBJ_NO_LEAD = OBJ_CODES["no_lead_suits"]  # a = suit bitmask
+OBJ_FIRST_MOST = OBJ_CODES["first_trick_winner_most"]
+OBJ_CARD_LAST = OBJ_CODES["card_last_in_final_trick"]  # a = card
 OBJ_NAMES = {v: k for k, v in OBJ_CODES.items()}
 # Parameters (a, b) of each objective kind, by name, in order.
 OBJ_PARAMS = {

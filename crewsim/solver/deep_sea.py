@@ -43,6 +43,7 @@ from crewsim.kernel import layout as L
 from crewsim.kernel.bits import BEATS, SUIT, TRUMPS, highest, lowest, nth_bit, popcount
 from crewsim.kernel.conditions import CODE_SIZE, DONE, FAILED, K_PREDICTED, ds_judge, encode_task
 from crewsim.kernel.judge import judge_objective
+from crewsim.kernel.layout import OBJ_CARD_LAST, OBJ_NO_LEAD, OBJ_NONE, OBJ_RANK
 from crewsim.solver.dfs_layout import (
     FEASIBLE,
     INFEASIBLE,
@@ -68,7 +69,6 @@ BCOL = B_ST + 4 * MAX_DS
 KEYW = 11 + 4 * MAX_DS  # memo key words; the table's last column holds the generation stamp
 PROBES = 4
 FULL = np.int64((1 << 40) - 1)
-OBJ_NO_LEAD = L.OBJ_CODES["no_lead_suits"]
 
 
 @njit(cache=True)
@@ -218,7 +218,7 @@ def search_deep(
     st[0, D_LEAD] = leader0
     st[0, D_GONE] = gone0
     bst[0, B_FIRST] = -1
-    bst[0, B_OBJ] = 1 if obj_kind == 0 else 0
+    bst[0, B_OBJ] = 1 if obj_kind == OBJ_NONE else 0
     g[L.G_SEATS], g[L.G_PLAYERS], g[L.G_NT], g[L.G_CMD] = seats, players, n_tricks, leader0
     rng = np.int64(0x2545F4914F6CDD1D)  # seeded by the problem: answers do not depend on
     for s in range(5):  # which problems the process solved before
@@ -499,7 +499,6 @@ _ALL_RANKS = (
     C.K_TRICK_SUM_LT,
     C.K_TRICK_SUM_IN,
 )
-_OBJ_RANK, _OBJ_CARD = L.OBJ_CODES["balance_rank_wins"], L.OBJ_CODES["card_last_in_final_trick"]
 
 
 def _split_suits(mask: int) -> int:
@@ -522,9 +521,9 @@ def special_cards(codes: np.ndarray, objective: tuple[int, int, int]) -> int:
         if kind in _CARD_SLOT:
             special |= 1 << int(row[1])
     kind, a, _ = objective
-    if kind == _OBJ_RANK:
+    if kind == OBJ_RANK:
         special |= sum(1 << (9 * u + a - 1) for u in range(4))
-    elif kind == _OBJ_CARD:
+    elif kind == OBJ_CARD_LAST:
         special |= 1 << a
     return special
 
@@ -559,5 +558,5 @@ def won_cards_read(codes: np.ndarray, objective: tuple[int, int, int]) -> tuple[
         for slot in _READS_WON.get(kind, ()):
             wread[j] |= int(row[slot])
     kind, a, _ = objective
-    oread = sum(1 << (9 * u + a - 1) for u in range(4)) if kind == _OBJ_RANK else 0
+    oread = sum(1 << (9 * u + a - 1) for u in range(4)) if kind == OBJ_RANK else 0
     return wread, oread

@@ -15,17 +15,7 @@ UNKNOWN = 2
 # arrows with 1..4 heads, 20 omega
 TOK_OMEGA = OMEGA_CODE
 
-# special objective kinds (``crewsim.solver.problem.OBJECTIVE_CODES``)
-OBJ_NONE = 0
-OBJ_NO_TRICKS = 1  # player_wins_no_tricks (d1)
-OBJ_ONES = 2  # colour_ones_win (p1 = count)
-OBJ_TRUMPS = 3  # each_trump_wins (p1 = ordered)
-OBJ_NO_RANK = 4  # no_win_with_rank (p1 = rank)
-OBJ_BALANCED = 5  # balanced_tricks (p1 = max_lead, p2 = commander_first_last)
-OBJ_ONE_TRICK = 6  # player_exactly_one_trick (d1, p1 = no_trump_win)
-OBJ_FIRST_LAST = 7  # player_first_and_last_only (d1, p1 = no_trump_win)
-OBJ_PINK = 8  # left_of_pink9_wins_pink (p1 = the seat that must win every pink)
-OBJ_ROLES = 9  # role_split (d1 = A, d2 = B, p1 = first, p2 = last)
+# objective kinds: the kernel's OBJ_* (``crewsim.kernel.layout``), one numbering
 
 MAXD = 48  # depth rows: at most 40 plays, plus one
 NCOL = 18

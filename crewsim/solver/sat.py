@@ -69,7 +69,19 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from crewsim.cards import BEATS
-from crewsim.kernel.layout import OBJ_CODES
+from crewsim.kernel.layout import (
+    OBJ_BALANCED,
+    OBJ_CODES,
+    OBJ_FIRST_LAST,
+    OBJ_NO_RANK,
+    OBJ_NO_TRICKS,
+    OBJ_NONE,
+    OBJ_ONE_TRICK,
+    OBJ_ONES,
+    OBJ_PINK,
+    OBJ_ROLES,
+    OBJ_TRUMPS,
+)
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.order import predecessors
 from crewsim.rules.play import n_tricks
@@ -90,15 +102,6 @@ TASK_ACTIVITY = 100.0
 
 
 # objective kinds the model covers, by the kernel's codes
-OBJ_NO_TRICKS = OBJ_CODES["player_wins_no_tricks"]
-OBJ_ONES = OBJ_CODES["colour_ones_win"]
-OBJ_TRUMPS = OBJ_CODES["each_trump_wins"]
-OBJ_NO_RANK = OBJ_CODES["no_win_with_rank"]
-OBJ_BALANCED = OBJ_CODES["balanced_tricks"]
-OBJ_ONE_TRICK = OBJ_CODES["player_exactly_one_trick"]
-OBJ_FIRST_LAST = OBJ_CODES["player_first_and_last_only"]
-OBJ_PINK = OBJ_CODES["left_of_pink9_wins_pink"]
-OBJ_ROLES = OBJ_CODES["role_split"]
 COVERED = frozenset(
     (
         0,
@@ -130,7 +133,7 @@ class Objective:
 
 def supported(problem: Problem) -> bool:
     """Whether the model covers the problem (2-5 players, a covered objective)."""
-    code = 0 if problem.objective is None else OBJ_CODES[problem.objective[0]]
+    code = OBJ_NONE if problem.objective is None else OBJ_CODES[problem.objective[0]]
     return code in COVERED
 
 
@@ -318,7 +321,7 @@ def _objective_clauses(
         for tk in tasks:
             if tk.token == "omega":
                 add([x(tk.card, last)])
-    if obj.code == 0:
+    if obj.code == OBJ_NONE:
         return set()
     cards = set(holder)
     cnf.choice = [cnf.new_var() for _ in obj.choices]

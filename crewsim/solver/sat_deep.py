@@ -42,7 +42,13 @@ import numpy as np
 from crewsim.cards import cards_of, value_of
 from crewsim.kernel import conditions as C
 from crewsim.kernel.bits import SUIT
-from crewsim.kernel.layout import OBJ_CODES
+from crewsim.kernel.layout import (
+    OBJ_CARD_LAST,
+    OBJ_FIRST_MOST,
+    OBJ_NO_LEAD,
+    OBJ_NONE,
+    OBJ_RANK,
+)
 from crewsim.rules.play import n_tricks
 from crewsim.solver.deep_sea import problem_arrays, special_cards
 from crewsim.solver.sat import (
@@ -61,10 +67,6 @@ from crewsim.solver.sat import (
 if TYPE_CHECKING:
     from crewsim.solver.problem import Problem
 
-OBJ_RANK = OBJ_CODES["balance_rank_wins"]
-OBJ_NO_LEAD = OBJ_CODES["no_lead_suits"]
-OBJ_FIRST_MOST = OBJ_CODES["first_trick_winner_most"]
-OBJ_CARD_LAST = OBJ_CODES["card_last_in_final_trick"]
 
 _PATTERN = (C.K_TRICK_PARITY, C.K_TRICK_ALL_GT, C.K_TRICK_ALL_LT)
 _SUMS = (C.K_TRICK_SUM_GT, C.K_TRICK_SUM_LT, C.K_TRICK_SUM_IN)
@@ -412,7 +414,7 @@ def _sum_hit(m: _Model, kind: int, a: int, b: int, t: int, o: int) -> int:
 def _objective(m: _Model, kind: int, a: int, b: int) -> bool:
     """The crew objective's clauses (kernel codes 10-13); whether exact."""
     nt, rt = m.tricks, range(m.tricks)
-    if kind == 0:
+    if kind == OBJ_NONE:
         return True
     if kind == OBJ_NO_LEAD:
         for u in range(5):

@@ -50,6 +50,17 @@ import numpy as np
 from numba import njit
 
 from crewsim.kernel.bits import BEATS, ONES, SUIT, TRUMPS, highest, lowest, nth_bit, popcount
+from crewsim.kernel.layout import (
+    OBJ_BALANCED,
+    OBJ_FIRST_LAST,
+    OBJ_NO_RANK,
+    OBJ_NO_TRICKS,
+    OBJ_ONE_TRICK,
+    OBJ_ONES,
+    OBJ_PINK,
+    OBJ_ROLES,
+    OBJ_TRUMPS,
+)
 from crewsim.solver.bounds import bound_cut, must_void, trick_can_take_task
 from crewsim.solver.dfs_layout import (
     C_COV,
@@ -70,15 +81,6 @@ from crewsim.solver.dfs_layout import (
     KEYS_AT,
     MAXD,
     NCOL,
-    OBJ_BALANCED,
-    OBJ_FIRST_LAST,
-    OBJ_NO_RANK,
-    OBJ_NO_TRICKS,
-    OBJ_ONE_TRICK,
-    OBJ_ONES,
-    OBJ_PINK,
-    OBJ_ROLES,
-    OBJ_TRUMPS,
     PROBES,
     RESTART0,
     SCR,
