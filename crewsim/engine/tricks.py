@@ -178,7 +178,7 @@ def legal_cards(S):
     return hand
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _play_card(S, s, k, c, record, ri, r_plays):
     """Seat ``s`` plays ``c`` as the ``k``-th card of the trick; what everyone learns from it."""
     g, possible = S.g, S.possible
@@ -201,7 +201,7 @@ def _play_card(S, s, k, c, record, ri, r_plays):
     g[G_NPLAYS] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _end_trick(S, mp, deep):
     """The trick's winner takes it, the dummy turns up its card, the judges look."""
     g, won, trick, desig, possible = S.g, S.won, S.trick, S.desig, S.possible
