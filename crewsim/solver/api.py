@@ -21,7 +21,7 @@ from crewsim.cards import N_CARDS, Game
 from crewsim.missions.schema import TaskKind
 from crewsim.rules.game import GameState, IllegalMove, Rules
 from crewsim.rules.play import n_tricks, trick_winner
-from crewsim.solver import leads, sat, sat_deep
+from crewsim.solver import free_choice, leads, sat, sat_deep
 from crewsim.solver.deep_sea import problem_arrays, solve_deep_arrays
 from crewsim.solver.dfs_layout import KEY_W
 from crewsim.solver.sat import DEFAULT_CONFLICTS  # SAT conflicts per deal the DFS leaves open
@@ -79,7 +79,15 @@ def _arrays(problem: Problem) -> dict[str, np.ndarray]:
     tokens = np.zeros_like(cards)
     for i, t in enumerate(problem.tasks):
         cards[0, i], owners[0, i], tokens[0, i] = t.card, t.owner or 0, TOKEN_CODES[t.token]
-    return {"hands": hands, "unders": unders, "cards": cards, "owners": owners, "tokens": tokens}
+    prefix = np.array([[*problem.prefix, -1]], dtype=np.int64)
+    return {
+        "hands": hands,
+        "unders": unders,
+        "cards": cards,
+        "owners": owners,
+        "tokens": tokens,
+        "prefix": prefix,
+    }
 
 
 def solve(
@@ -94,6 +102,10 @@ def solve(
     settles nothing.  Both budgets are counts: the verdict is the same on any machine.  A Deep
     Sea deal with forbidden leads is first tried by counting (``leads``)."""
     start = time.perf_counter()
+    if problem.free is not None:
+        result = _solve_free(problem, budget, prune, conflicts)
+        result.seconds = time.perf_counter() - start
+        return result
     if problem.deep_sea and leads.refutes(problem):
         secs = time.perf_counter() - start
         return Result("infeasible", 0, secs, reason=leads.REASON, engine="counting")
@@ -116,6 +128,45 @@ def solve(
         best.nodes, best.seconds, best.engine = total, secs, engine
         return best
     return Result(VERDICTS[verdict], total, secs, engine=engine if verdict != 2 else "")
+
+
+def _solve_free(problem: Problem, budget: int, prune: bool, conflicts: int) -> Result:
+    """A free choice of owners (``free_choice``): Deep Sea tries each split the mission
+    allows; Planet Nine asks the SAT model, which chooses the owners itself (the DFS needs
+    them)."""
+    if problem.deep_sea:
+        verdict = "infeasible"
+        try:
+            splits = list(free_choice.deep_allocations(problem))
+        except ValueError as exc:
+            return Result("unknown", 0, 0.0, reason=str(exc))
+        nodes = 0
+        for owners in splits:
+            deep = tuple(replace(t, owner=o) for t, o in zip(problem.deep, owners, strict=True))
+            one = solve(replace(problem, free=None, deep=deep), budget, prune, conflicts)
+            nodes += one.nodes
+            if one.verdict == "feasible":
+                one.owners, one.nodes = owners, nodes
+                return one
+            if one.verdict != "infeasible":
+                verdict = "unknown"
+        return Result(verdict, nodes, 0.0, engine="dfs")
+    if not sat.supported(problem):
+        return Result("unsupported", 0, 0.0, reason="a free choice needs the SAT model")
+    try:
+        verdict, plays, chosen = sat.solve_sat(problem, max(conflicts, 1))
+    except ImportError:
+        return Result("unknown", 0, 0.0, reason="python-sat is missing")
+    if verdict != sat.FEASIBLE:
+        return Result(verdict, 0, 0.0, engine="sat" if verdict != sat.UNKNOWN else "")
+    owners = tuple(free_choice.owners_of_line(problem, plays))
+    fixed = replace(problem, free=None, tasks=free_choice.with_owners(problem.tasks, owners))
+    line = until_won(fixed, plays, chosen)
+    if line is None:  # the referee disagrees with the model: no answer rather than a wrong one
+        return Result("unknown", 0, 0.0)
+    return Result(
+        "feasible", 0, 0.0, line, split_tricks(problem, line), chosen, engine="sat", owners=owners
+    )
 
 
 def _dfs(problem: Problem, budget: int, prune: bool) -> tuple[int, int, Result | None]:
@@ -156,6 +207,8 @@ def _dfs(problem: Problem, budget: int, prune: bool) -> tuple[int, int, Result |
             verdicts,
             nodes,
             lines,
+            a["prefix"],
+            np.array([len(problem.prefix)], dtype=np.int64),
         )
         total += int(nodes[0])
         v = int(verdicts[0])
@@ -181,6 +234,7 @@ def _deep_dfs(problem: Problem, budget: int, memo: bool) -> tuple[int, int, Resu
         objective,
         budget,
         memo,
+        problem.prefix,
     )
     if v == 1:
         return v, nodes, Result("feasible", 0, 0.0, plays, split_tricks(problem, plays))

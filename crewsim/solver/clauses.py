@@ -206,6 +206,8 @@ def core_clauses(
                     end()
     for i in range(n_tasks):
         card, owner = task_card[i], task_owner[i]
+        if owner == NO_CARD:  # free choice: whoever wins it (``free_choice``)
+            continue
         own = holder[card] == owner and card // 9 < 4
         for t in range(tricks):
             c2(-x(card, t), lead(owner, t + 1))

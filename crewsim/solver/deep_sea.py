@@ -184,6 +184,8 @@ def search_deep(
     gen,
     memo,
     line,
+    prefix,
+    n_prefix,
 ):
     """Solve one Deep Sea problem.  Returns (verdict, plays tried); the winning plays go to
     ``line`` in play order, then -1.
@@ -195,7 +197,8 @@ def search_deep(
     (``special_cards``), ``wread``/``oread`` the won cards the conditions read
     (``won_cards_read``), ``tkeys`` the memo table (rows of KEYW + 1 int64, a power-of-two
     count), ``gen`` a stamp not used before in it; ``memo`` = 0 turns the memo and the
-    equivalent-card pruning off (tests).
+    equivalent-card pruning off (tests); every line starts with the ``n_prefix`` plays of
+    ``prefix`` (a game's position: is it still winnable?).
     """
     st = np.zeros((MAXT * 5 + 1, DCOL), dtype=np.int64)
     bst = np.zeros((MAXT, BCOL), dtype=np.int64)
@@ -271,6 +274,8 @@ def search_deep(
                         nx = lowest(above)
                         if (legal >> nx) & 1 and not (special >> nx) & 1:
                             moves &= ~(np.int64(1) << c)
+            if d < n_prefix:  # a play already made: the only move
+                moves = legal & (np.int64(1) << prefix[d])
             st[d, D_MOVES] = moves
         m = st[d, D_MOVES]
         if m == 0:
@@ -422,9 +427,10 @@ def solve_deep_arrays(
     objective: tuple[int, int, int],
     budget: int,
     memo: bool = True,
+    prefix: Sequence[int] = (),
 ) -> tuple[int, int, list[int]]:
-    """(verdict code, plays tried, winning plays) for bare arrays (tests use shortened hands:
-    ``codes`` encoded with the same ``n_tricks``)."""
+    """(verdict code, plays tried, winning plays starting with ``prefix``) for bare arrays
+    (tests use shortened hands: ``codes`` encoded with the same ``n_tricks``)."""
     global _GEN
     seats = seats_of(players)
     h = np.zeros(5, dtype=np.int64)
@@ -463,6 +469,8 @@ def solve_deep_arrays(
         _GEN,
         int(memo),
         line,
+        np.array([*prefix, -1], dtype=np.int64),
+        len(prefix),
     )
     _GEN += 1
     return int(v), int(n), [int(x) for x in line if x >= 0]

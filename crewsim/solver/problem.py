@@ -41,6 +41,15 @@ class Unsupported(ValueError):
 
 
 @dataclass(frozen=True)
+class FreeChoice:
+    """The solver gives out the tasks itself (Planet Nine: the tasks without an owner; Deep
+    Sea: every task card), as the mission's rule for giving them out allows."""
+
+    allocation: str = "any"  # an ``Allocation`` value; "any": every split (no rule)
+    handover: bool = False  # five players, missions 25+: one task may change hands after
+
+
+@dataclass(frozen=True)
 class Problem:
     """One fully known deal with its task assignment and the mission's crew objective."""
 
@@ -51,8 +60,12 @@ class Problem:
     designated: tuple[int, ...] | None = None  # None: the solver may pick (the commander does)
     deep_sea: bool = False  # a Deep Sea hand: ``deep`` holds its task cards, ``tasks`` is empty
     deep: tuple[HeldTask, ...] = ()
+    prefix: tuple[int, ...] = ()  # plays already made: can the game still be won after them?
+    free: FreeChoice | None = None  # None: every task has its owner
 
     def __post_init__(self) -> None:
+        if len(set(self.prefix)) != len(self.prefix) or not all(0 <= c < 40 for c in self.prefix):
+            raise ValueError("the plays made so far must be distinct cards")
         if self.deep_sea:
             self._verify_deep()
             return
@@ -65,8 +78,10 @@ class Problem:
             if t.card in seen:
                 raise ValueError("a task card appears twice")
             seen.add(t.card)
-            if t.owner is None or not 0 <= t.owner < self.deal.seats:
-                raise ValueError("every task needs an owner seat")
+            if t.owner is None and self.free is None:
+                raise ValueError("every task needs an owner seat (or a free choice of them)")
+            if t.owner is not None and not 0 <= t.owner < self.deal.seats:
+                raise ValueError(f"no seat {t.owner} at the table")
             if t.token not in TOKEN_CODES:
                 raise ValueError(f"unknown order token {t.token!r}")
         if self.deep:
@@ -116,6 +131,7 @@ class Result:
     designated: tuple[int, ...] = ()
     reason: str = ""
     engine: str = ""  # what decided it: "dfs", "sat" or "counting" (none when unknown)
+    owners: tuple[int, ...] = ()  # a free choice's owners, task by task (``Problem.free``)
 
 
 def problem_from_mission(

@@ -86,6 +86,7 @@ from crewsim.rules.game import TaskSpec
 from crewsim.rules.order import predecessors
 from crewsim.rules.play import n_tricks
 from crewsim.solver.clauses import NO_CARD, card_counts, core_clauses
+from crewsim.solver.free_choice import Shares, count_arrays, share_clauses, shares
 from crewsim.solver.problem import objective_args
 
 if TYPE_CHECKING:
@@ -146,6 +147,9 @@ def solve_sat(
     code, p1, p2 = objective_args(problem.objective, deal)
     choices = tuple(problem.designation_choices())
     obj = Objective(code, p1, p2, choices, problem.omega_last_trick)
+    limits = None
+    if problem.free is not None:
+        limits = shares(problem.free, len(problem.tasks), problem.seats, deal.commander)
     return solve_hands(
         full_hands(deal),
         n_tricks(deal.players),
@@ -154,7 +158,20 @@ def solve_sat(
         conflicts,
         obj,
         deal.dummy_under,
+        problem.prefix,
+        limits,
     )
+
+
+def force_prefix(cnf: Cnf, prefix: Sequence[int]) -> None:
+    """Each play already made, in its trick: the model then answers for the position after
+    them (the order within a trick follows from who leads it).  Encode with the plays in
+    ``distinct`` (``cards_mask``): a play made is no twin to be played in order."""
+    cnf.clauses.extend([cnf.x(c, j // cnf.seats)] for j, c in enumerate(prefix))
+
+
+def cards_mask(cards: Sequence[int]) -> int:
+    return sum(1 << c for c in cards)
 
 
 def full_hands(deal: Deal) -> list[int]:
@@ -170,10 +187,20 @@ def solve_hands(
     conflicts: int = DEFAULT_CONFLICTS,
     objective: Objective = Objective(),
     under: Sequence[tuple[int, int]] = (),
+    prefix: Sequence[int] = (),
+    limits: Shares | None = None,
 ) -> tuple[str, list[int], tuple[int, ...]]:
-    """The same on bare hands (any deck: the tests use small ones)."""
+    """The same on bare hands (any deck: the tests use small ones), every line starting
+    with the plays ``prefix``; the tasks without an owner go to seats within ``limits``."""
     with gc_paused():
-        cnf = encode(hands, tricks, commander, tasks, objective, under=under)
+        cnf = encode(hands, tricks, commander, tasks, objective, cards_mask(prefix), under)
+        force_prefix(cnf, prefix)
+        if limits is not None:
+            won = lambda s, t: cnf.lead(s, t + 1)  # noqa: E731
+            extra = share_clauses(
+                cnf.clauses, cnf.new_var, won, cnf.x, tasks, cnf.seats, tricks, limits
+            )
+            cnf.counts = count_arrays(cnf.counts, extra)
         ahead = {cnf.x(tk.card, t): TASK_ACTIVITY for tk in tasks for t in range(tricks)}
         model = _solve_pysat(cnf, conflicts, ahead)
     if model is None:
@@ -279,8 +306,6 @@ def encode(
         tricks=tricks, seats=seats, by_seat=by_seat, index={c: k for k, c in enumerate(cards)}
     )
     cnf.top = cnf.trumped(tricks - 1)
-    if any(tk.owner is None for tk in tasks):
-        raise ValueError("every task needs an owner seat")
     special = _objective_clauses(cnf, holder, commander, tasks, objective)
     no_symmetry = distinct  # task cards, the objective's, a dummy's stacks: never swapped
     for c in {tk.card for tk in tasks} | special | {c for pair in under for c in pair}:
@@ -295,7 +320,7 @@ def encode(
         tricks,
         commander,
         np.array([tk.card for tk in tasks], np.int64),
-        np.array([tk.owner for tk in tasks], np.int64),
+        np.array([NO_CARD if tk.owner is None else tk.owner for tk in tasks], np.int64),
         np.array(predecessors([tk.token for tk in tasks]), np.int64),
         np.array(under, np.int64).reshape(-1, 2),
         no_symmetry,

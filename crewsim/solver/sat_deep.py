@@ -59,7 +59,9 @@ from crewsim.solver.sat import (
     Cnf,
     _line,
     _solve_pysat,
+    cards_mask,
     encode,
+    force_prefix,
     full_hands,
     gc_paused,
 )
@@ -216,12 +218,15 @@ def encode_deep(
     owners: Sequence[int],
     objective: tuple[int, int, int] = (0, 0, 0),
     under: Sequence[tuple[int, int]] = (),
+    prefix: Sequence[int] = (),
 ) -> tuple[Cnf, bool]:
     """The clauses of a Deep Sea deal and whether they are exact (every condition and the
     objective encoded both ways); ``codes`` are the kernel rows (``encode_task``, with the
-    same ``tricks``); ``hands`` and ``under`` as ``sat.encode`` takes them."""
+    same ``tricks``); ``hands`` and ``under`` as ``sat.encode`` takes them; every line
+    starts with the plays ``prefix``."""
     rows = np.asarray(codes, dtype=np.int64).reshape(-1, C.CODE_SIZE)
-    m = _Model(hands, tricks, special_cards(rows, objective), under)
+    m = _Model(hands, tricks, special_cards(rows, objective) | cards_mask(prefix), under)
+    force_prefix(m.cnf, prefix)
     exact = True
     for row, owner in zip(rows, owners, strict=True):
         exact &= _condition(m, [int(v) for v in row], int(owner))
@@ -464,6 +469,7 @@ def solve_deep_sat(problem: Problem, conflicts: int = DEFAULT_CONFLICTS) -> tupl
         objective,
         conflicts,
         deal.dummy_under,
+        problem.prefix,
     )
 
 
@@ -475,10 +481,12 @@ def solve_deep_hands(
     objective: tuple[int, int, int] = (0, 0, 0),
     conflicts: int = DEFAULT_CONFLICTS,
     under: Sequence[tuple[int, int]] = (),
+    prefix: Sequence[int] = (),
 ) -> tuple[str, list[int]]:
-    """The same on bare arrays (tests use shortened hands, ``codes`` encoded for ``tricks``)."""
+    """The same on bare arrays (tests use shortened hands, ``codes`` encoded for ``tricks``),
+    every line starting with the plays ``prefix``."""
     with gc_paused():
-        cnf, exact = encode_deep(hands, tricks, codes, owners, objective, under)
+        cnf, exact = encode_deep(hands, tricks, codes, owners, objective, under, prefix)
         model = _solve_pysat(cnf, conflicts)
     if model is None:
         return UNKNOWN, []

@@ -296,6 +296,8 @@ def search(
     line,
     prune,
     scr,
+    prefix,
+    n_prefix,
 ):
     """Solve one problem.  Returns (verdict, nodes, plays in ``line``).
 
@@ -303,7 +305,9 @@ def search(
     dummy's face-up ``c`` or -1, ``dummy`` the dummy's seat or -1, ``tkeys`` the memo table
     (rows of KEY_W int64, a power-of-two count) and ``gen`` a stamp not used before in it,
     ``st`` scratch of shape (MAXD, NCOL), ``tof`` 40 int64 of scratch, ``line`` >= 40 int64
-    that receives the winning plays in play order, ``scr`` SCR int64 of scratch.  ``prune`` = 0
+    that receives the winning plays in play order, ``scr`` SCR int64 of scratch, ``prefix``
+    the first ``n_prefix`` plays every line must start with (a position of a game played
+    so far: is it still winnable?).  ``prune`` = 0
     turns off the memo, the equivalent-card pruning, the cut-offs that are not needed for
     correctness and the restarts (tests).
     """
@@ -484,6 +488,9 @@ def search(
                     st[d, C_T2] = 0
                     st[d, C_PREF] = 0
                     st[d, C_DIR] = 0
+            if d < n_prefix:  # a play already made: the only move
+                st[d, C_T1] = legal & (np.int64(1) << prefix[d])
+                st[d, C_T2] = 0
         # ---- next move at depth d
         m1 = st[d, C_T1]
         if m1 != 0:
@@ -646,10 +653,13 @@ def solve_batch(
     verdicts,
     nodes_out,
     lines,
+    prefixes,
+    n_prefix,
 ):
     """Solve many problems of one shape; row ``k`` of each array is problem ``k``.
 
-    ``d1s``/``d2s`` designated seats per problem (-1 when the objective needs none).  The
+    ``d1s``/``d2s`` designated seats per problem (-1 when the objective needs none),
+    ``prefixes[k, :n_prefix[k]]`` the plays problem ``k``'s lines start with.  The
     memo generation starts at ``gen0`` and rises by one per problem; returns the next free one.
     """
     st = np.zeros((MAXD, NCOL), dtype=np.int64)
@@ -694,6 +704,8 @@ def solve_batch(
             lines[k],
             prune,
             scr,
+            prefixes[k],
+            n_prefix[k],
         )
         verdicts[k] = v
         nodes_out[k] = n

@@ -91,6 +91,8 @@ def _search(
         verdicts,
         nodes,
         lines,
+        np.full((1, 1), -1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
     )
     assert verdicts[0] != 2
     return int(verdicts[0])

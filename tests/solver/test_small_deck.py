@@ -98,6 +98,8 @@ def _solve(
         verdicts,
         nodes,
         lines,
+        np.full((1, 1), -1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
     )
     assert verdicts[0] != 2
     return int(verdicts[0])
