@@ -11,6 +11,7 @@ from rich.markup import escape
 
 from crewsim import __version__
 from crewsim.cli import (
+    autopsy,
     balance,
     check_tasks,
     compare,
@@ -46,6 +47,7 @@ app.command("feasibility")(feasibility.feasibility)
 app.command("rank")(rank.rank)
 app.command("report")(report.report)
 app.command("compare")(compare.compare)
+app.command("autopsy")(autopsy.autopsy)
 app.command("balance")(balance.balance)
 app.command("check-tasks")(check_tasks.check_tasks)
 
