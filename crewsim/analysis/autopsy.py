@@ -25,13 +25,14 @@ from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_CONFLICTS, solve
 from crewsim.solver.problem import FreeChoice, Problem, Result, problem_from_mission
 
 # what lost a game, in the order a report stacks them: the deal, the set-up, then the plays
-SETUP_KINDS = ("draft", "distress")
+SETUP_KINDS = ("draft", "distress", "prediction")
 PLAY_KINDS = ("lead", "follow", "discard", "trump")
 KINDS = ("unwinnable_deal", *SETUP_KINDS, *PLAY_KINDS, "undecided")
 KIND_TEXT = {
     "unwinnable_deal": "no allocation of the tasks and no line of play wins the deal",
     "draft": "the tasks' allocation (or designation) left no winning line; another would win",
     "distress": "the distress pass left no winning line; the hands before it had one",
+    "prediction": "a Deep Sea trick-count prediction left no winning line; another would win",
     "lead": "a lead",
     "follow": "a card of the colour led",
     "discard": "a card off the colour led, not a submarine/rocket",
@@ -101,7 +102,7 @@ def examine(
 ) -> Examination:
     """Lost game ``i`` of a recorded chunk (``game``: its place in the cell)."""
     state = set_up(mission, players, rec, i)
-    played = _problem(mission, state, state)
+    played = replace(_problem(mission, state, state), predictions_made=True)
     plays = tuple(card for _, card in moves(state, mission, rec, i))
     outcome = state.outcome
     assert outcome is not None and not outcome.success, "only a lost game has an autopsy"
@@ -171,6 +172,10 @@ def _setup_kind(
         return "undecided"
     if not any_split:
         return "unwinnable_deal"
+    if any(t.predicted is not None for t in played.deep):
+        guessed = solver.winnable(replace(played, predictions_made=False))
+        if guessed is not False:
+            return "prediction" if guessed else "undecided"
     if as_dealt.deal == played.deal:  # no pass: the allocation lost it
         return "draft"
     return {True: "distress", False: "draft", None: "undecided"}[solver.winnable(as_dealt)]

@@ -41,7 +41,15 @@ from crewsim.cards import seats_of
 from crewsim.kernel import conditions as C
 from crewsim.kernel import layout as L
 from crewsim.kernel.bits import BEATS, SUIT, TRUMPS, highest, lowest, nth_bit, popcount
-from crewsim.kernel.conditions import CODE_SIZE, DONE, FAILED, K_PREDICTED, ds_judge, encode_task
+from crewsim.kernel.conditions import (
+    CODE_SIZE,
+    DONE,
+    FAILED,
+    K_EXACTLY_TRICKS,
+    K_PREDICTED,
+    ds_judge,
+    encode_task,
+)
 from crewsim.kernel.judge import judge_objective
 from crewsim.kernel.layout import OBJ_CARD_LAST, OBJ_NO_LEAD, OBJ_NONE, OBJ_RANK
 from crewsim.solver.dfs_layout import (
@@ -413,6 +421,8 @@ def problem_arrays(problem: Problem) -> tuple[np.ndarray, list[int], tuple[int, 
     codes = np.zeros((len(problem.deep), CODE_SIZE), dtype=np.int64)
     for j, t in enumerate(problem.deep):
         codes[j] = encode_task(t.card, players)
+        if problem.predictions_made and t.predicted is not None and codes[j, 0] == K_PREDICTED:
+            codes[j, 0], codes[j, 1] = K_EXACTLY_TRICKS, t.predicted  # the number announced
     objective = (0, 0, 0) if problem.objective is None else encode_objective(*problem.objective)
     return codes, [t.owner for t in problem.deep], objective
 

@@ -62,6 +62,8 @@ class Problem:
     deep: tuple[HeldTask, ...] = ()
     prefix: tuple[int, ...] = ()  # plays already made: can the game still be won after them?
     free: FreeChoice | None = None  # None: every task has its owner
+    # Deep Sea: the predictions made bind the line (else a prediction is the crew's choice)
+    predictions_made: bool = False
 
     def __post_init__(self) -> None:
         if len(set(self.prefix)) != len(self.prefix) or not all(0 <= c < 40 for c in self.prefix):

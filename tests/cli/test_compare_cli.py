@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import io
 import json
-import sys
 from pathlib import Path
 
 import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from crewsim.cli.app import app, main
+from crewsim.cli.app import app
+from tests.cli.exits import exit_2
 
 runner = CliRunner()
 
@@ -76,26 +76,11 @@ def test_json(runs: dict[str, Path]) -> None:
     assert isinstance(doc["moves"], list)
 
 
-def _exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    old = sys.argv
-    sys.argv = ["crewsim", *argv]
-    try:
-        with pytest.raises(SystemExit) as exc:
-            main()
-    finally:
-        sys.argv = old
-    assert exc.value.code == 2
-    err = capsys.readouterr().err
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1 and "Traceback" not in err, err
-    return " ".join(lines[0].split())
-
-
 def test_runs_of_different_seeds_are_refused(
     runs: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     a, b = runs["heuristic"], runs["seed3"]
-    line = _exit_2(["compare", str(a), str(b)], capsys)
+    line = exit_2(["compare", str(a), str(b)], capsys)
     assert f"{a} (root_seed 2) and {b} (root_seed 3) do not deal the same games" in line
 
 
@@ -111,10 +96,10 @@ def test_runs_of_different_seeds_are_refused(
 def test_bad_input(
     runs: dict[str, Path], capsys: pytest.CaptureFixture[str], extra: list[str], said: str
 ) -> None:
-    line = _exit_2(["compare", str(runs["heuristic"]), str(runs["random"]), *extra], capsys)
+    line = exit_2(["compare", str(runs["heuristic"]), str(runs["random"]), *extra], capsys)
     assert said in line
 
 
 def test_a_missing_run_folder(runs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
-    line = _exit_2(["compare", str(runs["heuristic"]), "/no/such/run"], capsys)
+    line = exit_2(["compare", str(runs["heuristic"]), "/no/such/run"], capsys)
     assert "run folder /no/such/run not found" in line
