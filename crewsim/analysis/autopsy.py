@@ -18,11 +18,12 @@ import numpy as np
 
 from crewsim.cards import card_name, seats_of
 from crewsim.missions.schema import Mission
-from crewsim.rules.game import GameState, TaskSpec
+from crewsim.rules.game import GameState
 from crewsim.rules.play import trick_winner
 from crewsim.runs.replay import dealt, moves, set_up
 from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_CONFLICTS, solve
-from crewsim.solver.problem import FreeChoice, Problem, Result, problem_from_mission
+from crewsim.solver.free_choice import freed
+from crewsim.solver.problem import Problem, Result, problem_from_mission
 
 # what lost a game, in the order a report stacks them: the deal, the set-up, then the plays
 SETUP_KINDS = ("draft", "distress", "prediction")
@@ -161,12 +162,7 @@ def _setup_kind(
         return "undecided"
     before = dealt(mission, players, rec, i)
     as_dealt = _problem(mission, before, state)
-    free = replace(
-        as_dealt,
-        tasks=tuple(TaskSpec(t.card, t.token, None) for t in as_dealt.tasks),
-        designated=None,
-        free=FreeChoice(str(mission.allocation), mission.task_handover_5p and players == 5),
-    )
+    free = freed(as_dealt, mission)
     any_split = solver.winnable(free)
     if any_split is None:
         return "undecided"

@@ -3,12 +3,13 @@
 A chunk is (mission, players, seed sequence child, size); chunks are small so that joblib's
 dynamic scheduling evens out the heavy-tailed solve times across cores.
 
-Two drafts give the task assignments: ``random`` (each task to a uniformly random seat, the
-default; Deep Sea cards are drawn up to the mission's difficulty first) and ``heuristic`` (the
-heuristic bot crew's draft in the kernel: the chunk's games are played with their moves recorded
-and rebuilt as solver problems by ``crewsim.runs.ceiling.problem_of``, the same machinery as
-``simulate --ceiling``, so the hands are those after any distress pass and the designations
-those the commander made).
+Three drafts give the task assignments: ``random`` (each task to a uniformly random seat,
+the default; Deep Sea cards are drawn up to the mission's difficulty first), ``free`` (the
+solver chooses them within the mission's allocation rule, ``solver.free_choice``) and
+``heuristic`` (the heuristic bot crew's draft in the kernel: the chunk's games are played with
+their moves recorded and rebuilt as solver problems by ``crewsim.runs.ceiling.problem_of``,
+the same machinery as ``simulate --ceiling``, so the hands are those after any distress pass
+and the designations those the commander made).
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ from crewsim.rules.deep_sea_setup import draw_tasks, needs_redeal
 from crewsim.rules.setup import random_setup
 from crewsim.rules.task_cards import HeldTask
 from crewsim.solver.api import solve, warm_up
+from crewsim.solver.free_choice import freed
 from crewsim.solver.problem import Problem, problem_from_mission
 
-DRAFTS = ("random", "heuristic")
+DRAFTS = ("random", "heuristic", "free")
 DRAFT_BOT = "heuristic"  # the bot crew whose draft ``--draft heuristic`` uses
 
 
@@ -75,6 +77,14 @@ def random_deep_setup(
     return deal, [HeldTask(c, int(rng.integers(deal.seats))) for c in drawn]
 
 
+def _free_problems(
+    mission: Mission, players: int, seed: np.random.SeedSequence, n: int
+) -> Iterator[tuple[Problem, bool]]:
+    """Random deals whose tasks the solver gives out itself, within the mission's rule."""
+    for problem, won in _random_problems(mission, players, seed, n):
+        yield freed(problem, mission), won
+
+
 def _heuristic_problems(
     mission: Mission, players: int, seed: np.random.SeedSequence, n: int
 ) -> Iterator[tuple[Problem, bool]]:
@@ -109,7 +119,9 @@ def solve_chunk(
     if draft not in DRAFTS:
         raise ValueError(f"draft must be one of {', '.join(DRAFTS)}, got {draft!r}")
     mission = get_mission(mission_id)
-    make = _random_problems if draft == "random" else _heuristic_problems
+    make = {"random": _random_problems, "heuristic": _heuristic_problems, "free": _free_problems}[
+        draft
+    ]
     counts: Counter[str] = Counter()
     secs: list[float] = []
     wins = won_infeasible = by_sat = 0

@@ -43,8 +43,9 @@ def feasibility(
     draft: Annotated[
         str,
         typer.Option(
-            help="Task assignments: 'random' (each task to a random seat) or 'heuristic' (the "
-            "heuristic bot crew's draft, played by the kernel on the same deal)."
+            help="Task assignments: 'random' (each task to a random seat), 'heuristic' (the "
+            "heuristic bot crew's draft, played by the kernel on the same deal) or 'free' (the "
+            "solver chooses them within the mission's allocation rule)."
         ),
     ] = "random",
     jobs: Jobs = 0,

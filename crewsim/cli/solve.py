@@ -25,7 +25,8 @@ def result_record(problem: Problem | None, res: Result, deal: int) -> dict[str, 
     where one does not apply, so a script can index any of them): ``deal`` (its line in the
     file), verdict, nodes, seconds, a winning ``line`` (cards per seat per trick) with each
     trick's leader and winner to replay it in play order, the crew members the commander
-    designated, the engine that decided it and the reason for an unsupported or counted one."""
+    designated, the owners the solver chose for tasks given without a player, the engine that
+    decided it and the reason for an unsupported or counted one."""
     rec: dict[str, Any] = {
         "deal": deal,
         "verdict": res.verdict,
@@ -35,6 +36,7 @@ def result_record(problem: Problem | None, res: Result, deal: int) -> dict[str, 
         "leaders": None,
         "winners": None,
         "designated": list(res.designated) if res.designated else None,
+        "owners": list(res.owners) if res.owners else None,
         "engine": res.engine or None,
         "reason": res.reason or None,
     }

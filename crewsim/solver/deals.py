@@ -1,7 +1,8 @@
 """Reading deals for the solver: the JSON document ``crewsim deal --format json`` writes.
 
 ``{"game": "planet-nine", "players": 4, "hands": [["pink6", ...], ...],
-"tasks": [{"card": "pink1", "player": 2, "token": null}], "mission": "pn-10"}``; for two
+"tasks": [{"card": "pink1", "player": 2, "token": null}], "mission": "pn-10"}`` (``"player": null``:
+the solver chooses who takes it, within the mission's allocation rule); for two
 players also ``"dummy_under": [[face-up, face-down], ...]``; optional ``"designated": [seat]``
 for objectives where the commander names crew members (omitted: the solver may choose).  A
 Deep Sea deal (``"game": "deep-sea"``) lists its task cards by number with their owners:
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,8 @@ from crewsim.rules.deal import TRUMP4, Deal
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.order import TOKENS
 from crewsim.rules.task_cards import HeldTask
-from crewsim.solver.problem import Problem, Unsupported, problem_from_mission
+from crewsim.solver.free_choice import freed
+from crewsim.solver.problem import FreeChoice, Problem, Unsupported, problem_from_mission
 
 
 @dataclass(frozen=True)
@@ -163,8 +165,10 @@ def parse_record(rec: Any) -> tuple[Problem | None, str]:
             raise _Bad(f + ".card", "the same task card twice")
         task_cards.add(c)
         if "player" not in t:
-            raise _Bad(f + ".player", "missing")
-        owner = _int(t["player"], f + ".player", 0, seats - 1)
+            raise _Bad(f + ".player", "missing (null: the solver chooses who takes it)")
+        owner = None  # the solver gives it out (free choice)
+        if t["player"] is not None:
+            owner = _int(t["player"], f + ".player", 0, seats - 1)
         token = t.get("token")
         if token is not None and token not in TOKENS:
             raise _Bad(f + ".token", f"expected null or one of {', '.join(TOKENS)}")
@@ -189,17 +193,21 @@ def parse_record(rec: Any) -> tuple[Problem | None, str]:
             raise _Bad("mission", str(exc)) from None
     if game == "planet-nine" and "deep_tasks" in rec:
         raise _Bad("deep_tasks", 'only a Deep Sea deal ("game": "deep-sea") has task cards')
-    deep = _deep_tasks(rec, seats) if game == "deep-sea" else []
+    deep, unowned = _deep_tasks(rec, seats) if game == "deep-sea" else ([], False)
     if deep and tasks:
         raise _Bad("tasks", "a Deep Sea deal has task cards ('deep_tasks'), not card tasks")
     if mission is not None and mission.game.value != game:
         raise _Bad("mission", f"{mission.id} is a {mission.game.value} mission, the deal {game}")
+    free = FreeChoice() if any(t.owner is None for t in tasks) or unowned else None
     try:
-        return problem_from_mission(deal, tasks, mission, designated, deep), ""
+        problem = problem_from_mission(deal, tasks, mission, designated, deep, free)
     except Unsupported as exc:
         return None, str(exc)
     except ValueError as exc:
         raise _Bad("designated" if designated else "tasks", str(exc)) from None
+    if free is not None:  # the mission's rule; tasks given an owner keep it
+        problem = replace(freed(problem, mission), tasks=problem.tasks, designated=designated)
+    return problem, ""
 
 
 def _check_dummy(hands: list[int], under: list[tuple[int, int]]) -> None:
@@ -217,13 +225,15 @@ def _check_dummy(hands: list[int], under: list[tuple[int, int]]) -> None:
         raise _Bad("hands", "trump 4 goes to one of the two players, never to the dummy")
 
 
-def _deep_tasks(rec: dict[str, Any], seats: int) -> list[HeldTask]:
-    """Deep Sea task cards: ``"deep_tasks": [{"task": 17, "player": 2}, ...]`` (numbers 1-96)."""
+def _deep_tasks(rec: dict[str, Any], seats: int) -> tuple[list[HeldTask], bool]:
+    """Deep Sea task cards: ``"deep_tasks": [{"task": 17, "player": 2}, ...]`` (numbers 1-96),
+    and whether their players are null (the solver gives them out: every card's or none)."""
     raw = rec.get("deep_tasks", [])
     if not isinstance(raw, list):
         raise _Bad("deep_tasks", "expected a list of {task, player}")
     cards = {c.number: c for c in load_task_cards()}
     out: list[HeldTask] = []
+    unowned = False
     for k, t in enumerate(raw):
         f = f"deep_tasks[{k}]"
         if not isinstance(t, dict):
@@ -232,8 +242,14 @@ def _deep_tasks(rec: dict[str, Any], seats: int) -> list[HeldTask]:
         number = _int(t.get("task"), f + ".task", 1, len(cards))  # a whole deck: 1..96
         if any(h.card.number == number for h in out):
             raise _Bad(f + ".task", f"task card {number} twice")
-        out.append(HeldTask(cards[number], _int(t.get("player"), f + ".player", 0, seats - 1)))
-    return out
+        if "player" not in t:
+            raise _Bad(f + ".player", "missing (null: the solver gives the cards out)")
+        if (t["player"] is None) != (k > 0 and unowned) and k > 0:
+            raise _Bad(f + ".player", "give every card's player, or none (the solver chooses)")
+        unowned = t["player"] is None
+        owner = 0 if unowned else _int(t["player"], f + ".player", 0, seats - 1)
+        out.append(HeldTask(cards[number], owner))
+    return out, bool(out) and unowned
 
 
 def read_deals(path: str | Path) -> Iterator[DealRecord]:

@@ -12,11 +12,12 @@ turn (``deep_allocations``), up to ``MAX_DEEP_ALLOCATIONS``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import product
 
 import numpy as np
 
+from crewsim.missions.schema import Mission
 from crewsim.rules.deep_sea_setup import allocation_problems
 from crewsim.rules.game import TaskSpec
 from crewsim.rules.play import trick_winner
@@ -63,6 +64,17 @@ def shares(free: FreeChoice, n_tasks: int, seats: int, commander: int) -> Shares
             (0,) * seats, (n_tasks,) * seats, tuple(s for s in range(seats) if s != commander)
         )
     return Shares((0,) * seats, (n_tasks,) * seats)
+
+
+def freed(problem: Problem, mission: Mission | None) -> Problem:
+    """The same deal with the tasks' owners (and the designation) left to the solver, within
+    the mission's allocation rule ("any" split without a mission)."""
+    free = FreeChoice()
+    if mission is not None:
+        handover = mission.task_handover_5p and problem.deal.players == 5
+        free = FreeChoice(str(mission.allocation), handover)
+    tasks = tuple(TaskSpec(t.card, t.token, None) for t in problem.tasks)
+    return replace(problem, tasks=tasks, designated=None, free=free)
 
 
 def owners_of_line(problem: Problem, plays: Sequence[int]) -> list[int]:

@@ -142,6 +142,7 @@ def problem_from_mission(
     mission: Mission | None,
     designated: tuple[int, ...] | None = None,
     deep: Sequence[HeldTask] = (),
+    free: FreeChoice | None = None,
 ) -> Problem:
     """A Problem carrying a ``crewsim.missions.Mission``'s objective (and, for Deep Sea, the
     task cards ``deep`` in play); Unsupported if the solver cannot take it."""
@@ -151,7 +152,9 @@ def problem_from_mission(
     if mission is not None:
         deep_sea = mission.game is Game.DEEP_SEA
         objective, omega_last = mission_objective(mission)
-    return Problem(deal, tuple(tasks), objective, omega_last, designated, deep_sea, tuple(deep))
+    return Problem(
+        deal, tuple(tasks), objective, omega_last, designated, deep_sea, tuple(deep), free=free
+    )
 
 
 def mission_objective(mission: Mission) -> tuple[tuple[str, Mapping[str, Any]] | None, bool]:
