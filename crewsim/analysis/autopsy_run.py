@@ -141,7 +141,13 @@ def _write(out: Path, result: Autopsy) -> None:
 
 
 def _read_csv(path: Path) -> pl.DataFrame:
-    return pl.read_csv(path, schema=SUMMARY_SCHEMA)
+    try:
+        return pl.read_csv(path, schema=SUMMARY_SCHEMA)
+    except pl.exceptions.PolarsError:
+        raise CrewsimError(
+            f"{path}: not this crewsim's autopsy summary; delete {path.parent} and run "
+            "crewsim autopsy again"
+        ) from None
 
 
 def examine_game(

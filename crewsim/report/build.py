@@ -18,8 +18,9 @@ from pathlib import Path
 import polars as pl
 from matplotlib.figure import Figure
 
+from crewsim.analysis.autopsy_run import read_summary
 from crewsim.analysis.beside import Beside
-from crewsim.report import beside, charts, html, markdown, tables
+from crewsim.report import autopsy, beside, charts, html, markdown, tables
 from crewsim.report.document import Block, Bullets, Heading, Image, Para, Table
 from crewsim.report.format import (
     ceiling_cells,
@@ -51,6 +52,7 @@ class Report:
     generated: str
     images: dict[str, Image] = field(default_factory=dict)
     beside: Beside | None = None  # another run's crew on the same deals
+    autopsy: pl.DataFrame | None = None  # the run's loss autopsy (``crewsim autopsy``)
 
     @property
     def has_ceiling(self) -> bool:
@@ -105,6 +107,7 @@ def build(run: Run | Path | str, out: Path | str, beside: Beside | None = None) 
         headline=tables.headline(run, rank),
         generated=datetime.now(UTC).date().isoformat(),
         beside=beside,
+        autopsy=read_summary(run.path),
     )
     _write_tables(rep)
     _write_charts(rep)
@@ -129,6 +132,8 @@ def _write_tables(rep: Report) -> None:
         df.write_parquet(rep.out / "tables" / f"{name}.parquet")
     if rep.beside is not None:
         beside.write_tables(rep.beside, rep.out / "tables")
+    if rep.autopsy is not None:
+        write_csv(rep.autopsy, rep.out / "tables" / "autopsy.csv")
 
 
 def _add_image(rep: Report, name: str, fig: Figure, alt: str) -> None:
@@ -165,6 +170,15 @@ def _write_charts(rep: Report) -> None:
         charts.fail_tricks_chart(run, rep.fail_tricks),
         "Share of lost games by the trick on which they were lost, by reason",
     )
+    lost = rep.autopsy
+    for p in sorted(set(lost["players"])) if lost is not None else ():
+        assert lost is not None
+        _add_image(
+            rep,
+            f"why-lost-{p}p",
+            autopsy.chart(run, lost, p),
+            f"How the lost games examined at {p} players were lost, per mission",
+        )
     if rep.has_ceiling:
         _add_image(
             rep,
@@ -205,6 +219,9 @@ def content(rep: Report) -> list[Block]:
             rep.images[f"attempts-ranking-{p}p"],
             _ranking_table(rep, p),
         ]
+    if rep.autopsy is not None:
+        why = {int(k[len("why-lost-") : -1]): v for k, v in rep.images.items() if "why-lost" in k}
+        blocks += autopsy.section(rep.autopsy, why)
     blocks += [
         Heading(2, "The campaign logbook", "logbook"),
         Para(
@@ -250,6 +267,7 @@ def content(rep: Report) -> list[Block]:
                 "`tables/correlations.csv`: Spearman rank correlations with intervals",
                 "`tables/summary.csv`: the run's own summary, unchanged",
                 *_beside_files(rep),
+                *_autopsy_files(rep),
                 "`charts/*.png` and `charts/*.svg`: every chart, raster and vector",
             )
         ),
@@ -271,6 +289,12 @@ def _beside_files(rep: Report) -> tuple[str, ...]:
         "difference with McNemar's p-value, ranks, the ceiling and both efficiencies",
         "`tables/beside_agreement.csv`: Spearman's ρ of the two crews' success rates per crew size",
     )
+
+
+def _autopsy_files(rep: Report) -> tuple[str, ...]:
+    if rep.autopsy is None:
+        return ()
+    return ("`tables/autopsy.csv`: per mission and crew size, how the lost games were lost",)
 
 
 def _beside_option(rep: Report) -> str:

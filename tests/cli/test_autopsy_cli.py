@@ -71,3 +71,13 @@ def test_refusals_are_one_line_with_status_2(run: Path, capsys: pytest.CaptureFi
         (["-p", "5"], "no games at 5 players"),
     ):
         assert words in exit_2(["autopsy", str(run), *args], capsys)
+
+
+def test_the_report_shows_why_games_are_lost(run: Path, tmp_path: Path) -> None:
+    runner.invoke(app, ["autopsy", str(run), "--lost", "30", "--jobs", "1", "-f", "csv"])
+    result = runner.invoke(app, ["report", str(run), "--out", str(tmp_path / "rep")])
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "rep" / "report.md").read_text()
+    assert "## Why games are lost" in text and "charts/why-lost-4p.png" in text
+    table = pl.read_csv(tmp_path / "rep" / "tables" / "autopsy.csv")
+    assert set(table["players"]) == {3, 4}

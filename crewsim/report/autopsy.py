@@ -1,0 +1,94 @@
+"""The report's section "Why games are lost": the loss autopsy of the run (``crewsim
+autopsy``), a stacked bar per mission and crew size and its table."""
+
+from __future__ import annotations
+
+import polars as pl
+from matplotlib.figure import Figure
+
+from crewsim.analysis.autopsy import KINDS
+from crewsim.report import charts
+from crewsim.report.document import Block, Heading, Image, Para, Table
+from crewsim.report.format import pct
+from crewsim.runs.reader import Run
+
+LABELS = {
+    "unwinnable_deal": "deal unwinnable",
+    "draft": "draft",
+    "distress": "distress pass",
+    "prediction": "prediction",
+    "lead": "lead",
+    "follow": "follow",
+    "discard": "discard",
+    "trump": "trump",
+    "undecided": "undecided",
+}
+COLOURS = {
+    "unwinnable_deal": "#555555",
+    "draft": "#8c564b",
+    "distress": "#e377c2",
+    "prediction": "#bcbd22",
+    "lead": "#1f77b4",
+    "follow": "#2ca02c",
+    "discard": "#ff7f0e",
+    "trump": "#d62728",
+    "undecided": "#cccccc",
+}
+
+
+def chart(run: Run, summary: pl.DataFrame, players: int) -> Figure:
+    """One horizontal bar per mission: how its lost games were lost, stacked to 100 %."""
+    part = summary.filter((pl.col("players") == players) & (pl.col("analysed") > 0))
+    part = part.with_columns(
+        pl.col("mission").map_elements(run.number, return_dtype=pl.Int64).alias("number")
+    ).sort("number", descending=True)
+    kinds = [k for k in KINDS if part[k].sum() > 0]
+    fig = charts._figure(8.0, max(2.5, 0.22 * part.height + 1.6))
+    ax = fig.subplots()
+    left = [0.0] * part.height
+    for kind in kinds:
+        share = [100 * v for v in part[kind].to_list()]
+        ax.barh(part["mission"], share, left=left, color=COLOURS[kind], label=LABELS[kind])
+        left = [a + b for a, b in zip(left, share, strict=True)]
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("share of the lost games examined (%)")
+    ax.tick_params(axis="y", labelsize=7)
+    ax.legend(fontsize=7, ncols=min(len(kinds), 5), loc="upper center", bbox_to_anchor=(0.5, -0.12))
+    ax.set_title(f"{players} players: what lost each game (solver's yardstick)", fontsize=10)
+    charts._caption(fig, run)
+    return fig
+
+
+def section(summary: pl.DataFrame, images: dict[int, Image]) -> list[Block]:
+    """The section: what the autopsy is, then per crew size the chart and its table."""
+    blocks: list[Block] = [
+        Heading(2, "Why games are lost", "why-lost"),
+        Para(
+            "For each lost game examined, the solver replays the game and finds the first "
+            "decision after which a crew that sees every card could no longer win: the deal "
+            "itself (no allocation of its tasks wins), the draft, the distress pass, a Deep Sea "
+            "prediction, or a play (a lead, a card of the colour led, a discard or a trump). "
+            "Perfect information is the yardstick, so a decisive play can be a fair guess in "
+            "the player's shoes. `crewsim autopsy RUN --trace GAME` shows one game with its "
+            "decisive play and a winning alternative."
+        ),
+    ]
+    for p, image in images.items():
+        part = summary.filter(pl.col("players") == p)
+        blocks += [Heading(3, f"{p} players", f"why-lost-{p}p"), image, _table(part)]
+    return blocks
+
+
+def _table(part: pl.DataFrame) -> Table:
+    rows = tuple(
+        (
+            r["mission"],
+            f"{r['games_lost']:,}",
+            f"{r['analysed']:,}",
+            *(pct(r[k], 0) for k in KINDS),
+            "" if r["median_trick"] is None else f"{r['median_trick']:.0f}",
+        )
+        for r in part.iter_rows(named=True)
+    )
+    header = ("mission", "lost", "examined", *(LABELS[k] for k in KINDS), "median trick")
+    return Table(header, rows)
