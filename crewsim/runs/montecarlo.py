@@ -47,6 +47,7 @@ from crewsim.runs.folder import (
 from crewsim.runs.plan import ChunkTask, RunConfig, plan
 from crewsim.runs.run_format import STOPPED, check_resumable
 from crewsim.runs.stats import summarise
+from crewsim.runs.stopping import Stopping
 from crewsim.runs.waves import ChunkKey, settle
 
 _FAIL_SCHEMA = {"kind": pl.Int8, "detail": pl.Int8, "trick": pl.Int8, "count": pl.Int64}
@@ -150,15 +151,17 @@ def prepare(config: RunConfig, out: Path | None = None) -> RunState:
         raise CrewsimError(f"--out {out}: is a file, not a folder")
     doc = manifest(config, tasks)
     previous: int | None = None
+    outdated = False  # the folder's summary describes another cap or another stopping rule
     if (out / MANIFEST).exists():
-        previous = _resumed(out, doc, config.games)
+        previous, same_stops = _resumed(out, doc, config.games)
+        outdated = config.games > previous or not same_stops
     elif _holds_files(out):  # another program's folder: never overwrite it
         raise CrewsimError(
             f"--out {out}: a folder that holds files but no {MANIFEST} (not a "
             "run folder); use a new or empty folder"
         )
-    if previous is not None and config.games > previous:  # a top-up: the summary is stale
-        for name in ("summary.parquet", "summary.csv"):  # until the new one is written
+    if outdated:  # a top-up, or other stops: the summary is stale until the new one is written
+        for name in ("summary.parquet", "summary.csv"):
             with suppress(OSError):
                 (out / name).unlink()
     chunks = out / "chunks"
@@ -189,9 +192,10 @@ def prepare(config: RunConfig, out: Path | None = None) -> RunState:
     return state
 
 
-def _resumed(out: Path, doc: dict[str, Any], games: int) -> int:
+def _resumed(out: Path, doc: dict[str, Any], games: int) -> tuple[int, bool]:
     """The games per cell of the run an existing folder holds, checked to be this run's, of
-    today's format, and no larger than asked; ``doc`` keeps its creation date."""
+    today's format, and no larger than asked, and whether it stopped cells by the same rule;
+    ``doc`` keeps its creation date."""
     old = read_manifest(out)
     check_same_configuration(out, old, doc)
     check_resumable(out)
@@ -203,7 +207,7 @@ def _resumed(out: Path, doc: dict[str, Any], games: int) -> int:
         )
     doc["created"] = old["created"]
     doc["updated"] = datetime.now(UTC).isoformat(timespec="seconds")
-    return previous
+    return previous, Stopping.from_dict(old.get("stopping")).to_dict() == doc["stopping"]
 
 
 # ---------------------------------------------------------------- backends

@@ -130,3 +130,11 @@ def test_a_top_up_raises_the_cap_of_the_capped_cells_only(tmp_path: Path) -> Non
     fresh = run(replace(config, games=CAP_GAMES), tmp_path / "fresh")
     assert_frame_equal(grown.summary, fresh.summary)
     assert grown.reused == 4 * 2
+
+
+def test_other_stops_drop_the_old_summary_until_theirs_is_done(tmp_path: Path) -> None:
+    run(_config(Stopping(), games=1_000), tmp_path)
+    prepare(_config(Stopping(), games=1_000), tmp_path)  # the same run: kept
+    assert (tmp_path / "summary.csv").exists()
+    prepare(_config(Stopping(0.02), games=1_000), tmp_path)  # started, and stopped here
+    assert not (tmp_path / "summary.csv").exists()
