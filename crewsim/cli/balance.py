@@ -199,7 +199,7 @@ def _print_tables(bal: Balance) -> None:
 
     console = stdout_console()
     run = bal.run
-    caption = f"{run.games_per_cell:,} games per mission · bot {run.bot} · seed {run.seed}"
+    caption = f"{run.games_each} games per mission · bot {run.bot} · seed {run.seed}"
     for fit in bal.fits.iter_rows(named=True):
         p = fit["players"]
         t = Table(
