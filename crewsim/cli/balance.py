@@ -22,11 +22,13 @@ from crewsim.analysis.task_check import CHUNK
 from crewsim.cli.options import (
     Backend,
     Jobs,
+    Precision,
     Scheduler,
     Seed,
     count_option,
     refuse_ceiling_options_without_it,
     refuse_new_run_options,
+    stopping_options,
 )
 from crewsim.cli.output import busy, deals_bar, stdout_console
 from crewsim.errors import CrewsimError, writable_folder
@@ -104,6 +106,7 @@ def balance(
     ceiling_n: Annotated[
         int, count_option("--ceiling-n", help="Deals per card and crew size (at most 10,000).")
     ] = DEFAULT_CEILING_DEALS,
+    precision: Precision = None,
 ) -> None:
     """Deep Sea balance: each task card's estimated difficulty against its printed value."""
     from crewsim.analysis import balance as bal_mod  # statsmodels, matplotlib: loaded here only
@@ -111,6 +114,7 @@ def balance(
     from crewsim.runs.reader import load_run
 
     wanted = _check_options(ctx, players, run_dir is not None, fit_games, with_ceiling, ceiling_n)
+    stopping = stopping_options(precision)
     run = None
     if run_dir is not None:
         with busy("reading the run"):
@@ -133,6 +137,7 @@ def balance(
             quiet=fmt is not BalanceFormat.table,
             backend=backend,
             scheduler=scheduler,
+            stopping=stopping,
         )
     with busy("fitting the balance model"):
         bal = bal_mod.analyse(run or run_dir, wanted, fit_games or None)
@@ -194,7 +199,7 @@ def _print_tables(bal: Balance) -> None:
 
     console = stdout_console()
     run = bal.run
-    caption = f"{run.games_per_cell:,} games per mission · bot {run.bot} · seed {run.seed}"
+    caption = f"{run.games_each} games per mission · bot {run.bot} · seed {run.seed}"
     for fit in bal.fits.iter_rows(named=True):
         p = fit["players"]
         t = Table(

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from crewsim.errors import CrewsimError
+from crewsim.runs.stopping import Stopping
 
 
 def whole_number(text: str | int) -> int:
@@ -25,6 +26,41 @@ def whole_number(text: str | int) -> int:
             f"expected a whole number (1000, 1_000, 1,000 or 1e3), got {text!r}"
         )
     return int(value)
+
+
+def share(option: str, text: str) -> float:
+    """A share as people write it, ``0.005`` or ``0.5%``; one line naming ``option`` otherwise.
+    Its range is the library's to check (``runs.stopping.Stopping.check``)."""
+    clean = text.strip()
+    scale = 100.0 if clean.endswith("%") else 1.0
+    try:
+        value = float(clean.removesuffix("%").strip()) / scale
+    except ValueError:
+        raise CrewsimError(
+            f"{option}: expected a share such as 0.005 or 0.5%, got {text!r}"
+        ) from None
+    return value
+
+
+def stopping_options(precision: str | None, separate: bool = False) -> Stopping:
+    """The early stop that ``--precision`` and ``--separate`` ask for, checked (exit 2)."""
+    stopping = Stopping(None if precision is None else share("--precision", precision), separate)
+    stopping.check()
+    return stopping
+
+
+PRECISION_HELP = (
+    "Stop each mission x player count once its 95 % interval's half-width is at most this "
+    "share (0.005 or 0.5%); -n is then the cap."
+)
+SEPARATE_HELP = (
+    "Keep playing only the cells whose interval overlaps a neighbour's in the ranking, until "
+    "they come apart or reach -n."
+)
+Precision = Annotated[
+    str | None, typer.Option("--precision", help=PRECISION_HELP, metavar="<share>")
+]
+Separate = Annotated[bool, typer.Option("--separate", help=SEPARATE_HELP)]
 
 
 def count_option(*names: str, help: str) -> Any:
@@ -52,6 +88,7 @@ Seed = Annotated[
 
 NEW_RUN_ONLY = {
     "games": "-n",
+    "precision": "--precision",
     "seed": "--seed",
     "bot": "--bot",
     "jobs": "--jobs",

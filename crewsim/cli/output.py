@@ -45,6 +45,7 @@ JSON_COLUMNS = (
     "distress_share",
     "redeal_share",
     "repair_share",
+    "stopped",  # why the cell stopped playing: precision, separated or cap (runs.stopping)
     "top_failures",
     # with --ceiling: the perfect-information ceiling on the first deals the bots played
     *CEILING_COLUMNS,
@@ -183,9 +184,10 @@ def compact_table(title: str) -> Table:
     return Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, padding=0)
 
 
-def summary_table(summary: pl.DataFrame, title: str) -> Table:
+def summary_table(summary: pl.DataFrame, title: str, stops: bool = False) -> Table:
     """One row per mission x players: counts, rate with Wilson 95 %, attempts, distress, and
-    (Deep Sea) the share of games that needed a redeal or a contradiction repair."""
+    (Deep Sea) the share of games that needed a redeal or a contradiction repair; ``stops``:
+    why each cell stopped (a run that could stop cells early)."""
     table = compact_table(title)
     # Planet Nine never redeals or repairs: keep the table narrow
     setup = any(m.startswith("ds-") for m in summary["mission"])
@@ -200,6 +202,7 @@ def summary_table(summary: pl.DataFrame, title: str) -> Table:
         "attempts\n[95 % CI]",
         "distr.",
         *extra,
+        *(("stopped",) if stops else ()),
     )
     for name in names:
         table.add_column(name, justify="left" if name == "mission" else "right", no_wrap=True)
@@ -220,6 +223,7 @@ def summary_table(summary: pl.DataFrame, title: str) -> Table:
             stacked(num_ci(r["expected_attempts"], r["attempts_low"], r["attempts_high"])),
             pct(r["distress_share"], 1),
             *shares,
+            *((r["stopped"],) if stops else ()),
         )
     return table
 

@@ -16,12 +16,15 @@ from rich.table import Table
 from crewsim.cli.options import (
     Backend,
     Jobs,
+    Precision,
     Scheduler,
     Seed,
+    Separate,
     count_option,
     parse_players,
     refuse_ceiling_options_without_it,
     refuse_new_run_options,
+    stopping_options,
 )
 from crewsim.cli.output import json_row, stdout_console
 from crewsim.cli.runs import new_run
@@ -65,13 +68,17 @@ def _filter(run: Run, missions: str | None, players: str | None) -> Run:
     return Run(run.path, run.manifest, s, f, run.missions)
 
 
-def _table(rank: pl.DataFrame, p: int, title: str, caption: str = "") -> Table:
+def _table(rank: pl.DataFrame, p: int, title: str, caption: str = "", games: bool = False) -> Table:
+    """One crew size's ranking; ``games``: each cell's games and why it stopped (a run that
+    could stop cells early)."""
     t = Table(
         title=title, caption=caption, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True
     )
     has_ceiling = "feasible_share" in rank.columns
     has_printed = "printed_difficulty" in rank.columns
     cols = ["rank", "mission", "success [95 % CI]", "attempts [95 % CI]"]
+    if games:
+        cols[2:2] = ["games", "stopped"]
     if has_ceiling:
         cols += ["solved", "feasible [95 % CI]", "bot efficiency [95 % CI]"]
     if has_printed:
@@ -82,6 +89,7 @@ def _table(rank: pl.DataFrame, p: int, title: str, caption: str = "") -> Table:
         row = [
             rank_label(r["rank"], r["tied"]),
             r["mission"],
+            *([f"{r['games']:,}", r["stopped"]] if games else []),
             pct_ci(r["success_rate"], r["ci_low"], r["ci_high"]),
             num_ci(r["expected_attempts"], r["attempts_low"], r["attempts_high"]),
         ]
@@ -144,6 +152,8 @@ def rank(
     fmt: Annotated[
         RankFormat, typer.Option("--format", help="table, csv or json (stdout).")
     ] = RankFormat.table,
+    precision: Precision = None,
+    separate: Separate = False,
 ) -> None:
     """Rank missions from easiest to hardest per crew size, with 95 % intervals."""
     if run_dir is not None:  # a run shows the ceiling it carries (simulate --ceiling)
@@ -153,8 +163,10 @@ def rank(
             ("ceiling", "--ceiling"),
             ("ceiling_n", "--ceiling-n"),
             ("ceiling_conflicts", "--ceiling-conflicts"),
+            ("separate", "--separate"),
         )
     refuse_ceiling_options_without_it(ctx, ceiling)
+    stopping = stopping_options(precision, separate)
     if ceiling_n <= 0:
         raise CrewsimError(f"--ceiling-n: expected a whole number above 0, got {ceiling_n}")
     if ceiling_conflicts < 0:
@@ -175,6 +187,7 @@ def rank(
             backend=backend,
             ceiling=CeilingRequest(ceiling_n, ceiling_conflicts) if ceiling else None,
             scheduler=scheduler,
+            stopping=stopping,
         )
         loaded = load_run(folder)
     else:
@@ -208,10 +221,10 @@ def rank(
     for p in loaded.players:
         title = f"{p} players: easiest (1) to hardest"
         caption = (
-            f"{loaded.games_per_cell:,} games each · bot {loaded.bot} · seed "
+            f"{loaded.games_each} games each · bot {loaded.bot} · seed "
             f"{loaded.seed} · =: interval overlaps a neighbour's"
         )
-        console.print(_table(ranking, p, title, caption))
+        console.print(_table(ranking, p, title, caption, loaded.stopping.active))
     for r in corr.iter_rows(named=True):
         if math.isnan(r["spearman_rho"]):
             continue

@@ -17,9 +17,10 @@ from crewsim.cli.output import games_bar, loading_kernel
 from crewsim.missions import resolve_missions
 from crewsim.runs.backends import backend_named
 from crewsim.runs.folder import default_out
-from crewsim.runs.plan import RunConfig
+from crewsim.runs.plan import CHUNK_SIZE, RunConfig
 from crewsim.runs.session import CeilingRequest, RunProgress, RunStopped
 from crewsim.runs.session import play as play_session
+from crewsim.runs.stopping import Stopping, default_chunk_size
 
 
 def play(
@@ -69,6 +70,7 @@ def new_run(
     ceiling: CeilingRequest | None = None,
     backend: str | None = None,
     scheduler: str | None = None,
+    stopping: Stopping = Stopping(),
 ) -> Path:
     """A run from the options `rank` and `balance` share with `simulate`, played as `simulate`
     plays it; returns its folder.  ``quiet``: say nothing but the progress bar."""
@@ -81,6 +83,8 @@ def new_run(
         jobs=jobs,
         backend=backend_named(backend, scheduler),
         scheduler=scheduler,
+        chunk_size=default_chunk_size(stopping, CHUNK_SIZE),
+        stopping=stopping,
     )
     config.check()
     for cell in config.cells():

@@ -15,9 +15,12 @@ from rich.table import Table
 from crewsim.bots import get_bot
 from crewsim.cli.options import (
     Backend,
+    Precision,
     Scheduler,
+    Separate,
     parse_players,
     refuse_ceiling_options_without_it,
+    stopping_options,
     whole_number,
 )
 from crewsim.cli.output import compact_table, stacked, stdout_console
@@ -30,6 +33,7 @@ from crewsim.runs.ceiling import DEFAULT_CEILING_N
 from crewsim.runs.folder import config_from_manifest, default_out
 from crewsim.runs.plan import CHUNK_SIZE, RunConfig
 from crewsim.runs.session import CeilingRequest
+from crewsim.runs.stopping import Stopping, default_chunk_size
 from crewsim.solver.api import DEFAULT_CONFLICTS
 
 
@@ -70,6 +74,13 @@ def _choice(option: str, text: str, enum: type[OutputFormat]) -> OutputFormat:
         raise CrewsimError(f"{option}: expected {known}, got {text!r}") from None
 
 
+def _stopping(precision: str | None, separate: bool) -> Stopping | None:
+    """The early stop the options ask for; None when they ask none (a resume keeps its own)."""
+    if precision is None and not separate:
+        return None
+    return stopping_options(precision, separate)
+
+
 def _build_config(
     missions: list[str] | None,
     resume: Path | None,
@@ -99,6 +110,7 @@ def _build_config(
         return config, resume
     if not missions:
         raise CrewsimError("give missions to simulate (e.g. pn-1..10), or --resume DIR")
+    stopping = opts["stopping"] or Stopping()
     defaults: dict[str, Any] = {
         "players": "3,4,5",
         "games": 1_000_000,
@@ -106,7 +118,7 @@ def _build_config(
         "seed": 0,
         "jobs": -1,
         "distress": "auto",
-        "chunk_size": CHUNK_SIZE,
+        "chunk_size": default_chunk_size(stopping, CHUNK_SIZE),
     }
     o: dict[str, Any] = {
         k: (defaults[k] if v is None and k in defaults else v) for k, v in opts.items()
@@ -124,6 +136,7 @@ def _build_config(
         bots_file=str(o["bots"]) if o["bots"] else None,
         backend=o["backend"],
         scheduler=o["scheduler"],
+        stopping=stopping,
     )
     return config, out or default_out(config.seed)
 
@@ -216,6 +229,8 @@ def simulate(
             metavar="<int>",
         ),
     ] = str(DEFAULT_CONFLICTS),
+    precision: Precision = None,
+    separate: Separate = False,
     chunk_size: Annotated[
         str | None, typer.Option("--chunk-size", hidden=True, help="Games per chunk (tests).")
     ] = None,
@@ -241,6 +256,7 @@ def simulate(
         "chunk_size": _whole("--chunk-size", chunk_size),
         "backend": backend,
         "scheduler": scheduler,
+        "stopping": _stopping(precision, separate),
     }
     n_solve = _whole("--ceiling-n", ceiling_n) or 0
     if ceiling and n_solve <= 0:
@@ -267,7 +283,7 @@ def simulate(
         typer.echo(summary_json(summary))
     else:
         title = f"bot {config.bot.name}, seed {config.seed}, distress {config.distress}"
-        stdout.print(summary_table(summary, title))
+        stdout.print(summary_table(summary, title, config.stopping.active))
         stdout.print(failures_table(summary))
         if ceiling:
             stdout.print(ceiling_table(summary))

@@ -269,7 +269,7 @@ def content(bal: Balance, out: Path, images: dict[str, Image]) -> list[Block]:
         Heading(1, f"Deep Sea task-card balance: {run.bot} bot crew"),
         Para(
             f"crewsim {run.version} · root seed {run.seed} · run {run.created} · report "
-            f"{generated} · {run.games_per_cell:,} games per mission and player count · bot "
+            f"{generated} · {run.games_each} games per mission and player count · bot "
             f"`{run.bot}` · {', '.join(str(p) for p in bal.players)} players"
         ),
         Heading(2, "At a glance", "glance"),

@@ -198,7 +198,7 @@ def content(rep: Report) -> list[Block]:
         Heading(1, rep.title),
         Para(
             f"crewsim {run.version} · root seed {run.seed} · run {run.created} · report "
-            f"{rep.generated} · {run.games_per_cell:,} games per mission and player count "
+            f"{rep.generated} · {run.games_each} games per mission and player count "
             f"({run.total_games:,} games) · bot `{run.bot}` · distress signal {run.distress} · "
             f"{', '.join(str(p) for p in run.players)} players"
         ),
@@ -384,7 +384,7 @@ def _hardest_table(rep: Report) -> Table:
 def _reading_notes(rep: Report) -> tuple[str, ...]:
     run = rep.run
     notes = [
-        f"Success rate: the share of {run.games_per_cell:,} random deals of that mission the "
+        f"Success rate: the share of {run.games_each} random deals of that mission the "
         f"`{run.bot}` bot crew won. The bracket is a 95 % Wilson interval. A rank marked = "
         "has an interval that overlaps a neighbour's, a cautious mark: the order between "
         "them may be uncertain, though a test of the difference itself can still settle it "

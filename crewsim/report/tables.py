@@ -78,6 +78,8 @@ def ranking(run: Run) -> pl.DataFrame:
             .alias("printed_difficulty")
         )
         cols.append("printed_difficulty")
+    if "stopped" in s.columns:  # why the cell stopped playing (``runs.stopping``)
+        cols.append("stopped")
     cols.append("top_failures")
     s = s.sort(["players", "success_rate", "number"], descending=[False, True, False])
     s = s.with_columns(pl.int_range(1, pl.len() + 1).over("players").alias("rank"))

@@ -26,6 +26,7 @@ from crewsim.missions.schema import Mission
 from crewsim.runs.chunks import CHUNK_SCHEMA, RESULT_COLUMNS, ChunkCounts, chunk_counts
 from crewsim.runs.plan import ChunkTask, RunConfig
 from crewsim.runs.run_format import check_cells, older_run
+from crewsim.runs.stopping import Stopping
 
 MANIFEST = "manifest.json"
 
@@ -95,6 +96,34 @@ def store_chunk(chunks: Path, done: ChunkCounts, data: bytes) -> None:
     atomic_write(_checksum_path(path), f"{done.sha256}  {path.name}\n".encode())
 
 
+UNUSED = "unused"  # in a run folder: chunks played past a cell's early stop, kept for a top-up
+
+
+def set_aside(chunks: Path, tasks: Sequence[ChunkTask]) -> None:
+    """Move chunks a cell does not count to ``unused/`` beside ``chunks/``: whatever reads the
+    games (``chunks/*.parquet``) sees the counted ones only, and a top-up can take them back."""
+    if not tasks:
+        return
+    spare = chunks.parent / UNUSED
+    spare.mkdir(exist_ok=True)
+    for task in tasks:
+        path = chunks / task.file_name
+        for f in (_checksum_path(path), path):  # checksum first: a chunk alone is unfinished
+            with suppress(FileNotFoundError):
+                os.replace(f, spare / f.name)
+
+
+def take_back(chunks: Path) -> None:
+    """Return the chunks ``set_aside`` kept to ``chunks/``, to be verified and reused."""
+    spare = chunks.parent / UNUSED
+    if not spare.is_dir():
+        return
+    files = sorted(spare.iterdir(), key=lambda f: f.name.endswith(CHECKSUM_SUFFIX))
+    for f in files:  # chunks first, checksums second, as ``store_chunk`` writes them
+        os.replace(f, chunks / f.name)
+    spare.rmdir()
+
+
 def verify_chunk(chunks: Path, task: ChunkTask) -> tuple[ChunkCounts | None, str | None]:
     """A stored chunk's counts if it is complete and intact; else why not (None: absent).
 
@@ -150,7 +179,8 @@ def manifest(config: RunConfig, tasks: Sequence[ChunkTask]) -> dict[str, Any]:
         "kernel_sha256": kernel_digest(),
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "root_seed": config.seed,
-        "games_per_cell": config.games,
+        "games_per_cell": config.games,  # the cap of a run that may stop early
+        "stopping": config.stopping.to_dict(),  # not of the identity: any prefix rule resumes
         "chunk_size": config.chunk_size,
         "chunks": len(tasks),
         "jobs": config.jobs,
@@ -307,5 +337,6 @@ def config_from_manifest(out: Path, **overrides: Any) -> RunConfig:
             distress=str(doc["distress"]),
             chunk_size=int(doc["chunk_size"]),
             bots_file=bots_file,
+            stopping=Stopping.from_dict(doc.get("stopping")),
         )
     return replace(config, **{k: v for k, v in overrides.items() if v is not None})

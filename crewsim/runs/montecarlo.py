@@ -18,7 +18,7 @@ import json
 import os
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, suppress
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -39,12 +39,16 @@ from crewsim.runs.folder import (
     default_out,
     manifest,
     read_manifest,
+    set_aside,
     store_chunk,
+    take_back,
     verify_chunk,
 )
 from crewsim.runs.plan import ChunkTask, RunConfig, plan
-from crewsim.runs.run_format import check_resumable
+from crewsim.runs.run_format import STOPPED, check_resumable
 from crewsim.runs.stats import summarise
+from crewsim.runs.stopping import Stopping
+from crewsim.runs.waves import ChunkKey, settle
 
 _FAIL_SCHEMA = {"kind": pl.Int8, "detail": pl.Int8, "trick": pl.Int8, "count": pl.Int64}
 
@@ -63,6 +67,7 @@ class RunResult:
     seconds: float
     reused: int = 0  # chunks taken over from an earlier session
     damaged: tuple[str, ...] = ()  # one line per damaged chunk found (and re-simulated)
+    played: int = 0  # games simulated in this session
 
 
 class RunInterrupted(KeyboardInterrupt):
@@ -99,7 +104,10 @@ class RunState:
     failed: Counter[tuple[int, int, int, int]] = field(default_factory=Counter)
 
     def keep(self, done: ChunkCounts) -> ChunkCounts:
-        """Fold a finished chunk's failures into ``failed``; the chunk without them."""
+        """Fold a finished chunk's failures into ``failed``; the chunk without them.  A run
+        that may stop early keeps them with the chunk: it may not count it."""
+        if self.config.stopping.active:
+            return done
         for kind, detail, trick, count in done.failures.iter_rows():
             self.failed[(done.task.cell, kind, detail, trick)] += count
         return replace(done, failures=_NO_FAILURES)
@@ -143,15 +151,17 @@ def prepare(config: RunConfig, out: Path | None = None) -> RunState:
         raise CrewsimError(f"--out {out}: is a file, not a folder")
     doc = manifest(config, tasks)
     previous: int | None = None
+    outdated = False  # the folder's summary describes another cap or another stopping rule
     if (out / MANIFEST).exists():
-        previous = _resumed(out, doc, config.games)
+        previous, same_stops = _resumed(out, doc, config.games)
+        outdated = config.games > previous or not same_stops
     elif _holds_files(out):  # another program's folder: never overwrite it
         raise CrewsimError(
             f"--out {out}: a folder that holds files but no {MANIFEST} (not a "
             "run folder); use a new or empty folder"
         )
-    if previous is not None and config.games > previous:  # a top-up: the summary is stale
-        for name in ("summary.parquet", "summary.csv"):  # until the new one is written
+    if outdated:  # a top-up, or other stops: the summary is stale until the new one is written
+        for name in ("summary.parquet", "summary.csv"):
             with suppress(OSError):
                 (out / name).unlink()
     chunks = out / "chunks"
@@ -159,6 +169,7 @@ def prepare(config: RunConfig, out: Path | None = None) -> RunState:
         chunks.mkdir(parents=True, exist_ok=True)
         for stale in chunks.glob(".*.tmp"):  # left by a killed session: never complete
             stale.unlink()
+        take_back(chunks)
         atomic_write(out / MANIFEST, (json.dumps(doc, indent=2) + "\n").encode())
     except OSError as exc:
         raise CrewsimError(f"cannot write run folder {out}: {exc.strerror or exc}") from None
@@ -181,9 +192,10 @@ def prepare(config: RunConfig, out: Path | None = None) -> RunState:
     return state
 
 
-def _resumed(out: Path, doc: dict[str, Any], games: int) -> int:
+def _resumed(out: Path, doc: dict[str, Any], games: int) -> tuple[int, bool]:
     """The games per cell of the run an existing folder holds, checked to be this run's, of
-    today's format, and no larger than asked; ``doc`` keeps its creation date."""
+    today's format, and no larger than asked, and whether it stopped cells by the same rule;
+    ``doc`` keeps its creation date."""
     old = read_manifest(out)
     check_same_configuration(out, old, doc)
     check_resumable(out)
@@ -195,7 +207,7 @@ def _resumed(out: Path, doc: dict[str, Any], games: int) -> int:
         )
     doc["created"] = old["created"]
     doc["updated"] = datetime.now(UTC).isoformat(timespec="seconds")
-    return previous
+    return previous, Stopping.from_dict(old.get("stopping")).to_dict() == doc["stopping"]
 
 
 # ---------------------------------------------------------------- backends
@@ -226,7 +238,8 @@ def execute(
     on_chunk: Callable[[ChunkCounts], None] | None = None,
     play: Play = play_chunk,
 ) -> RunResult:
-    """Run the to-do chunks, store each as it lands, then summarise every chunk of the plan.
+    """Play the run's waves (``runs.waves``), store each chunk as it lands, then summarise the
+    chunks each cell counts.
 
     ``play`` is the worker function (tests pass one that kills its worker).  Ctrl-C raises
     ``RunInterrupted`` after the stored chunks are safe; no summary is written then.
@@ -235,26 +248,35 @@ def execute(
     vectors = [config.mission_vector(c) for c in config.cells()]
     bp = config.bot.vector()
     warm_up(state)
-    results = list(state.done)
-    start = time.perf_counter()
-    try:
-        calls = [(t, vectors[t.cell], bp) for t in state.todo]
-        names = [t.file_name for t in state.todo]
+    landed: dict[ChunkKey, ChunkCounts] = {(r.task.cell, r.task.index): r for r in state.done}
+    played: list[int] = []  # games of each chunk played in this session
+
+    def play_wave(tasks: list[ChunkTask]) -> None:
+        calls = [(t, vectors[t.cell], bp) for t in tasks]
+        names = [t.file_name for t in tasks]
         for done, data in backend.imap_unordered(play, calls, names):
             store_chunk(state.chunks, done, data)
-            results.append(state.keep(done))
+            landed[(done.task.cell, done.task.index)] = state.keep(done)
+            played.append(done.task.games)
             if on_chunk is not None:
                 on_chunk(done)
+
+    start = time.perf_counter()
+    try:
+        settled = settle(config, state.tasks, landed, play_wave)
     except KeyboardInterrupt:
         raise RunInterrupted(
             state.out,
-            len(results),
+            len(landed),
             len(state.tasks),
-            sum(r.task.games for r in results),
+            sum(r.task.games for r in landed.values()),
             sum(t.games for t in state.tasks),
         ) from None
     seconds = time.perf_counter() - start
-    return _finish(state, results, seconds)
+    counted = [landed[k] for k in sorted(landed) if settled.counted(k)]
+    set_aside(state.chunks, [landed[k].task for k in sorted(landed) if not settled.counted(k)])
+    result = _finish(state, counted, settled.reasons, seconds)
+    return replace(result, played=sum(played))
 
 
 def run(
@@ -270,10 +292,17 @@ def run(
         return execute(prepare(config, out), backend, on_chunk)
 
 
-def _finish(state: RunState, results: list[ChunkCounts], seconds: float) -> RunResult:
-    """Aggregate chunk counts in plan order and write summary.parquet/.csv and failures.parquet."""
+def _finish(
+    state: RunState, results: list[ChunkCounts], reasons: Sequence[str], seconds: float
+) -> RunResult:
+    """Aggregate the counted chunks in plan order and write summary.parquet/.csv (with why each
+    cell stopped) and failures.parquet."""
     config, out = state.config, state.out
     cells = config.cells()
+    failed = Counter(state.failed)  # a run that may stop early keeps each chunk's failures
+    for done in results:  # until it knows which chunks count
+        for kind, detail, trick, count in done.failures.iter_rows():
+            failed[(done.task.cell, kind, detail, trick)] += count
     counts: list[dict[str, Any]] = []
     for done in results:
         cell = cells[done.task.cell]
@@ -296,7 +325,7 @@ def _finish(state: RunState, results: list[ChunkCounts], seconds: float) -> RunR
     cell_counts = pl.DataFrame(counts).sort("_cell", "chunk")
     rows = [
         (cells[c].mission.id, cells[c].players, kind, detail, trick, n)
-        for (c, kind, detail, trick), n in state.failed.items()
+        for (c, kind, detail, trick), n in failed.items()
     ]
     fail = pl.DataFrame(
         rows, schema={"mission": pl.String, "players": pl.Int64, **_FAIL_SCHEMA}, orient="row"
@@ -304,7 +333,7 @@ def _finish(state: RunState, results: list[ChunkCounts], seconds: float) -> RunR
     games_of = {m.id: m.game for m in config.missions}
     summary = _with_setup_shares(
         summarise(cell_counts, fail, config.bot.name, games_of), cell_counts
-    )
+    ).with_columns(pl.Series(STOPPED, list(reasons), pl.String))
     summary.write_parquet(out / "summary.parquet")
     write_csv(summary, out / "summary.csv")
     fail.write_parquet(out / "failures.parquet")

@@ -19,6 +19,7 @@ from crewsim.kernel.layout import DISTRESS_CODES
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions.schema import Mission
 from crewsim.runs.backends import check_backend, worker_count
+from crewsim.runs.stopping import Stopping
 
 MAX_GAMES = 10**10  # per cell: ~10 core-hours; a plan of 200,000 chunks, still small in memory
 
@@ -87,6 +88,7 @@ class RunConfig:
     bots_file: str | None = None
     backend: str = "loky"
     scheduler: str | None = None
+    stopping: Stopping = Stopping()  # -n is then the cap of a cell that may stop earlier
 
     def cells(self) -> list[Cell]:
         """Cells in a stable order (missions as given, then player counts): seeds follow it."""
@@ -112,6 +114,7 @@ class RunConfig:
         if self.seed < 0:
             raise CrewsimError(f"--seed: expected a non-negative integer, got {self.seed}")
         check_backend(self.backend, self.scheduler)
+        self.stopping.check()
 
     def mission_vector(self, cell: Cell) -> np.ndarray:
         """The kernel's mission vector; raises CrewsimError for what the kernel cannot play."""

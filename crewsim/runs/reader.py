@@ -17,8 +17,9 @@ from typing import Any, NoReturn
 import polars as pl
 
 from crewsim.errors import CrewsimError
-from crewsim.runs.run_format import check_games, check_summary
+from crewsim.runs.run_format import check_games, check_summary, with_stopped
 from crewsim.runs.stats import CEILING_COLUMNS, ceiling_columns
+from crewsim.runs.stopping import Stopping
 
 _REQUIRED = ("manifest.json", "summary.parquet", "failures.parquet")
 _SUMMARY_COLUMNS = ("mission", "players", "games", "successes", "success_rate")
@@ -58,6 +59,18 @@ class Run:
     @property
     def games_per_cell(self) -> int:
         return int(self.manifest["games_per_cell"])
+
+    @property
+    def stopping(self) -> Stopping:
+        """What could stop a cell before the cap (``--precision``, ``--separate``)."""
+        return Stopping.from_dict(self.manifest.get("stopping"))
+
+    @property
+    def games_each(self) -> str:
+        """Games per cell as a caption says them: ``20,000``, or ``up to 20,000`` when cells
+        could stop early (each cell's own count is in the summary)."""
+        cap = f"{self.games_per_cell:,}"
+        return f"up to {cap}" if self.stopping.active else cap
 
     @property
     def version(self) -> str:
@@ -101,7 +114,7 @@ class Run:
     def caption(self) -> str:
         """The line every chart carries, so a chart cut out of the report still says its source."""
         return (
-            f"{self.games_per_cell:,} games per mission and player count · bot {self.bot} · "
+            f"{self.games_each} games per mission and player count · bot {self.bot} · "
             f"seed {self.seed} · distress {self.distress} · crewsim {self.version} · "
             f"run {self.created}"
         )
@@ -197,6 +210,7 @@ def load_run(path: Path | str) -> Run:
         if absent:
             _damaged(path / name, f"no column {absent[0]!r}")
     check_summary(path, summary.columns)
+    summary = with_stopped(summary)
     chunks = sorted((path / "chunks").glob("*.parquet"))
     for chunk in chunks:
         _whole_parquet(chunk)
@@ -224,8 +238,12 @@ def _no_missing_chunk(run: Run, present: set[str], chunk_size: int) -> None:
     from crewsim.runs.folder import resume_command
     from crewsim.runs.plan import chunk_file_name, n_chunks
 
-    for key in run.key_map()["key"]:
-        for k in range(n_chunks(run.games_per_cell, chunk_size)):
+    played = {  # a cell that stopped early (``--precision``) holds fewer games than the cap
+        (m, int(p)): int(n) for m, p, n in run.summary.select("mission", "players", "games").rows()
+    }
+    for key, mission, players in run.key_map().rows():
+        games = played.get((mission, players), run.games_per_cell)
+        for k in range(n_chunks(games, chunk_size)):
             name = chunk_file_name(key, k)
             if name not in present:
                 raise CrewsimError(

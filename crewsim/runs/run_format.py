@@ -13,9 +13,11 @@ import polars as pl
 from crewsim.errors import CrewsimError
 from crewsim.runs.chunks import RESULT_COLUMNS
 from crewsim.runs.stats import CEILING_COLUMNS, SUMMARY_SCHEMA
+from crewsim.runs.stopping import CAP
 
 CEILING_DIR = "ceiling"  # in a run folder: one file per solved cell
-SUMMARY_COLUMNS = (*SUMMARY_SCHEMA, "redeal_share", "repair_share")  # with the set-up shares
+STOPPED = "stopped"  # why each cell stopped playing (``runs.stopping``)
+SUMMARY_COLUMNS = (*SUMMARY_SCHEMA, "redeal_share", "repair_share", STOPPED)  # with set-up shares
 
 
 def older_run(folder: Path, what: str) -> CrewsimError:
@@ -37,12 +39,21 @@ def check_cells(folder: Path, doc: dict[str, Any]) -> None:
 
 def check_summary(folder: Path, columns: Sequence[str]) -> None:
     """A summary holds every column of today's, and the ceiling's all or none."""
-    absent = [c for c in SUMMARY_COLUMNS if c not in columns]
+    absent = [c for c in SUMMARY_COLUMNS if c not in columns and c != STOPPED]
     if absent:
         raise older_run(folder, f"its summary has no column {absent[0]!r}")
     ceiling = [c for c in CEILING_COLUMNS if c not in columns]
     if 0 < len(ceiling) < len(CEILING_COLUMNS):
         raise older_run(folder, f"its summary's ceiling has no column {ceiling[0]!r}")
+
+
+def with_stopped(summary: pl.DataFrame) -> pl.DataFrame:
+    """A summary with ``stopped``: a folder made before cells could stop early lacks it, and
+    there every cell played its ``-n`` (the only change of format that is read, not refused:
+    one constant column, known for certain)."""
+    if STOPPED in summary.columns:
+        return summary
+    return summary.with_columns(pl.lit(CAP, pl.String).alias(STOPPED))
 
 
 def check_games(folder: Path) -> None:

@@ -27,6 +27,8 @@ from crewsim.runs.montecarlo import (
 )
 from crewsim.runs.plan import RunConfig
 from crewsim.runs.progress import Bar, no_bar
+from crewsim.runs.run_format import STOPPED
+from crewsim.runs.stopping import STOP_REASONS
 from crewsim.solver.api import DEFAULT_CONFLICTS
 
 
@@ -90,17 +92,20 @@ def play(
         earlier = None if ceiling else earlier_ceiling(out)
         state = prepare(config, out)
         again = resume_hint(state.out, ceiling)
+        cap = "at most " if config.stopping.active else ""
         progress.say(
-            f"{len(config.cells())} mission x player cells, {config.games:,} games each, bot "
+            f"{len(config.cells())} mission x player cells, {cap}{config.games:,} games each, bot "
             f"{config.bot.name}, seed {config.seed}, on {where}, run folder {state.out}"
         )
         _report_state(state, progress)
         result = _play_chunks(state, engine, progress, again)
-        rate = state.todo_games / result.seconds if result.seconds > 0 else float("nan")
+        rate = result.played / result.seconds if result.seconds > 0 else float("nan")
         progress.say(
-            f"{state.todo_games:,} games simulated in {result.seconds:.1f} s ({rate:,.0f} "
+            f"{result.played:,} games simulated in {result.seconds:.1f} s ({rate:,.0f} "
             f"games/s), {result.games:,} in all; summary in {state.out / 'summary.csv'}"
         )
+        if config.stopping.active:
+            progress.say(stops_line(result.summary))
         rows = _solve_ceiling(state, engine, ceiling, progress, again) if ceiling else earlier
     summary = result.summary
     if rows:
@@ -110,6 +115,14 @@ def play(
         summary.write_parquet(state.out / "summary.parquet")
         write_csv(summary, state.out / "summary.csv")
     return state.out, summary
+
+
+def stops_line(summary: pl.DataFrame) -> str:
+    """How many cells stopped for each reason: ``cells stopped: 12 precision, 3 cap``."""
+    counts = summary[STOPPED].value_counts()
+    by = dict(zip(counts[STOPPED].to_list(), counts["count"].to_list(), strict=True))
+    parts = [f"{by[r]} {r}" for r in STOP_REASONS if by.get(r)]
+    return f"cells stopped: {', '.join(parts)} (of {summary.height})"
 
 
 def _play_chunks(state: RunState, engine: Backend, progress: RunProgress, again: str) -> RunResult:

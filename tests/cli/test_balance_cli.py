@@ -106,6 +106,8 @@ def test_each_card_alone_beside_its_ceiling(balance_run: tuple[Path, Path], tmp_
         ["balance", "--players", "2", "--run", "x"],
         ["balance", "--run", "/no/such/run"],
         ["balance", "--fit-games", "-1", "--run", "x"],
+        ["balance", "--precision", "0.5"],
+        ["balance", "--precision", "1%", "--run", "x"],
     ],
 )
 def test_bad_input_is_one_line_exit_2(args: list[str]) -> None:

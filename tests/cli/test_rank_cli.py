@@ -59,6 +59,9 @@ def test_csv_with_filters(ranked_run: Path) -> None:
         (["rank", "pn-9", "--run", "RUN"], "unknown mission id 'pn-9' (known: pn-1..pn-3)"),
         (["rank", "--run", "RUN", "-p", "5"], "no games at 5 players"),
         (["rank", "--run", "/nonexistent/run"], "not found"),
+        (["rank", "--run", "RUN", "--separate"], "--separate shapes a new run"),
+        (["rank", "--run", "RUN", "--precision", "1%"], "--precision shapes a new run"),
+        (["rank", "pn-1", "--precision", "0%"], "--precision: expected a share above 0"),
     ],
 )
 def test_user_errors(ranked_run: Path, args: list[str], message: str) -> None:
@@ -90,3 +93,20 @@ def test_rank_with_ceiling_shows_feasible_share(tmp_path: Path) -> None:
     df = pl.read_csv(io.StringIO(result.stdout))
     assert "feasible_share" in df.columns
     assert df["feasible_share"].min() >= 0.0
+
+
+def test_separate_plays_on_where_the_order_is_open(tmp_path: Path) -> None:
+    """pn-1..4 at 4 players, 500-game steps up to 4,000: the cells apart from their neighbours
+    stop after a step; the table says each cell's games and why it stopped."""
+    args = ["rank", "pn-1..4", "-p", "4", "-n", "4000", "--jobs", "1", "--separate"]
+    out = tmp_path / "run"
+    result = runner.invoke(app, [*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "up to 4,000 games each" in result.stdout and "stopped" in result.stdout
+    assert "cells stopped:" in result.stderr
+    doc = json.loads(runner.invoke(app, ["rank", "--run", str(out), "--format", "json"]).stdout)
+    rows = {r["mission"]: r for r in doc["ranking"]}
+    assert {r["stopped"] for r in rows.values()} <= {"separated", "cap"}
+    assert min(r["games"] for r in rows.values()) == 2_000  # one step (STOP_CHUNK_SIZE)
+    for r in rows.values():
+        assert r["tied"] == (r["stopped"] == "cap")  # the ranking's own overlap

@@ -89,6 +89,10 @@ def test_a_deep_sea_trace_names_its_task_cards_and_owners() -> None:
         (["pn-1", "-n", "0"], "-n"),
         (["pn-1", "--bot", "nobody"], "unknown bot"),
         (["pn-1", "--distress", "sometimes"], "--distress"),
+        (["pn-1", "--precision", "0"], "--precision: expected a share above 0"),
+        (["pn-1", "--precision", "50%"], "--precision: expected a share above 0"),
+        (["pn-1", "--precision", "-1%"], "--precision: expected a share above 0"),
+        (["pn-1", "--precision", "tight"], "--precision: expected a share such as 0.005"),
     ],
 )
 def test_bad_input_is_one_line_user_error(args: list[str], message: str, tmp_path: Path) -> None:
@@ -97,3 +101,29 @@ def test_bad_input_is_one_line_user_error(args: list[str], message: str, tmp_pat
     assert message in str(result.exception)
     assert "\n" not in str(result.exception)
     assert not (tmp_path / "run").exists()
+
+
+def test_a_bad_precision_exits_2_with_one_line() -> None:
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "crewsim", "simulate", "pn-1", "--precision", "0.5"]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "--precision: expected a share" in result.stderr
+
+
+def test_precision_stops_cells_and_a_resume_keeps_the_setting(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["simulate", "pn-1,pn-2", "-p", "4", "-n", "20000", "--jobs", "1", "--seed", "3"]
+    result = runner.invoke(app, [*args, "--precision", "1.5%", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "at most 20,000 games each" in result.stdout and "stopped" in result.stdout
+    first = json.loads(
+        runner.invoke(app, ["simulate", "--resume", str(out), "--format", "json"]).stdout
+    )
+    assert [r["stopped"] for r in first] == ["precision", "precision"]
+    assert all(r["games"] < 20_000 for r in first)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["stopping"] == {"precision": 0.015, "separate": False}
+    assert manifest["chunk_size"] == 2_000 and manifest["games_per_cell"] == 20_000
