@@ -17,7 +17,7 @@ from crewsim.analysis.autopsy import KINDS, PLAY_KINDS, SETUP_KINDS, Examination
 from crewsim.errors import CrewsimError
 from crewsim.missions.schema import Mission
 from crewsim.runs.backends import Workers
-from crewsim.runs.folder import atomic_write, config_from_manifest
+from crewsim.runs.folder import atomic_write, config_from_manifest, kernel_digest
 from crewsim.runs.plan import Cell, RunConfig, plan
 from crewsim.runs.progress import Bar, no_bar
 from crewsim.runs.reader import Run, game_outcomes, load_run
@@ -185,7 +185,13 @@ def _chosen(
     run: Run, config: RunConfig, missions: str | None, players: Sequence[int] | None
 ) -> list[Cell]:
     """The run's cells a mission spec and crew sizes pick; the solver's unsupported missions
-    are left out (their positions cannot be judged)."""
+    are left out (their positions cannot be judged).  A run another kernel played is refused:
+    its games would not replay as they were played."""
+    if run.manifest.get("kernel_sha256") != kernel_digest():
+        raise CrewsimError(
+            f"{run.path}: played by another version of the game kernel, so its games cannot "
+            "be replayed; simulate it again for an autopsy"
+        )
     cells = config.cells()
     if missions:
         from crewsim.missions import resolve_missions

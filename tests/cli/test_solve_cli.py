@@ -33,6 +33,7 @@ def test_solve_one_deal(tmp_path: Path) -> None:
         "leaders",
         "winners",
         "designated",
+        "owners",
         "engine",
         "reason",
     }  # as the README shows
