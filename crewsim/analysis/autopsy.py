@@ -102,11 +102,32 @@ def examine(
     conflicts: int = DEFAULT_CONFLICTS,
 ) -> Examination:
     """Lost game ``i`` of a recorded chunk (``game``: its place in the cell)."""
-    state = set_up(mission, players, rec, i)
+    replayed = set_up(mission, players, rec, i)
+    plays = tuple(card for _, card in moves(replayed, mission, rec, i))
+    before = dealt(mission, players, rec, i)
+    exam = examine_play(
+        mission, set_up(mission, players, rec, i), before, plays, game, budget, conflicts
+    )
+    return replace(exam, state=replayed)  # its history holds the communications too
+
+
+def examine_play(
+    mission: Mission,
+    state: GameState,
+    before: GameState,
+    plays: tuple[int, ...],
+    game: int = 0,
+    budget: int = DEFAULT_BUDGET,
+    conflicts: int = DEFAULT_CONFLICTS,
+) -> Examination:
+    """A lost game given as its position before the first card (``state``: tasks given out,
+    any pass made), the deal as dealt (``before``) and the cards played in order."""
     played = replace(_problem(mission, state, state), predictions_made=True)
-    plays = tuple(card for _, card in moves(state, mission, rec, i))
+    for card in plays:
+        state.play(state.to_play, card)
     outcome = state.outcome
-    assert outcome is not None and not outcome.success, "only a lost game has an autopsy"
+    if outcome is None or outcome.success:
+        raise ValueError("only a lost game has an autopsy")
     base = Finding(
         game,
         "undecided",
@@ -115,7 +136,7 @@ def examine(
         failed_trick=outcome.trick + 1,
     )
     solver = _Solver(budget, conflicts)
-    setup_kind = _setup_kind(mission, players, rec, i, state, played, solver)
+    setup_kind = _setup_kind(mission, before, state, played, solver)
     if setup_kind is not None:
         return Examination(replace(base, kind=setup_kind, solves=solver.solves), state, plays, ())
     # winnable before the first card, lost after the last: find the play in between
@@ -147,20 +168,13 @@ def _problem(mission: Mission, hands_of: GameState, owners_of: GameState) -> Pro
 
 
 def _setup_kind(
-    mission: Mission,
-    players: int,
-    rec: Mapping[str, np.ndarray],
-    i: int,
-    state: GameState,
-    played: Problem,
-    solver: _Solver,
+    mission: Mission, before: GameState, state: GameState, played: Problem, solver: _Solver
 ) -> str | None:
     """What lost the game before its first card (None: it could still be won then)."""
     if solver.winnable(played):
         return None
     if solver.last is not None and solver.last.verdict != "infeasible":
         return "undecided"
-    before = dealt(mission, players, rec, i)
     as_dealt = _problem(mission, before, state)
     free = freed(as_dealt, mission)
     any_split = solver.winnable(free)

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
-from crewsim.analysis.autopsy import KINDS, PLAY_KINDS, examine
+from crewsim.analysis.autopsy import KINDS, PLAY_KINDS, examine, examine_play
 from crewsim.bots import get_bot
 from crewsim.engine.run import run_chunk
 from crewsim.missions import resolve_missions
+from crewsim.missions.schema import Mission
+from crewsim.rules.deal import Deal
+from crewsim.rules.game import GameState, Rules, TaskSpec
+from crewsim.rules.setup import random_setup
 from crewsim.runs.ceiling import problem_of
 from crewsim.runs.plan import RunConfig
 from crewsim.runs.replay import set_up
 from crewsim.solver.api import solve
+from crewsim.solver.problem import problem_from_mission
 
 # Planet Nine at 4 players and with the two-player dummy, a designation objective at 5 players
 # with the task hand-over, Deep Sea's task cards at 4 and its free selection at 3
@@ -53,3 +59,48 @@ def test_each_decisive_play_is_winnable_before_and_lost_after(
             state.play(state.to_play, card)
         assert state.outcome is not None and state.outcome.success
         assert 1 <= f.trick <= f.failed_trick
+
+
+@pytest.mark.parametrize("seed", range(1, 7))
+def test_a_known_blunder_is_found(seed: int) -> None:
+    """Follow a winning line, then play the first card that throws the game away (the solver
+    says no line wins after it) and any legal cards until the game is lost: the autopsy
+    names exactly that card, its trick and its kind."""
+    mission = resolve_missions("pn-10")[0]
+    deal, tasks = random_setup(4, 4, (), seed)
+    start = GameState(deal, list(tasks), Rules.of(mission))
+    problem = problem_from_mission(deal, tasks, mission)
+    line = solve(problem).plays
+    blunder = next(
+        (k, c)
+        for k in range(len(line))
+        for c in _legal(deal, tasks, mission, line[:k])
+        if solve(replace(problem, prefix=(*line[:k], c))).verdict == "infeasible"
+    )
+    k, card = blunder
+    game = GameState(deal, list(tasks), Rules.of(mission))
+    for c in (*line[:k], card):
+        game.play(game.to_play, c)
+    rng = np.random.default_rng(seed)
+    plays = [*line[:k], card]
+    while game.outcome is None:
+        c = int(rng.choice(_legal_now(game)))
+        game.play(game.to_play, c)
+        plays.append(c)
+    before = GameState(deal, list(tasks), Rules.of(mission))
+    exam = examine_play(mission, start, before, tuple(plays))
+    assert (exam.finding.trick, exam.finding.card) == (k // 4 + 1, card)
+    led = plays[k - k % 4]
+    kind = "follow" if card // 9 == led // 9 else ("trump" if card >= 36 else "discard")
+    assert exam.finding.kind == ("lead" if k % 4 == 0 else kind)
+
+
+def _legal(deal: Deal, tasks: list[TaskSpec], mission: Mission, made: list[int]) -> list[int]:
+    g = GameState(deal, list(tasks), Rules.of(mission))
+    for c in made:
+        g.play(g.to_play, c)
+    return _legal_now(g)
+
+
+def _legal_now(g: GameState) -> list[int]:
+    return [c for c in range(40) if g.can_play(g.to_play, c)]
