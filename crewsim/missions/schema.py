@@ -381,6 +381,12 @@ class TaskCard:
     deal_exception: str = ""  # redeal condition in words ("" if none)
     redeal_if: tuple[tuple[int, ...], ...] = ()  # redeal when one hand holds all cards of a set
 
+    @property
+    def label(self) -> str:
+        """How a person names the card: its number and its printed sentence
+        (``17 "I will never win 2 tricks in a row"``), never the internal ``ref_id``."""
+        return f'{self.number} "{self.text}"'
+
     def difficulty_for(self, players: int) -> int:
         """Printed value for this crew size (2 players use the 3-player value)."""
         if players == 2:
