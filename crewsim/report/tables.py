@@ -14,6 +14,7 @@ import polars as pl
 from crewsim.kernel.layout import FAIL_NAMES
 from crewsim.runs.reader import Run, ceiling
 from crewsim.runs.stats import spearman
+from crewsim.runs.stopping import Tally, overlapping
 
 RANKING_COLUMNS = (
     "players",
@@ -83,9 +84,11 @@ def ranking(run: Run) -> pl.DataFrame:
     cols.append("top_failures")
     s = s.sort(["players", "success_rate", "number"], descending=[False, True, False])
     s = s.with_columns(pl.int_range(1, pl.len() + 1).over("players").alias("rank"))
-    over = (pl.col("ci_low") <= pl.col("ci_high").shift(-1)).over("players")  # the next is lower
-    under = (pl.col("ci_high") >= pl.col("ci_low").shift(1)).over("players")
-    s = s.with_columns((over.fill_null(False) | under.fill_null(False)).alias("tied"))
+    tied: list[bool] = []  # the rule `rank --separate` plays by, on rows in rank order
+    for p in s["players"].unique(maintain_order=True):
+        rows = s.filter(pl.col("players") == p).select("games", "successes").rows()
+        tied += overlapping([Tally(int(n), int(w)) for n, w in rows])
+    s = s.with_columns(pl.Series("tied", tied, pl.Boolean))
     return s.select(cols[:2] + ["tied"] + cols[2:])
 
 

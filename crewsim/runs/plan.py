@@ -27,6 +27,9 @@ MAX_GAMES = 10**10  # per cell: ~10 core-hours; a plan of 200,000 chunks, still 
 CHUNK_SIZE = 50_000  # games per chunk: large enough to amortise dispatch, small for memory
 
 
+MAX_CHUNKS = MAX_GAMES // CHUNK_SIZE  # per cell: the plan's size at MAX_GAMES in usual chunks
+
+
 _SEED_MASK = (1 << 63) - 1
 
 
@@ -108,6 +111,12 @@ class RunConfig:
         check_games(self.games)
         if self.chunk_size <= 0:
             raise CrewsimError(f"chunk size must be positive, got {self.chunk_size}")
+        if n_chunks(self.games, self.chunk_size) > MAX_CHUNKS:  # small chunks (--precision)
+            most = MAX_CHUNKS * self.chunk_size
+            raise CrewsimError(
+                f"-n: at most {most:,} games per cell in chunks of {self.chunk_size:,}, "
+                f"got {self.games:,}"
+            )
         if self.distress not in DISTRESS_CODES:
             known = "|".join(DISTRESS_CODES)
             raise CrewsimError(f"--distress: expected {known}, got {self.distress!r}")

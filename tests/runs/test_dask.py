@@ -16,6 +16,7 @@ from crewsim.missions import resolve_missions
 from crewsim.runs.chunks import ChunkCounts, play_chunk
 from crewsim.runs.montecarlo import execute, open_backend, prepare, run
 from crewsim.runs.plan import ChunkTask, RunConfig
+from crewsim.runs.stopping import Stopping
 
 distributed = pytest.importorskip("distributed")
 
@@ -55,6 +56,18 @@ def test_same_seed_same_summary_on_loky_and_dask(tmp_path: Path, cluster: str) -
         assert (tmp_path / "serial" / "chunks" / name).read_bytes() == (
             tmp_path / "dask" / "chunks" / name
         ).read_bytes()
+
+
+@pytest.mark.parametrize("stopping", [Stopping(0.03), Stopping(0.01, True)], ids=str)
+def test_cells_stop_after_the_same_chunk_on_dask(
+    tmp_path: Path, cluster: str, stopping: Stopping
+) -> None:
+    kw = {"games": 6000, "stopping": stopping}
+    serial = run(_config(**kw), tmp_path / "serial")
+    remote = run(_config(backend="dask", scheduler=cluster, **kw), tmp_path / "dask")
+    assert_frame_equal(serial.summary, remote.summary)
+    assert_frame_equal(serial.failures, remote.failures)
+    assert (serial.summary["games"] < 6000).any()
 
 
 def _die_once(marker: str) -> object:

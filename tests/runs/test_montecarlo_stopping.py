@@ -12,6 +12,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from crewsim.bots import get_bot
+from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
 from crewsim.runs.backends import open_workers
 from crewsim.runs.chunks import ChunkCounts, play_chunk
@@ -138,3 +139,9 @@ def test_other_stops_drop_the_old_summary_until_theirs_is_done(tmp_path: Path) -
     assert (tmp_path / "summary.csv").exists()
     prepare(_config(Stopping(0.02), games=1_000), tmp_path)  # started, and stopped here
     assert not (tmp_path / "summary.csv").exists()
+
+
+def test_a_cap_whose_plan_would_fill_the_memory_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(CrewsimError, match=r"-n: at most 400,000,000 games per cell in chunks"):
+        prepare(replace(_config(Stopping(0.01)), games=10**9, chunk_size=2_000), tmp_path)
+    assert not (tmp_path / "manifest.json").exists()
