@@ -1,5 +1,6 @@
 # One-command entry points; each creates .venv first when needed.
-PY ?= python3.11
+# the Python to build .venv with: python3.11 when there is one, else python3 (3.11 or newer)
+PY ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -8,6 +9,9 @@ export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba-cache
 .PHONY: venv demo test lint bench profile reports clean
 
 $(STAMP): pyproject.toml
+	@$(PY) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { \
+		echo "crewsim needs Python 3.11 or newer; $(PY) is older: make PY=/path/to/python3.11"; \
+		exit 2; }
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[test]'

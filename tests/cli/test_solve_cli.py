@@ -36,7 +36,7 @@ def test_solve_one_deal(tmp_path: Path) -> None:
         "owners",
         "engine",
         "reason",
-    }  # as the README shows
+    }  # as docs/commands.md shows
     assert out["engine"] in ((None,) if out["verdict"] == "unknown" else ("dfs", "sat"))
     if out["verdict"] == "feasible":
         assert all(len(t) == 4 for t in out["line"])
