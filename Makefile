@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba-cache
 
-.PHONY: venv demo test lint bench profile reports clean
+.PHONY: venv demo test lint bench profile reports report-runs report-pages clean
 
 $(STAMP): pyproject.toml
 	@$(PY) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { \
@@ -41,7 +41,9 @@ demo: $(STAMP)
 #                             and crew size, and how many of those deals could be won (solver)
 # and beside the heuristic crew in both campaign reports ("The crews side by side"), the search
 # crew on the first SEARCH_GAMES deals of every cell (runs/planet-nine-search,
-# runs/deep-sea-search): the same seed and distress setting, so the very same deals.
+# runs/deep-sea-search): the same seed and distress setting, so the very same deals; and in
+# both campaign reports "Why games are lost", the autopsy of the first AUTOPSY_LOST lost games
+# of every cell (a few minutes).
 # Without the search crew 6-10 minutes on this 2-core machine (6 min 5 s and 7 min 23 s
 # measured on 2026-12-02; the ceiling cells run on both cores, and the hardest of their deals
 # get up to CEILING_CONFLICTS).  The search crew plays thousands of times slower than the
@@ -56,25 +58,33 @@ BALANCE_FIT_GAMES ?= 25000
 BALANCE_CEILING_DEALS ?= 300
 SEARCH_GAMES ?= 200
 REPORT_DISTRESS ?= auto
-reports: $(STAMP)
-	rm -rf runs/planet-nine runs/planet-nine-search
+AUTOPSY_LOST ?= 200
+reports: report-runs report-pages
+
+# the runs behind the reports (runs/), each autopsied right after it is played: an autopsy
+# replays the games, which needs the kernel that played them
+report-runs: $(STAMP)
+	rm -rf runs/planet-nine runs/planet-nine-search runs/deep-sea runs/deep-sea-search
 	$(BIN)/crewsim simulate planet-nine --players 2,3,4,5 -n $(REPORT_GAMES) --seed $(REPORT_SEED) \
 		--distress $(REPORT_DISTRESS) --out runs/planet-nine --ceiling --ceiling-n $(CEILING_DEALS) \
 		--ceiling-conflicts $(CEILING_CONFLICTS) --format json > /dev/null
-	$(BIN)/crewsim simulate planet-nine --players 2,3,4,5 -n $(SEARCH_GAMES) --seed $(REPORT_SEED) \
-		--distress $(REPORT_DISTRESS) --bot search --out runs/planet-nine-search \
-		--format json > /dev/null
-	rm -rf reports/planet-nine
-	$(BIN)/crewsim report runs/planet-nine --out reports/planet-nine \
-		--beside runs/planet-nine-search
-	rm -rf runs/deep-sea runs/deep-sea-search
+	$(BIN)/crewsim autopsy runs/planet-nine --lost $(AUTOPSY_LOST) --format csv > /dev/null
 	$(BIN)/crewsim simulate deep-sea --players 2,3,4,5 -n $(REPORT_GAMES) --seed $(REPORT_SEED) \
 		--distress $(REPORT_DISTRESS) --out runs/deep-sea --ceiling --ceiling-n $(CEILING_DEALS) \
 		--ceiling-conflicts $(CEILING_CONFLICTS) --format json > /dev/null
+	$(BIN)/crewsim autopsy runs/deep-sea --lost $(AUTOPSY_LOST) --format csv > /dev/null
+	$(BIN)/crewsim simulate planet-nine --players 2,3,4,5 -n $(SEARCH_GAMES) --seed $(REPORT_SEED) \
+		--distress $(REPORT_DISTRESS) --bot search --out runs/planet-nine-search \
+		--format json > /dev/null
 	$(BIN)/crewsim simulate deep-sea --players 2,3,4,5 -n $(SEARCH_GAMES) --seed $(REPORT_SEED) \
 		--distress $(REPORT_DISTRESS) --bot search --out runs/deep-sea-search \
 		--format json > /dev/null
-	rm -rf reports/deep-sea reports/deep-sea-balance
+
+# the pages, from the runs report-runs made
+report-pages: $(STAMP)
+	rm -rf reports/planet-nine reports/deep-sea reports/deep-sea-balance
+	$(BIN)/crewsim report runs/planet-nine --out reports/planet-nine \
+		--beside runs/planet-nine-search
 	$(BIN)/crewsim report runs/deep-sea --out reports/deep-sea --beside runs/deep-sea-search
 	$(BIN)/crewsim balance --run runs/deep-sea --players 3,4,5 --fit-games $(BALANCE_FIT_GAMES) \
 		--ceiling --ceiling-n $(BALANCE_CEILING_DEALS) --out reports/deep-sea-balance \
