@@ -79,7 +79,9 @@ def autopsy(
     beside those of other cells examined before."""
     run = load_run(path)
     config = config_from_manifest(path)
-    cells = _chosen(run, config, missions, players)
+    chosen = _chosen(run, config, missions, players)
+    cells = [c for c in chosen if unsupported_reason(c.mission) is None]
+    left_out = tuple(f"{c.key}: {unsupported_reason(c.mission)}" for c in chosen if c not in cells)
     batches, lost_counts = _batches(run, config, cells, lost)
     settings = {"budget": budget, "conflicts": conflicts}
     found: list[dict[str, Any]] = []
@@ -114,7 +116,7 @@ def autopsy(
             atomic_write(target, (json.dumps(doc) + "\n").encode())
             found += rows
             advance(len(rows))
-    result = Autopsy(_frame(found), summarise(_frame(found), lost_counts))
+    result = Autopsy(_frame(found), summarise(_frame(found), lost_counts), left_out)
     _write(path / AUTOPSY_DIR, result)
     return result
 
@@ -125,6 +127,7 @@ class Autopsy:
 
     findings: pl.DataFrame
     summary: pl.DataFrame
+    left_out: tuple[str, ...] = ()  # cells the solver cannot judge, each with the reason
 
 
 def _write(out: Path, result: Autopsy) -> None:
@@ -171,6 +174,8 @@ def examine_game(
             f"{len(cells)} cells match (give MISSIONS and -p)"
         )
     cell = cells[0]
+    if unsupported_reason(cell.mission):
+        raise CrewsimError(f"{path}: {unsupported_reason(cell.mission)}")
     if not 0 <= game < config.games:
         raise CrewsimError(f"{path}: {cell.key} has games 0 to {config.games - 1}, not {game}")
     chunk, i = divmod(game, config.chunk_size)
@@ -184,9 +189,8 @@ def examine_game(
 def _chosen(
     run: Run, config: RunConfig, missions: str | None, players: Sequence[int] | None
 ) -> list[Cell]:
-    """The run's cells a mission spec and crew sizes pick; the solver's unsupported missions
-    are left out (their positions cannot be judged).  A run another kernel played is refused:
-    its games would not replay as they were played."""
+    """The run's cells a mission spec and crew sizes pick.  A run another kernel played is
+    refused: its games would not replay as they were played."""
     if run.manifest.get("kernel_sha256") != kernel_digest():
         raise CrewsimError(
             f"{run.path}: played by another version of the game kernel, so its games cannot "
@@ -206,7 +210,7 @@ def _chosen(
         if absent:
             raise CrewsimError(f"{run.path}: the run has no games at {absent[0]} players")
         cells = [c for c in cells if c.players in players]
-    return [c for c in cells if unsupported_reason(c.mission) is None]
+    return cells
 
 
 def _batches(

@@ -78,6 +78,8 @@ def autopsy(
         Workers(backend_named(backend, scheduler), jobs, scheduler),
         lambda total: games_bar("examining", total, console),
     )
+    for line in result.left_out:
+        console.print(f"left out {line}", highlight=False, soft_wrap=True)
     if fmt is AutopsyFormat.csv:
         typer.echo(csv_text(result.summary), nl=False)
     elif fmt is AutopsyFormat.json:

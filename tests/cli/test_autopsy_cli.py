@@ -30,6 +30,7 @@ def test_shares_add_up_and_the_autopsy_resumes(run: Path) -> None:
     args = ["autopsy", str(run), "--lost", "30", "--jobs", "1", "-f", "json"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
+    assert "left out pn-12-3p: pn-12: the random card draw" in result.stderr
     cells = json.loads(result.stdout)["cells"]
     assert {(c["mission"], c["players"]) for c in cells} == {
         (m, p) for m in ("pn-1", "pn-2", "pn-3") for p in (3, 4)
@@ -69,6 +70,7 @@ def test_refusals_are_one_line_with_status_2(run: Path, capsys: pytest.CaptureFi
         (["pn-1..3", "--trace", "0"], "one mission at one crew size"),
         (["pn-1", "-p", "3", "--trace", "100"], "games 0 to 99"),
         (["-p", "5"], "no games at 5 players"),
+        (["pn-12", "-p", "4", "--trace", "0"], "random card draw"),
     ):
         assert words in exit_2(["autopsy", str(run), *args], capsys)
 
