@@ -73,6 +73,7 @@ class Examination:
     state: GameState
     plays: tuple[int, ...]
     line: tuple[int, ...]
+    setup: Result | None = None  # a game lost at set-up: an allocation that wins, with its line
 
 
 class _Solver:
@@ -81,6 +82,7 @@ class _Solver:
     def __init__(self, budget: int, conflicts: int) -> None:
         self.budget, self.conflicts, self.solves = budget, conflicts, 0
         self.last: Result | None = None
+        self.allocation: Result | None = None  # the free choice's winning answer
 
     def winnable(self, problem: Problem) -> bool | None:
         self.solves += 1
@@ -138,7 +140,8 @@ def examine_play(
     solver = _Solver(budget, conflicts)
     setup_kind = _setup_kind(mission, before, state, played, solver)
     if setup_kind is not None:
-        return Examination(replace(base, kind=setup_kind, solves=solver.solves), state, plays, ())
+        found = replace(base, kind=setup_kind, solves=solver.solves)
+        return Examination(found, state, plays, (), solver.allocation)
     # winnable before the first card, lost after the last: find the play in between
     lo, hi = 0, len(plays)
     line = solver.line()
@@ -182,6 +185,7 @@ def _setup_kind(
         return "undecided"
     if not any_split:
         return "unwinnable_deal"
+    solver.allocation = solver.last
     if any(t.predicted is not None for t in played.deep):
         guessed = solver.winnable(replace(played, predictions_made=False))
         if guessed is not False:
@@ -247,6 +251,13 @@ def trace_text(exam: Examination) -> str:
         *state.trace().split("\n")[: seats + 1],
         *_tricks(state, exam.plays, f.trick, f.card),
     ]
+    if exam.setup is not None and exam.setup.plays:
+        names = [card_name(t.card, state.game) for t in state.tasks]
+        names += [t.card.label for t in state.deep_tasks]
+        given = [f"{n} to {state._who(o)}" for n, o in zip(names, exam.setup.owners, strict=False)]
+        given += [f"{state._who(s)} designated" for s in exam.setup.designated]
+        lines.append(f"set up so ({', '.join(given)}), the crew wins with every card seen:")
+        lines += _tricks(state, exam.setup.plays, 0, -1)
     if f.trick and f.alternative >= 0:
         lines.append(
             f"instead of {card_name(f.card, state.game)}, {state._who(f.seat)} could play "
