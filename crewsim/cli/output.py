@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -255,10 +256,12 @@ def summary_table(summary: pl.DataFrame, title: str, stops: bool = False) -> Tab
     # Planet Nine never redeals or repairs: keep the table narrow
     setup = any(m.startswith("ds-") for m in summary["mission"])
     extra = ("redeal", "repair") if setup else ()  # shares of games, one decimal
-    # short headers: the table fits a terminal of 80 columns
+    # short headers: the table fits a terminal of 80 columns ("p" when Deep Sea's shares and
+    # the stop reasons would make it wider)
+    players = "p" if setup and stops else "players"
     names = (
         "mission",
-        "players",
+        players,
         "games",
         "wins",
         "success rate\n[95 % CI]",
@@ -269,11 +272,15 @@ def summary_table(summary: pl.DataFrame, title: str, stops: bool = False) -> Tab
     )
     for name in names:
         table.add_column(name, justify="left" if name == "mission" else "right", no_wrap=True)
-    table.caption = "distr.: games in which the crew sent the distress signal" + (
-        "; redeal: games dealt again because a drawn task card said so; repair: games whose "
-        "drawn task cards contradicted each other and were repaired"
-        if setup
-        else ""
+    table.caption = (
+        ("p: players; " if players == "p" else "")
+        + ("distr.: games in which the crew sent the distress signal")
+        + (
+            "; redeal: games dealt again because a drawn task card said so; repair: games whose "
+            "drawn task cards contradicted each other and were repaired"
+            if setup
+            else ""
+        )
     )
     for r in summary.iter_rows(named=True):
         shares = (pct(r["redeal_share"], 1), pct(r["repair_share"], 1)) if setup else ()
@@ -291,6 +298,26 @@ def summary_table(summary: pl.DataFrame, title: str, stops: bool = False) -> Tab
     return table
 
 
+_CARD_IN_REASON = re.compile(r"task card (\d+) \([^)]*\)")
+
+
+def card_labels(reason: str) -> str:
+    """A failure reason with each Deep Sea card by its number and printed sentence
+    (``TaskCard.label``) instead of its internal short name: ``task card 57 (no5) failed``
+    reads ``task card 57 "I will win no 5" failed``."""
+    if "task card" not in reason:
+        return reason
+    from crewsim.missions import load_task_cards
+
+    cards = {c.number: c for c in load_task_cards()}
+
+    def named(m: re.Match[str]) -> str:
+        card = cards.get(int(m.group(1)))
+        return f"task card {card.label}" if card else m.group(0)
+
+    return _CARD_IN_REASON.sub(named, reason)
+
+
 def failures_table(summary: pl.DataFrame) -> Table:
     """The top failure reasons of each mission x players, in words, share of all games."""
     table = compact_table("top failure reasons (share of games)")
@@ -298,7 +325,9 @@ def failures_table(summary: pl.DataFrame) -> Table:
     table.add_column("players", justify="right")
     table.add_column("reason")
     for r in summary.iter_rows(named=True):
-        reasons = r["top_failures"].split("; ") if r["top_failures"] else ["-"]
+        reasons = (
+            [card_labels(x) for x in r["top_failures"].split("; ")] if r["top_failures"] else ["-"]
+        )
         for k, reason in enumerate(reasons):
             table.add_row(
                 r["mission"] if k == 0 else "", str(r["players"]) if k == 0 else "", reason

@@ -116,3 +116,15 @@ def test_a_terminal_bar_labels_the_elapsed_time_and_separates_thousands() -> Non
         advance(12_000)
     text = log.getvalue()
     assert "12,000/12,000" in text and "elapsed" in text and "ETA" in text
+
+
+def test_failure_reasons_name_deep_sea_cards_by_their_printed_sentence() -> None:
+    from crewsim.cli.output import card_labels
+
+    assert (
+        card_labels("task card 57 (no5) failed (1.0%, most often trick 13)")
+        == 'task card 57 "I will win no 5s" failed (1.0%, most often trick 13)'
+    )
+    assert card_labels("pink 3 won by the wrong player (2.0%)") == (
+        "pink 3 won by the wrong player (2.0%)"
+    )

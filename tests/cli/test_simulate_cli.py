@@ -170,3 +170,14 @@ def test_a_long_run_says_so_before_it_starts(
         app, ["simulate", "pn-1", "-p", "3", *SMALL, "-q", "--out", str(tmp_path)]
     )
     assert "note:" not in quiet.stderr
+
+
+def test_a_deep_sea_run_that_stops_early_fits_80_columns(tmp_path: Path) -> None:
+    """Its widest table (redeal, repair, why each cell stopped) and cards by their words."""
+    args = ["simulate", "ds-9", "-p", "3", "-n", "4000", "--jobs", "1", "--chunk-size", "2000"]
+    result = runner.invoke(app, [*args, "--precision", "5%", "-q", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    table = result.stdout[: result.stdout.index("top failure reasons")]
+    assert max(len(line) for line in table.splitlines()) <= 80
+    assert "stopped" in table and "repair" in table
+    assert re.search(r'task card \d+ "I will', result.stdout)
