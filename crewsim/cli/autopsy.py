@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Annotated
 
@@ -20,6 +22,7 @@ from crewsim.cli.options import (
     Scheduler,
     count_option,
     parse_players,
+    plural,
 )
 from crewsim.cli.output import (
     compact_table,
@@ -28,9 +31,14 @@ from crewsim.cli.output import (
     json_text,
     set_quiet,
     stdout_console,
+    warn_if_long,
 )
-from crewsim.runs.backends import Workers, backend_named
+from crewsim.runs.backends import Workers, backend_named, describe, worker_count
 from crewsim.runs.csv_out import csv_text
+
+# lost games one core examines a second, cautiously (a hard Deep Sea game takes the solver
+# seconds): for the warning before a long autopsy only
+GAMES_PER_SECOND_PER_CORE = 2.0
 
 
 def autopsy(
@@ -83,14 +91,17 @@ def autopsy(
         typer.echo(trace_text(exam))
         return
     console = Console(stderr=True)
-    result = autopsy_run.autopsy(
-        run,
-        missions,
-        chosen,
-        lost,
-        Workers(backend_named(backend, scheduler), jobs, scheduler),
-        lambda total: games_bar("examining", total, console),
-    )
+    where = backend_named(backend, scheduler)
+
+    def bar(total: int) -> AbstractContextManager[Callable[[int], None]]:
+        workers = worker_count(jobs)
+        warn_if_long(
+            total / (GAMES_PER_SECOND_PER_CORE * workers),
+            f"{plural(total, 'lost game')} to examine on {describe(where, workers, scheduler)}",
+        )
+        return games_bar("examining", total, console)
+
+    result = autopsy_run.autopsy(run, missions, chosen, lost, Workers(where, jobs, scheduler), bar)
     if fmt is Format.CSV:
         typer.echo(csv_text(result.summary), nl=False)
     elif fmt is Format.JSON:

@@ -12,9 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich import box
 from rich.console import Console
-from rich.table import Table
 
 from crewsim.analysis.task_check import CHUNK
 from crewsim.cli.options import (
@@ -33,7 +31,15 @@ from crewsim.cli.options import (
     refuse_new_run_options,
     stopping_options,
 )
-from crewsim.cli.output import busy, deals_bar, json_text, set_quiet, stdout_console
+from crewsim.cli.output import (
+    busy,
+    compact_table,
+    deals_bar,
+    json_text,
+    set_quiet,
+    stacked,
+    stdout_console,
+)
 from crewsim.errors import CrewsimError, writable_folder
 from crewsim.runs.backends import Workers, backend_named
 from crewsim.runs.csv_out import csv_text
@@ -43,6 +49,7 @@ if TYPE_CHECKING:
     from crewsim.analysis.balance import Balance
 
 DEFAULT_GAMES = 25_000  # per mission and crew size: the fit reads this many (FIT_GAMES)
+CARD_WIDTH = 32  # the card's words in the table of mis-rated cards: the rest fits 80 columns
 DEFAULT_CEILING_DEALS = 300  # per card and crew size: 96 cards x 3 sizes in ~1 min on 2 cores
 
 
@@ -198,25 +205,31 @@ def _check_options(
 def _print_tables(bal: Balance) -> None:
     """Per crew size: the mis-rated cards, most mis-rated first, and the fit in a line."""
     from crewsim.analysis.balance import FLAG_MARGIN, unidentified_reason
+    from crewsim.missions import load_task_cards
     from crewsim.report import balance_report
 
     console = stdout_console()
+    cards = {c.number: c for c in load_task_cards()}
     run = bal.run
     caption = f"{run.games_each} games per mission · bot {run.bot} · seed {run.seed}"
     for fit in bal.fits.iter_rows(named=True):
         p = fit["players"]
-        t = Table(
-            title=f"{p} players: mis-rated task cards (|estimated − printed| ≥ "
-            f"{FLAG_MARGIN:g}, 95 % interval excludes printed), most mis-rated first",
-            caption=caption,
-            box=box.SIMPLE_HEAD,
-            pad_edge=False,
-            collapse_padding=True,
+        t = compact_table(
+            f"{p} players: mis-rated task cards (|estimated − printed| ≥ {FLAG_MARGIN:g}, "
+            "95 % interval excludes printed), most mis-rated first"
         )
-        for c in balance_report.card_header(bal):
-            t.add_column(c, justify="left" if c == "name" else "right", no_wrap=c != "name")
-        for row in balance_report.card_rows(bal, p, only_flagged=True):
-            t.add_row(*row)
+        t.caption = caption
+        header = balance_report.card_header(bal)
+        for c in ("card", *header[2:]):  # number and name: one column, the card in words
+            shown = c.replace(" [", "\n[").replace(" (", "\n(").replace(": ", ":\n")
+            shown = shown.replace(" won of ", " won\nof ")  # alone: bots won / of winnable
+            if c == "card":  # wraps at whole words: the table fits 80 columns
+                t.add_column(shown, max_width=CARD_WIDTH - (15 if bal.ceiling is not None else 0))
+            else:
+                t.add_column(shown, justify="right", no_wrap=True)
+        for number, _name, *rest in balance_report.card_rows(bal, p, only_flagged=True):
+            label = cards[int(number)].label if int(number) in cards else number
+            t.add_row(label, *(stacked(x) if x.endswith("]") else x for x in rest))
         console.print(t)
         rho = fit["spearman_rho"]
         console.print(

@@ -27,6 +27,7 @@ from crewsim.analysis.task_check import (
     owners_text,
     warm_up,
 )
+from crewsim.bots import get_bot
 from crewsim.cards import seats_of
 from crewsim.cli.options import (
     ALL_CORES,
@@ -42,11 +43,20 @@ from crewsim.cli.options import (
     plural,
     refuse_ceiling_options_without_it,
 )
-from crewsim.cli.output import deals_bar, games_bar, json_text, loading_kernel, set_quiet
+from crewsim.cli.output import (
+    deals_bar,
+    games_bar,
+    json_text,
+    loading_kernel,
+    set_quiet,
+    warn_if_long,
+)
+from crewsim.cli.runs import GAMES_PER_SECOND_PER_CORE
 from crewsim.errors import CrewsimError
 from crewsim.kernel.layout import MAX_FIXED
 from crewsim.missions import TaskCard, get_task_card
 from crewsim.report.format import pct, pct_ci
+from crewsim.runs.backends import worker_count
 from crewsim.runs.ceiling import DEFAULT_CEILING_N
 from crewsim.solver.api import DEFAULT_CONFLICTS
 
@@ -195,6 +205,10 @@ def check_tasks(
         with loading_kernel():
             warm_up()
         stderr = Console(stderr=True)
+        warn_if_long(
+            games / (GAMES_PER_SECOND_PER_CORE.get(get_bot(bot).kind, 5.0) * worker_count(jobs)),
+            f"{plural(games, 'game')} of the bot crew",
+        )
         with games_bar(f"playing ({bot} crew)", games, stderr) as advance:
             mc = estimate(cards, given, players, games, seed, bot, jobs, on_games=advance)
         mc["ceiling"] = None
