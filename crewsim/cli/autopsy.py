@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import json
-from enum import Enum
+import math
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Annotated
 
@@ -11,17 +12,33 @@ import polars as pl
 import typer
 from rich.console import Console
 
-from crewsim.cli.options import Backend, Jobs, Scheduler, count_option, parse_players
-from crewsim.cli.output import compact_table, games_bar, json_row, stacked, stdout_console
-from crewsim.report.format import pct
-from crewsim.runs.backends import Workers, backend_named
+from crewsim.cli.options import (
+    ALL_CORES,
+    Backend,
+    Format,
+    FormatOpt,
+    Jobs,
+    Quiet,
+    Scheduler,
+    count_option,
+    parse_players,
+    plural,
+)
+from crewsim.cli.output import (
+    compact_table,
+    games_bar,
+    json_row,
+    json_text,
+    set_quiet,
+    stdout_console,
+    warn_if_long,
+)
+from crewsim.runs.backends import Workers, backend_named, describe, worker_count
 from crewsim.runs.csv_out import csv_text
 
-
-class AutopsyFormat(str, Enum):
-    table = "table"
-    csv = "csv"
-    json = "json"
+# lost games one core examines a second, cautiously (a hard Deep Sea game takes the solver
+# seconds): for the warning before a long autopsy only
+GAMES_PER_SECOND_PER_CORE = 2.0
 
 
 def autopsy(
@@ -29,13 +46,18 @@ def autopsy(
     missions: Annotated[
         str | None,
         typer.Argument(
-            help="Only these missions (pn-1..10, pn-3,pn-7, planet-nine) [the run's own].",
-            show_default=False,
+            help="Only these missions (pn-1..10, pn-3,pn-7, planet-nine).",
+            show_default="the run's own",
         ),
     ] = None,
     players: Annotated[
         str | None,
-        typer.Option("--players", "-p", help="Player counts, comma-separated [the run's own]."),
+        typer.Option(
+            "--players",
+            "-p",
+            help="Player counts, comma-separated.",
+            show_default="the run's own",
+        ),
     ] = None,
     lost: Annotated[
         int, count_option("--lost", help="Lost games examined per mission and crew size.")
@@ -49,11 +71,9 @@ def autopsy(
             show_default=False,
         ),
     ] = None,
-    fmt: Annotated[
-        AutopsyFormat,
-        typer.Option("--format", "-f", help="table, csv or json (stdout)."),
-    ] = AutopsyFormat.table,
-    jobs: Jobs = -1,
+    fmt: FormatOpt = Format.TABLE,
+    quiet: Quiet = False,
+    jobs: Jobs = ALL_CORES,
     backend: Backend = None,
     scheduler: Scheduler = None,
 ) -> None:
@@ -64,25 +84,29 @@ def autopsy(
     from crewsim.analysis import autopsy_run
     from crewsim.analysis.autopsy import trace_text
 
+    set_quiet(quiet)
     chosen = parse_players(players) if players else None
     if trace is not None:
         exam = autopsy_run.examine_game(run, missions, chosen, trace)
         typer.echo(trace_text(exam))
         return
     console = Console(stderr=True)
-    result = autopsy_run.autopsy(
-        run,
-        missions,
-        chosen,
-        lost,
-        Workers(backend_named(backend, scheduler), jobs, scheduler),
-        lambda total: games_bar("examining", total, console),
-    )
+    where = backend_named(backend, scheduler)
+
+    def bar(total: int) -> AbstractContextManager[Callable[[int], None]]:
+        workers = worker_count(jobs)
+        warn_if_long(
+            total / (GAMES_PER_SECOND_PER_CORE * workers),
+            f"{plural(total, 'lost game')} to examine on {describe(where, workers, scheduler)}",
+        )
+        return games_bar("examining", total, console)
+
+    result = autopsy_run.autopsy(run, missions, chosen, lost, Workers(where, jobs, scheduler), bar)
     for line in result.left_out:
         console.print(f"left out {line}", highlight=False, soft_wrap=True)
-    if fmt is AutopsyFormat.csv:
+    if fmt is Format.CSV:
         typer.echo(csv_text(result.summary), nl=False)
-    elif fmt is AutopsyFormat.json:
+    elif fmt is Format.JSON:
         typer.echo(_json(result.summary))
     else:
         _print(result.summary, stdout_console())
@@ -97,29 +121,39 @@ def _json(summary: pl.DataFrame) -> str:
         cell = {k: v for k, v in row.items() if k not in DECISIVE}
         cell["decisive"] = {k: row[k] for k in DECISIVE}
         cells.append(json_row(cell))
-    return json.dumps({"cells": cells}, indent=2)
+    return json_text({"cells": cells})
+
+
+HEADERS = {  # short or two-line headers: the table fits 80 columns
+    "players": "p",
+    "games_lost": "lost",
+    "analysed": "seen",
+    "unwinnable_deal": "deal",
+    "distress": "dis-\ntress",
+    "prediction": "pre-\ndict",
+    "follow": "fol-\nlow",
+    "discard": "dis-\ncard",
+    "undecided": "open",
+    "median_trick": "median\ntrick",
+}
 
 
 def _print(summary: pl.DataFrame, console: Console) -> None:
     from crewsim.analysis.autopsy_run import DECISIVE
 
     table = compact_table(
-        "Why games are lost (perfect-information yardstick: a decisive play can be a fair "
-        "guess in the player's shoes)"
+        "Why games are lost: % of the lost games seen (perfect-information yardstick: a "
+        "decisive play can be a fair guess in the player's shoes)"
     )
-    for name in (
-        "mission",
-        "p",
-        "lost",
-        "seen",
-        "deal",
-        *DECISIVE,
-        "open",
-        stacked("median trick"),
-    ):
-        table.add_column(name, justify="left" if name == "mission" else "right")
+    table.caption = (
+        "deal: no line wins the deal; draft ... trump: the decision after which nothing "
+        "wins; open: the solver did not decide"
+    )
+    names = ("mission", "players", "games_lost", "analysed", "unwinnable_deal", *DECISIVE)
+    for name in (*names, "undecided", "median_trick"):
+        table.add_column(HEADERS.get(name, name), justify="left" if name == "mission" else "right")
     for r in summary.iter_rows(named=True):
-        shares = [pct(r[k], 0) for k in ("unwinnable_deal", *DECISIVE, "undecided")]
+        shares = [_percent(r[k]) for k in ("unwinnable_deal", *DECISIVE, "undecided")]
         median = "" if r["median_trick"] is None else f"{r['median_trick']:.0f}"
         table.add_row(
             r["mission"],
@@ -130,3 +164,10 @@ def _print(summary: pl.DataFrame, console: Console) -> None:
             median,
         )
     console.print(table)
+
+
+def _percent(share: float | None) -> str:
+    """A share as a whole percentage without its sign (the title says %): ``-`` for none."""
+    if share is None or not math.isfinite(share):
+        return "-"
+    return f"{100 * share:.0f}"

@@ -7,30 +7,39 @@ balance model of ``crewsim.analysis.balance`` per crew size and prints the mis-r
 
 from __future__ import annotations
 
-import json
 import math
-from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich import box
 from rich.console import Console
-from rich.table import Table
 
 from crewsim.analysis.task_check import CHUNK
 from crewsim.cli.options import (
+    ALL_CORES,
     Backend,
+    Format,
+    FormatOpt,
     Jobs,
     Precision,
+    Quiet,
     Scheduler,
     Seed,
+    bot_help_no_file,
     count_option,
     refuse_ceiling_options_without_it,
     refuse_new_run_options,
     stopping_options,
 )
-from crewsim.cli.output import busy, deals_bar, stdout_console
+from crewsim.cli.output import (
+    busy,
+    compact_table,
+    deals_bar,
+    json_text,
+    set_quiet,
+    stacked,
+    stdout_console,
+)
 from crewsim.errors import CrewsimError, writable_folder
 from crewsim.runs.backends import Workers, backend_named
 from crewsim.runs.csv_out import csv_text
@@ -40,13 +49,8 @@ if TYPE_CHECKING:
     from crewsim.analysis.balance import Balance
 
 DEFAULT_GAMES = 25_000  # per mission and crew size: the fit reads this many (FIT_GAMES)
+CARD_WIDTH = 32  # the card's words in the table of mis-rated cards: the rest fits 80 columns
 DEFAULT_CEILING_DEALS = 300  # per card and crew size: 96 cards x 3 sizes in ~1 min on 2 cores
-
-
-class BalanceFormat(str, Enum):
-    table = "table"
-    csv = "csv"
-    json = "json"
 
 
 def _drawing_missions() -> str:
@@ -61,7 +65,10 @@ def balance(
     players: Annotated[
         str | None,
         typer.Option(
-            "--players", "-p", help="Player counts, comma-separated (3-5) [3,4,5; --run: its own]."
+            "--players",
+            "-p",
+            help="Player counts, comma-separated (3-5).",
+            show_default="3,4,5; with --run: its own",
         ),
     ] = None,
     games: Annotated[
@@ -69,8 +76,8 @@ def balance(
         count_option("-n", "--games", help="Games per mission and player count to simulate."),
     ] = DEFAULT_GAMES,
     seed: Seed = 0,
-    bot: Annotated[str, typer.Option("--bot", help="Bot crew by name.")] = "heuristic",
-    jobs: Jobs = -1,
+    bot: Annotated[str, typer.Option("--bot", help=bot_help_no_file())] = "heuristic",
+    jobs: Jobs = ALL_CORES,
     backend: Backend = None,
     scheduler: Scheduler = None,
     run_dir: Annotated[
@@ -90,11 +97,12 @@ def balance(
     ] = None,
     run_out: Annotated[
         Path | None,
-        typer.Option("--run-out", help="Folder for the new run (default: runs/<time>-<seed>)."),
+        typer.Option(
+            "--run-out", help="Folder for the new run.", show_default="runs/<timestamp>-<seed>"
+        ),
     ] = None,
-    fmt: Annotated[
-        BalanceFormat, typer.Option("--format", help="table, csv (all cards) or json (stdout).")
-    ] = BalanceFormat.table,
+    fmt: FormatOpt = Format.TABLE,
+    quiet: Quiet = False,
     with_ceiling: Annotated[
         bool,
         typer.Option(
@@ -108,11 +116,13 @@ def balance(
     ] = DEFAULT_CEILING_DEALS,
     precision: Precision = None,
 ) -> None:
-    """Deep Sea balance: each task card's estimated difficulty against its printed value."""
+    """Deep Sea balance: each task card's estimated difficulty against its printed value
+    (csv: every card; table: the mis-rated ones)."""
     from crewsim.analysis import balance as bal_mod  # statsmodels, matplotlib: loaded here only
     from crewsim.report import balance_report
     from crewsim.runs.reader import load_run
 
+    set_quiet(quiet)
     wanted = _check_options(ctx, players, run_dir is not None, fit_games, with_ceiling, ceiling_n)
     stopping = stopping_options(precision)
     run = None
@@ -134,7 +144,7 @@ def balance(
             bot,
             jobs,
             run_out,
-            quiet=fmt is not BalanceFormat.table,
+            quiet=fmt is not Format.TABLE,
             backend=backend,
             scheduler=scheduler,
             stopping=stopping,
@@ -154,11 +164,11 @@ def balance(
     if out is not None:
         with busy("writing the report: tables, charts, report.md, index.html"):
             balance_report.build(bal, out)
-    if fmt is BalanceFormat.csv:
+    if fmt is Format.CSV:
         typer.echo(csv_text(bal.cards), nl=False)
         return
-    if fmt is BalanceFormat.json:
-        typer.echo(json.dumps(bal_mod.to_json(bal), indent=2))
+    if fmt is Format.JSON:
+        typer.echo(json_text(bal_mod.to_json(bal)))
         return
     _print_tables(bal)
     console = stdout_console()
@@ -195,25 +205,31 @@ def _check_options(
 def _print_tables(bal: Balance) -> None:
     """Per crew size: the mis-rated cards, most mis-rated first, and the fit in a line."""
     from crewsim.analysis.balance import FLAG_MARGIN, unidentified_reason
+    from crewsim.missions import load_task_cards
     from crewsim.report import balance_report
 
     console = stdout_console()
+    cards = {c.number: c for c in load_task_cards()}
     run = bal.run
     caption = f"{run.games_each} games per mission · bot {run.bot} · seed {run.seed}"
     for fit in bal.fits.iter_rows(named=True):
         p = fit["players"]
-        t = Table(
-            title=f"{p} players: mis-rated task cards (|estimated − printed| ≥ "
-            f"{FLAG_MARGIN:g}, 95 % interval excludes printed), most mis-rated first",
-            caption=caption,
-            box=box.SIMPLE_HEAD,
-            pad_edge=False,
-            collapse_padding=True,
+        t = compact_table(
+            f"{p} players: mis-rated task cards (|estimated − printed| ≥ {FLAG_MARGIN:g}, "
+            "95 % interval excludes printed), most mis-rated first"
         )
-        for c in balance_report.card_header(bal):
-            t.add_column(c, justify="left" if c == "name" else "right", no_wrap=c != "name")
-        for row in balance_report.card_rows(bal, p, only_flagged=True):
-            t.add_row(*row)
+        t.caption = caption
+        header = balance_report.card_header(bal)
+        for c in ("card", *header[2:]):  # number and name: one column, the card in words
+            shown = c.replace(" [", "\n[").replace(" (", "\n(").replace(": ", ":\n")
+            shown = shown.replace(" won of ", " won\nof ")  # alone: bots won / of winnable
+            if c == "card":  # wraps at whole words: the table fits 80 columns
+                t.add_column(shown, max_width=CARD_WIDTH - (15 if bal.ceiling is not None else 0))
+            else:
+                t.add_column(shown, justify="right", no_wrap=True)
+        for number, _name, *rest in balance_report.card_rows(bal, p, only_flagged=True):
+            label = cards[int(number)].label if int(number) in cards else number
+            t.add_row(label, *(stacked(x) if x.endswith("]") else x for x in rest))
         console.print(t)
         rho = fit["spearman_rho"]
         console.print(

@@ -10,9 +10,9 @@ those deals that could be won at all (the solver, every hand known) beside it.
 
 from __future__ import annotations
 
-import json
+import csv
+import io
 from collections.abc import Iterator, Sequence
-from enum import StrEnum
 from typing import Annotated, Any
 
 import typer
@@ -27,23 +27,38 @@ from crewsim.analysis.task_check import (
     owners_text,
     warm_up,
 )
+from crewsim.bots import get_bot
 from crewsim.cards import seats_of
-from crewsim.cli.options import Jobs, Seed, count_option, refuse_ceiling_options_without_it
-from crewsim.cli.output import deals_bar, games_bar, loading_kernel
+from crewsim.cli.options import (
+    ALL_CORES,
+    Format,
+    FormatOpt,
+    Jobs,
+    JsonAlias,
+    Quiet,
+    Seed,
+    bot_help_no_file,
+    chosen_format,
+    count_option,
+    plural,
+    refuse_ceiling_options_without_it,
+)
+from crewsim.cli.output import (
+    deals_bar,
+    games_bar,
+    json_text,
+    loading_kernel,
+    set_quiet,
+    warn_if_long,
+)
+from crewsim.cli.runs import GAMES_PER_SECOND_PER_CORE
 from crewsim.errors import CrewsimError
 from crewsim.kernel.layout import MAX_FIXED
 from crewsim.missions import TaskCard, get_task_card
 from crewsim.report.format import pct, pct_ci
+from crewsim.runs.backends import worker_count
 from crewsim.runs.ceiling import DEFAULT_CEILING_N
 from crewsim.solver.api import DEFAULT_CONFLICTS
-
-
-class CheckFormat(StrEnum):
-    """Plain lines for people, one JSON object for scripts."""
-
-    TABLE = "table"
-    JSON = "json"
-
 
 # ---------------------------------------------------------------- input
 
@@ -63,8 +78,7 @@ def resolve_tasks(specs: Sequence[str]) -> list[TaskCard]:
     for spec, card in zip(specs, cards, strict=True):
         if card.number in seen:
             raise CrewsimError(
-                f"task {spec!r} given twice (card {card.number} {card.ref_id!r}, "
-                f"first as {seen[card.number]!r})"
+                f"task {spec!r} given twice (card {card.label}, first as {seen[card.number]!r})"
             )
         seen[card.number] = spec
     if len(cards) > MAX_FIXED:  # the kernel's fixed-task rows
@@ -99,7 +113,7 @@ def check_tasks(
         list[str],
         typer.Argument(
             help="Task cards: numbers 1-96 as in `crewsim tasks list`, or short names "
-            "(ref_id, any case), e.g. 71 0tricks.",
+            "(`crewsim tasks show`, any case), e.g. 71 0tricks.",
             show_default=False,
         ),
     ],
@@ -116,14 +130,18 @@ def check_tasks(
     ] = None,
     games: Annotated[
         int,
-        count_option("-n", help="Also play this many random deals with the bot crew (0 = no)."),
+        count_option(
+            "-n", "--games", help="Also play this many random deals with the bot crew (0 = no)."
+        ),
     ] = 0,
     seed: Seed = 0,
-    bot: Annotated[str, typer.Option(help="Bot crew for the Monte Carlo deals.")] = "heuristic",
-    jobs: Jobs = 1,
-    fmt: Annotated[
-        CheckFormat, typer.Option("--format", "-f", help="table for reading, json for scripts.")
-    ] = CheckFormat.TABLE,
+    bot: Annotated[
+        str, typer.Option(help=bot_help_no_file("Bot crew for the Monte Carlo deals"))
+    ] = "heuristic",
+    jobs: Jobs = ALL_CORES,
+    fmt: FormatOpt = Format.TABLE,
+    as_json: JsonAlias = False,
+    quiet: Quiet = False,
     with_ceiling: Annotated[
         bool,
         typer.Option(
@@ -166,6 +184,8 @@ def check_tasks(
     """
     from crewsim.runs.plan import check_games
 
+    set_quiet(quiet)
+    fmt = chosen_format(fmt, as_json)
     seats = _seats(players)
     cards = resolve_tasks(tasks)
     given = parse_owners(owners, len(cards), seats) if owners is not None else None
@@ -185,6 +205,10 @@ def check_tasks(
         with loading_kernel():
             warm_up()
         stderr = Console(stderr=True)
+        warn_if_long(
+            games / (GAMES_PER_SECOND_PER_CORE.get(get_bot(bot).kind, 5.0) * worker_count(jobs)),
+            f"{plural(games, 'game')} of the bot crew",
+        )
         with games_bar(f"playing ({bot} crew)", games, stderr) as advance:
             mc = estimate(cards, given, players, games, seed, bot, jobs, on_games=advance)
         mc["ceiling"] = None
@@ -202,8 +226,10 @@ def check_tasks(
                     ceiling_conflicts,
                     lambda: solved(1),
                 )
-    if fmt is CheckFormat.JSON:
-        typer.echo(json.dumps(_json(cards, given, players, seats, result, mc), indent=2))
+    if fmt is Format.JSON:
+        typer.echo(json_text(_json(cards, given, players, seats, result, mc)))
+    elif fmt is Format.CSV:
+        typer.echo(_csv(cards, given, players, result, mc), nl=False)
     else:
         for line in _lines(cards, given, players, seats, result, mc):
             typer.echo(line)
@@ -242,6 +268,48 @@ def _json(
     }
 
 
+def _csv(
+    cards: Sequence[TaskCard],
+    owners: Sequence[int] | None,
+    players: int,
+    result: StaticResult,
+    mc: dict[str, Any] | None,
+) -> str:
+    """One row per task: the card, its owner, and the verdict of the whole set (the same on
+    every row): contradiction or not, the first reason, the Monte Carlo rate."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(
+        [
+            "number",
+            "ref_id",
+            "text",
+            "difficulty",
+            "owner",
+            "contradiction",
+            "reason",
+            "success_rate",
+        ]
+    )
+    reason = result.contradictions[0] if result.contradictions else ""
+    rate = "" if mc is None or mc["success_rate"] is None else mc["success_rate"]
+    for i, c in enumerate(cards):
+        owner = "" if owners is None else owners[i]
+        writer.writerow(
+            [
+                c.number,
+                c.ref_id,
+                c.text,
+                c.difficulty_for(players),
+                owner,
+                "yes" if result.contradictions else "no",
+                reason,
+                rate,
+            ]
+        )
+    return buf.getvalue()
+
+
 def _lines(
     cards: Sequence[TaskCard],
     owners: Sequence[int] | None,
@@ -250,10 +318,10 @@ def _lines(
     result: StaticResult,
     mc: dict[str, Any] | None,
 ) -> Iterator[str]:
-    yield f"{len(cards)} task(s), {players} players ({seats} seats, captain = seat 0):"
+    yield f"{plural(len(cards), 'task')}, {players} players ({seats} seats, captain = seat 0):"
     for i, c in enumerate(cards):
         who = "" if owners is None else f"  -> seat {owners[i]}"
-        yield f"  {c.number:>2} {c.ref_id} [{c.difficulty_for(players)}] {c.text}{who}"
+        yield f"  {c.label} (difficulty {c.difficulty_for(players)}){who}"
     for note in result.notes:
         yield f"note: {note} (a plain draft could not give these owners; checked anyway)"
     if owners is None:
@@ -278,13 +346,13 @@ def _lines(
         yield "no contradiction found (the checker counts; it does not play the hand out)"
     if mc is not None:
         yield (
-            f"Monte Carlo ({mc['bot']} crew, {mc['games']:,} deals, seed {mc['seed']}): "
+            f"Monte Carlo ({mc['bot']} crew, {plural(mc['games'], 'deal')}, seed {mc['seed']}): "
             f"{pct_ci(mc['success_rate'], mc['ci_low'], mc['ci_high'])} completed (95 % CI)"
         )
         top = mc["top_failing_card"]
         if top is not None:
             yield (
-                f"most frequent failing card: {top['number']} {top['ref_id']} "
+                f"most frequent failing card: {get_task_card(top['number']).label} "
                 f"({100 * top['share']:.1f} % of deals)"
             )
         if mc["ceiling"] is not None:
@@ -296,7 +364,8 @@ def _ceiling_lines(c: dict[str, Any]) -> Iterator[str]:
     feasible = pct_ci(c["feasible_share"], c["feasible_low"], c["feasible_high"], 1)
     yield (
         f"perfect-information ceiling (the first {c['ceiling_games']:,} of those deals, as the "
-        f"bots drafted them): {feasible} could be won, {pct(c['unknown_share'], 1)} undecided"
+        f"bots drafted them): {feasible} could be won, "
+        f"{pct(c['unknown_share'], 1)} undecided"
     )
     yield (
         f"the bots won {pct(c['ceiling_success_rate'], 1)} of those deals: efficiency "

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import math
-from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
@@ -13,16 +11,18 @@ import typer
 from rich.console import Console
 
 from crewsim.analysis.run_pairs import RunComparison
-from crewsim.cli.options import parse_players
-from crewsim.cli.output import busy, compact_table, json_row, stacked, stdout_console
+from crewsim.cli.options import Format, FormatOpt, Quiet, parse_players
+from crewsim.cli.output import (
+    busy,
+    compact_table,
+    json_row,
+    json_text,
+    set_quiet,
+    stacked,
+    stdout_console,
+)
 from crewsim.report.format import moves_text, p_value, pct, pp_ci, rho_ci
 from crewsim.runs.csv_out import csv_text
-
-
-class CompareFormat(str, Enum):
-    table = "table"
-    csv = "csv"
-    json = "json"
 
 
 def compare(
@@ -31,29 +31,33 @@ def compare(
     missions: Annotated[
         str | None,
         typer.Argument(
-            help="Only these missions (pn-1..10, pn-3,pn-7, planet-nine) [both runs' own].",
-            show_default=False,
+            help="Only these missions (pn-1..10, pn-3,pn-7, planet-nine).",
+            show_default="both runs' own",
         ),
     ] = None,
     players: Annotated[
         str | None,
-        typer.Option("--players", "-p", help="Player counts, comma-separated [both runs' own]."),
+        typer.Option(
+            "--players",
+            "-p",
+            help="Player counts, comma-separated.",
+            show_default="both runs' own",
+        ),
     ] = None,
-    fmt: Annotated[
-        CompareFormat,
-        typer.Option("--format", help="table, csv (the cells) or json (stdout)."),
-    ] = CompareFormat.table,
+    fmt: FormatOpt = Format.TABLE,
+    quiet: Quiet = False,
 ) -> None:
     """Crew A against crew B on the deals both runs played: runs of the same seed, distress
     setting and chunk size deal the same games, so the first games of each cell pair up."""
     from crewsim.analysis.run_pairs import compare_runs
 
+    set_quiet(quiet)
     chosen = parse_players(players) if players else None
     with busy("reading both runs and pairing their games"):
         result = compare_runs(run_a, run_b, missions, chosen)
-    if fmt is CompareFormat.csv:
+    if fmt is Format.CSV:
         typer.echo(csv_text(result.cells), nl=False)
-    elif fmt is CompareFormat.json:
+    elif fmt is Format.JSON:
         typer.echo(_json(result))
     else:
         _print(result, stdout_console())
@@ -63,7 +67,7 @@ def _json(result: RunComparison) -> str:
     def rows(df: pl.DataFrame) -> list[dict[str, object]]:
         return [json_row(r) for r in df.iter_rows(named=True)]
 
-    return json.dumps(
+    return json_text(
         {
             "run_a": str(result.a.path),
             "run_b": str(result.b.path),
@@ -75,8 +79,7 @@ def _json(result: RunComparison) -> str:
             "cells": rows(result.cells),
             "agreement": rows(result.agreement),
             "moves": rows(result.moves),
-        },
-        indent=2,
+        }
     )
 
 

@@ -2,28 +2,24 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import secrets
-from enum import Enum
 from typing import Annotated, Any
 
 import numpy as np
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from crewsim.analysis.feasibility import random_deep_setup
 from crewsim.cards import Game, card_name, cards_of
-from crewsim.cli.output import stdout_console
+from crewsim.cli.options import Format
+from crewsim.cli.output import compact_table, stdout_console
 from crewsim.errors import CrewsimError
 from crewsim.missions import load_task_cards
 from crewsim.rules.setup import random_setup
 from crewsim.rules.task_cards import HeldTask
-
-
-class DealFormat(str, Enum):
-    text = "text"
-    json = "json"
 
 
 def deal_record(
@@ -81,7 +77,15 @@ def deal(
     mission: Annotated[
         str | None, typer.Option(help="Also draw and draft this mission's task cards.")
     ] = None,
-    fmt: Annotated[DealFormat, typer.Option("--format", help="text or json.")] = DealFormat.text,
+    fmt: Annotated[
+        Format,
+        typer.Option(
+            "--format",
+            "-f",
+            help="table for reading; csv, or json: the deal as `crewsim solve` reads it.",
+            case_sensitive=False,
+        ),
+    ] = Format.TABLE,
 ) -> None:
     """Deal one hand set: who holds what, the commander (Deep Sea: captain) marked."""
     if players not in (2, 3, 4, 5):
@@ -89,28 +93,42 @@ def deal(
     if seed is None:  # drawn here and shown, so a deal worth keeping can be dealt again
         seed = secrets.randbelow(2**32)
     rec = deal_record(players, game, seed, mission)
-    if fmt is DealFormat.json:
-        typer.echo(json.dumps(rec))
+    if fmt is Format.JSON:
+        typer.echo(json.dumps(rec, ensure_ascii=False))
         return
-    table = Table(title=f"{rec['game']} deal, {players} players, seed {seed}")
-    names = {c.number: c.ref_id for c in load_task_cards()} if "deep_tasks" in rec else {}
-    table.add_column("seat")
-    table.add_column("cards")
-    table.add_column("tasks")
-    for s, hand in enumerate(rec["hands"]):
-        name = "dummy" if players == 2 and s == 2 else f"P{s}"
-        if s == rec["commander"]:
-            name += " (captain)" if rec["game"] == Game.DEEP_SEA.value else " (commander)"
-        mine = [
-            t["card"] + (escape(f" [{t['token']}]") if t["token"] else "")
-            for t in rec["tasks"]
-            if t["player"] == s
-        ] + [
-            f"#{t['task']} {names[t['task']]}"
-            for t in rec.get("deep_tasks", [])
-            if t["player"] == s
-        ]
-        table.add_row(name, " ".join(hand), " ".join(mine))
+    rows = seat_rows(rec)
+    if fmt is Format.CSV:
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(["seat", "commander", "cards", "tasks"])
+        for row in rows:
+            writer.writerow([row[0], "yes" if row[1] else "no", row[2], "; ".join(row[3])])
+        typer.echo(buf.getvalue(), nl=False)
+        return
+    table = compact_table(f"{rec['game']} deal, {players} players, seed {seed}")
+    table.add_column("seat", no_wrap=True)
+    table.add_column("cards", ratio=1)
+    table.add_column("tasks", ratio=1)
+    lead = "captain" if rec["game"] == Game.DEEP_SEA.value else "commander"
+    for seat, first, cards, tasks in rows:
+        table.add_row(seat + (f"\n({lead})" if first else ""), cards, escape("\n".join(tasks)))
     stdout_console().print(table)
     if "dummy_under" in rec:
         stdout_console().print("dummy face-down: " + " ".join(b for _, b in rec["dummy_under"]))
+
+
+def seat_rows(rec: dict[str, Any]) -> list[tuple[str, bool, str, list[str]]]:
+    """Each seat of a deal record: its name, whether it leads, its cards and its tasks (a
+    Deep Sea card by its number and printed sentence, ``TaskCard.label``)."""
+    cards = {c.number: c for c in load_task_cards()} if "deep_tasks" in rec else {}
+    players = rec["players"]
+    out = []
+    for s, hand in enumerate(rec["hands"]):
+        name = "dummy" if players == 2 and s == 2 else f"P{s}"
+        mine = [
+            t["card"] + (f" [{t['token']}]" if t["token"] else "")
+            for t in rec["tasks"]
+            if t["player"] == s
+        ] + [cards[t["task"]].label for t in rec.get("deep_tasks", []) if t["player"] == s]
+        out.append((name, s == rec["commander"], " ".join(hand), mine))
+    return out

@@ -6,16 +6,15 @@ import csv
 import io
 import json
 from collections.abc import Mapping, Sequence
-from enum import StrEnum
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from crewsim.cards import Game
-from crewsim.cli.output import stdout_console
+from crewsim.cli.options import Format, FormatOpt
+from crewsim.cli.output import compact_table, stdout_console
 from crewsim.missions import (
     Allocation,
     CommMode,
@@ -35,53 +34,56 @@ app = typer.Typer(
 )
 
 
-class OutputFormat(StrEnum):
-    """How list commands print: a rich table for people, CSV/JSON for scripts."""
-
-    TABLE = "table"
-    CSV = "csv"
-    JSON = "json"
-
-
-FormatOption = Annotated[
-    OutputFormat, typer.Option("--format", "-f", help="table for reading, csv/json for scripts.")
-]
+OutputFormat = Format  # the one --format of every command (options.Format)
+FormatOption = FormatOpt
+WIDE = 250  # columns of a --wide table: every column whole
+Wide = Annotated[bool, typer.Option("--wide", help="Every column (wider than 80).")]
 
 
 def emit(
     rows: Sequence[dict[str, object]],
-    fmt: OutputFormat,
+    fmt: Format,
     *,
+    key: str,
     title: str = "",
     json_rows: Sequence[dict[str, object]] | None = None,
-    wide: Sequence[str] = (),
+    table_rows: Sequence[dict[str, object]] | None = None,
+    head: Mapping[str, object] | None = None,
+    flex: str = "",
+    wide: bool = False,
 ) -> None:
-    """Print rows in the chosen format; `json_rows` lets JSON carry fuller records."""
-    if fmt is OutputFormat.JSON:
-        typer.echo(json.dumps(list(json_rows or rows), indent=2, ensure_ascii=False))
+    """Print rows in the chosen format: JSON as one object, ``head`` and the rows under
+    ``key`` (``json_rows``: fuller records), CSV the flat ``rows``, a table ``table_rows``
+    (else ``rows``) with whole words wrapped to the terminal's width, the ``flex`` column
+    taking the room the others leave (``wide``: every column at its full width, for
+    ``less -S`` or a wide window)."""
+    if fmt is Format.JSON:
+        document = {**(head or {}), key: list(json_rows or rows)}
+        typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
         return
-    columns = list(rows[0]) if rows else []
-    if fmt is OutputFormat.CSV:
+    if fmt is Format.CSV:
+        columns = list(rows[0]) if rows else []
         buf = io.StringIO()
         writer = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n")
         writer.writeheader()
         writer.writerows({k: _cell(v) for k, v in row.items()} for row in rows)
         typer.echo(buf.getvalue(), nl=False)
         return
-    table = Table(title=title or None, show_lines=False)
-    for col in columns:
-        table.add_column(col, overflow="fold", max_width=60 if col in wide else 26)
-    for row in rows:
-        table.add_row(*(_cell(row[c]) for c in columns))
-    wide_console().print(table)
-
-
-def wide_console() -> Console:
-    """Console for tables; when piped, at least 120 columns so tables stay readable."""
+    shown = table_rows if table_rows is not None else rows
+    columns = list(shown[0]) if shown else []
+    table = compact_table(title)
+    for k, col in enumerate(columns):  # the first (a name) whole, the others narrow
+        if col == flex:  # wraps to what the others leave
+            table.add_column(col, overflow="fold")
+        else:
+            narrow = None if wide or k == 0 else 20
+            table.add_column(col, overflow="fold", no_wrap=k == 0 or wide, max_width=narrow)
+    for row in shown:
+        table.add_row(*(escape(_cell(row[c])) for c in columns))
     console = stdout_console()
-    if not console.is_terminal and console.width < 120:
-        console.width = 120
-    return console
+    if wide:
+        console.width = max(console.width, WIDE)
+    console.print(table)
 
 
 def _cell(value: object) -> str:
@@ -141,24 +143,27 @@ def workload_label(m: Mission) -> str:
     return "-"
 
 
-def summary_row(m: Mission, *, table: bool) -> dict[str, object]:
-    """One mission as a flat row (table: combined columns; csv: plain numbers)."""
-    row: dict[str, object] = {"id": m.id, "game": m.game.value}
+def summary_row(m: Mission, *, table: bool, wide: bool = True) -> dict[str, object]:
+    """One mission as a flat row (table: combined columns, and without ``wide`` only those
+    that fit 80 columns; csv: plain numbers)."""
+    row: dict[str, object] = {"id": m.id}
+    if wide or not table:
+        row["game"] = m.game.value
     if table:
-        row["tasks/difficulty"] = workload_label(m)
+        row["tasks"] = workload_label(m)
     else:
         row.update(
             tasks=m.tasks,
             difficulty=m.difficulty if m.uses_task_draw else None,  # none to draw up to
             fixed_tasks=" ".join(str(n) for n in m.fixed_tasks),
         )
-    row.update(
-        tokens=" ".join(m.tokens),
-        communication=comm_label(m),
-        allocation=m.allocation.value,
-        objectives="; ".join(objective_label(o) for o in m.objectives),
-        description=_short(m.description, 70) if table else m.description,
-    )
+    row.update(tokens=" ".join(m.tokens), communication=comm_label(m))
+    if wide or not table:
+        row.update(
+            allocation=m.allocation.value,
+            objectives="; ".join(objective_label(o) for o in m.objectives),
+        )
+    row["description"] = _short(m.description, 70) if table and not wide else m.description
     return row
 
 
@@ -166,23 +171,26 @@ def _short(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-@app.command("list")
+@app.command("list", short_help="List the shipped missions (82, or one game's).")
 def list_missions(
     game: Annotated[
         Game | None, typer.Option("--game", "-g", help="Only this game's campaign.")
     ] = None,
-    fmt: FormatOption = OutputFormat.TABLE,
+    fmt: FormatOpt = Format.TABLE,
+    wide: Wide = False,
 ) -> None:
     """List the shipped missions (82, or one game's campaign)."""
     games = [game] if game else list(Game)
     missions = [m for g in games for m in load_campaign(g)]
-    table = fmt is OutputFormat.TABLE
     emit(
-        [summary_row(m, table=table) for m in missions],
+        [summary_row(m, table=False) for m in missions],
         fmt,
+        key="missions",
         title=f"{len(missions)} missions",
         json_rows=[m.to_dict() for m in missions],
-        wide=("description",),
+        table_rows=[summary_row(m, table=True, wide=wide) for m in missions],
+        flex="description",
+        wide=wide,
     )
 
 
@@ -428,13 +436,21 @@ def describe(m: Mission) -> list[tuple[str, str]]:
     return out
 
 
-@app.command("show")
+@app.command("show", short_help="Every rule of one mission, in words.")
 def show_mission(
-    mission_id: Annotated[str, typer.Argument(metavar="ID", help="Mission id, e.g. pn-12.")],
+    mission_id: Annotated[
+        str, typer.Argument(metavar="ID", help="Mission id, e.g. pn-12.", show_default=False)
+    ],
+    fmt: FormatOpt = Format.TABLE,
 ) -> None:
-    """Every rule of one mission, in words."""
+    """Every rule of one mission, in words (json: the mission's record and the words)."""
     m = get_mission(mission_id)
-    print_topics(f"[bold]{m.id}[/]  {m.game.value} mission {m.number}", describe(m))
+    pairs = describe(m)
+    if fmt is Format.TABLE:
+        print_topics(f"[bold]{m.id}[/]  {m.game.value} mission {m.number}", pairs)
+        return
+    rules: list[dict[str, object]] = [{"topic": topic, "text": text} for topic, text in pairs]
+    emit(rules, fmt, key="rules", head={"mission": m.to_dict()})
 
 
 def print_topics(heading: str, pairs: Sequence[tuple[str, str]]) -> None:

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
+from enum import StrEnum
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from crewsim.errors import CrewsimError
+from crewsim.runs.backends import BACKENDS
+from crewsim.runs.progress import plural as plural
 from crewsim.runs.stopping import Stopping
 
 
@@ -68,13 +72,34 @@ def count_option(*names: str, help: str) -> Any:
     return typer.Option(*names, help=help, parser=whole_number, metavar="<int>")
 
 
+def default_is(value: str) -> str:
+    """The ``[default: ...]`` typer writes, for an option whose parameter default is None
+    (so a command can tell it was not given): the same words in every --help."""
+    return f"  [default: {value}]"
+
+
+JOBS_HELP = "Worker processes: 0 or -1 all cores, -2 all but one, N at most N."
 Jobs = Annotated[
-    int, typer.Option("--jobs", "-j", help="Workers (0 or -1: all cores; -2: all but one).")
+    int,
+    typer.Option("--jobs", "-j", help=JOBS_HELP, show_default="all cores", metavar="<int>"),
 ]
+ALL_CORES = -1  # the one default of --jobs (worker_count reads 0 the same way)
+
+
+def backend_help() -> str:
+    """The backends, from ``runs.backends.BACKENDS``, in the words a user reads."""
+    words = {"loky": "processes on this machine", "dask": "a Dask cluster, local or --scheduler"}
+    listed = " or ".join(f"{b} ({words[b]})" if b in words else b for b in BACKENDS)
+    return f"Where the work runs: {listed}."
+
+
 Backend = Annotated[
     str | None,
     typer.Option(
-        "--backend", help="loky (processes here) or dask (a LocalCluster, or --scheduler). [loky]"
+        "--backend",
+        help=backend_help() + default_is(BACKENDS[0]),
+        show_default=False,
+        metavar="[" + "|".join(BACKENDS) + "]",
     ),
 ]
 Scheduler = Annotated[
@@ -136,3 +161,87 @@ def parse_players(spec: str, lowest: int = 2) -> tuple[int, ...]:
         if p not in out:
             out.append(p)
     return tuple(out)
+
+
+# ---------------------------------------------------------------- output format
+
+
+class Format(StrEnum):
+    """How a command prints its data: a table for people, CSV or JSON for scripts (one JSON
+    shape convention for every command: docs/cli.md)."""
+
+    TABLE = "table"
+    CSV = "csv"
+    JSON = "json"
+
+
+FORMAT_HELP = "table for reading; csv or json for scripts (JSON shape: docs/cli.md)."
+FormatOpt = Annotated[
+    Format,
+    typer.Option("--format", "-f", help=FORMAT_HELP, case_sensitive=False),
+]
+JsonAlias = Annotated[
+    bool, typer.Option("--json", help="Same as --format json.", show_default=False)
+]
+
+
+def chosen_format(fmt: Format, as_json: bool) -> Format:
+    """``--json`` is ``--format json``; with another ``--format`` it is a contradiction."""
+    if as_json and fmt not in (Format.TABLE, Format.JSON):
+        raise CrewsimError(f"--json and --format {fmt.value}: give one of them")
+    return Format.JSON if as_json else fmt
+
+
+Quiet = Annotated[
+    bool,
+    typer.Option(
+        "--quiet",
+        "-q",
+        help="No progress and no chatter on stderr (errors still); results still printed.",
+    ),
+]
+
+
+# ---------------------------------------------------------------- choices from the registries
+
+
+def bot_names() -> list[str]:
+    """The crews of the shipped (or CREWSIM_SCENARIOS) bots.toml; none when it cannot be read
+    (the command then says what is wrong with it, in one line)."""
+    from crewsim.bots import load_bots
+
+    try:
+        return list(load_bots())
+    except CrewsimError:
+        return []
+
+
+def bot_help(what: str = "Bot crew") -> str:
+    names = bot_names()
+    listed = f": {', '.join(names)} (bots.toml)" if names else ""
+    return f"{what}{listed}, or one of --bots FILE."
+
+
+def bot_help_no_file(what: str = "Bot crew") -> str:
+    names = bot_names()
+    return f"{what}: {', '.join(names)} (bots.toml)." if names else f"{what} by name."
+
+
+def distress_choices() -> list[str]:
+    """The distress settings the kernel knows (``kernel.layout.DISTRESS_CODES``)."""
+    from crewsim.kernel.layout import DISTRESS_CODES
+
+    return list(DISTRESS_CODES)
+
+
+def draft_choices() -> tuple[str, ...]:
+    """The task assignments ``analysis.feasibility`` solves deals with."""
+    from crewsim.analysis.feasibility import DRAFTS
+
+    return DRAFTS
+
+
+BotsFile = Annotated[
+    Path | None,
+    typer.Option("--bots", help="Bots file.", show_default="scenarios/bots.toml"),
+]

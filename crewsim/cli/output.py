@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -15,7 +16,6 @@ from rich import box
 from rich.console import Console
 from rich.progress import (
     BarColumn,
-    MofNCompleteColumn,
     Progress,
     ProgressColumn,
     SpinnerColumn,
@@ -66,6 +66,23 @@ def stdout_console() -> Console:
 
 KERNEL_FIRST_RUN = "a fresh install compiles the game kernel first: ~1 min"
 
+_QUIET = [False]  # --quiet of the command running now (the root callback resets it)
+
+
+def set_quiet(on: bool) -> None:
+    """``--quiet``: no progress and no chatter on stderr for the rest of this command."""
+    _QUIET[0] = on
+
+
+def is_quiet() -> bool:
+    return _QUIET[0]
+
+
+def say_err(text: str) -> None:
+    """One line of chatter on stderr (what runs where, how long it took); none with -q."""
+    if not is_quiet():
+        Console(stderr=True).print(text, highlight=False, soft_wrap=True, markup=False)
+
 
 @contextmanager
 def loading_kernel() -> Iterator[None]:
@@ -81,18 +98,27 @@ def busy(what: str) -> Iterator[None]:
     run, fitting, drawing charts): seconds without a word look like a hang.  It leaves no
     line behind, and none at all when stderr is not a terminal."""
     console = Console(stderr=True)
-    if not console.is_terminal:  # rich would still end with an empty line
+    if not console.is_terminal or is_quiet():  # rich would still end with an empty line
         yield
         return
     with Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),
+        TextColumn("elapsed"),
         TimeElapsedColumn(),
         console=console,
         transient=True,
     ) as spinner:
         spinner.add_task(what, total=None)
         yield
+
+
+class Count(ProgressColumn):
+    """``1,200/3,000``: done of all, with thousands separators (rich's own has none)."""
+
+    def render(self, task: Task) -> Text:
+        total = "?" if task.total is None else f"{int(task.total):,}"
+        return Text(f"{int(task.completed):,}/{total}", style="green")
 
 
 class GamesPerSecond(ProgressColumn):
@@ -103,7 +129,7 @@ class GamesPerSecond(ProgressColumn):
         return Text("-- games/s" if speed is None else f"{speed:,.0f} games/s", style="cyan")
 
 
-LOG_EVERY = 60.0  # seconds between progress lines when stderr is a file, not a terminal
+LOG_EVERY = 600.0  # seconds between progress lines of a long job when stderr is not a terminal
 
 
 @contextmanager
@@ -124,17 +150,20 @@ def deals_bar(total: int, console: Console) -> Iterator[Callable[[int], None]]:
 def _progress(
     verb: str, unit: str, total: int, console: Console
 ) -> Iterator[Callable[[int], None]]:
-    """A live bar on a terminal.  Written to a file (a batch job's log) a live bar shows
-    nothing until the end, so there a plain line every tenth of the way or ``LOG_EVERY``."""
+    """A live bar on a terminal.  Written to a file (a batch job's log) a bar's carriage
+    returns would litter it: there one plain line when the job ends (and one every
+    ``LOG_EVERY`` of a long job).  Nothing with ``--quiet``."""
+    if is_quiet():
+        yield lambda n: None
+        return
     if not console.is_terminal:
         with _progress_lines(verb, unit, total, console) as advance:
             yield advance
         return
-    columns = [TextColumn(f"[bold]{verb}"), BarColumn(), MofNCompleteColumn()]
-    columns += (
-        [GamesPerSecond(), TextColumn("ETA")] if unit == "games" else [TextColumn(f"{unit} ETA")]
-    )
-    with Progress(*columns, TimeRemainingColumn(), TimeElapsedColumn(), console=console) as bar:
+    columns = [TextColumn(f"[bold]{verb}"), BarColumn(), Count()]
+    columns += [GamesPerSecond()] if unit == "games" else [TextColumn(unit)]
+    columns += [TextColumn("ETA"), TimeRemainingColumn(), TextColumn("elapsed")]
+    with Progress(*columns, TimeElapsedColumn(), console=console) as bar:
         task = bar.add_task(unit, total=total)
         yield lambda n: bar.advance(task, n)
 
@@ -143,28 +172,39 @@ def _progress(
 def _progress_lines(
     verb: str, unit: str, total: int, console: Console
 ) -> Iterator[Callable[[int], None]]:
+    """One line when the job ends (its count, elapsed time and rate), and one every
+    ``LOG_EVERY`` before that: a log reads a line per job, not a bar's frames."""
     start = last = time.monotonic()
     done = 0
-    tenth = 0
+
+    def line(now: float, final: bool) -> None:
+        rate = done / (now - start) if now > start else float("nan")
+        speed = f"{rate:,.0f} {unit}/s" if math.isfinite(rate) else f"- {unit}/s"
+        if final:
+            text = f"{verb}: {done:,} {_unit(done, unit)}, elapsed {_clock(now - start)}, {speed}"
+        else:
+            eta = (total - done) / rate if rate > 0 else float("nan")
+            text = (
+                f"{verb}: {done:,} of {total:,} {unit} ({100 * done / max(total, 1):.0f} %), "
+                f"elapsed {_clock(now - start)}, {speed}, ETA {_clock(eta)}"
+            )
+        console.print(text, highlight=False, soft_wrap=True, markup=False)
 
     def advance(n: int) -> None:
-        nonlocal done, last, tenth
+        nonlocal done, last
         done += n
         now = time.monotonic()
-        reached = 10 * done // max(total, 1)
-        if reached <= tenth and now - last < LOG_EVERY:
-            return
-        tenth, last = reached, now
-        rate = done / (now - start) if now > start else float("nan")
-        eta = (total - done) / rate if rate > 0 else float("nan")
-        console.print(
-            f"{verb}: {done:,} of {total:,} {unit} ({100 * done / max(total, 1):.0f} "
-            f"%), {rate:,.0f} {unit}/s, ETA {_clock(eta)}",
-            highlight=False,
-            soft_wrap=True,
-        )
+        if now - last >= LOG_EVERY and done < total:
+            last = now
+            line(now, final=False)
 
     yield advance
+    line(time.monotonic(), final=True)
+
+
+def _unit(n: int, unit: str) -> str:
+    """``1 game``, ``2 games``: the unit (a plural noun) in the count's number."""
+    return unit.removesuffix("s") if n == 1 else unit
 
 
 def _clock(seconds: float) -> str:
@@ -172,6 +212,30 @@ def _clock(seconds: float) -> str:
         return "-"
     whole = int(seconds)
     return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
+
+
+LONG_RUN = 180.0  # seconds: a command that may run longer says so before it starts
+
+
+def warn_if_long(seconds: float, what: str) -> None:
+    """One line on stderr before a job that would run for more than a few minutes: how long,
+    roughly (a conservative guess), and what it is; nothing for a short job or with -q."""
+    if seconds > LONG_RUN:
+        say_err(
+            f"note: {what}: expect about {duration(seconds)} (a cautious guess; -n fewer "
+            "to go faster, Ctrl-C stops)"
+        )
+
+
+def duration(seconds: float) -> str:
+    """``4 min``, ``2.5 h``: a rough length of time in words."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
 
 
 def stacked(cell: str) -> str:
@@ -192,10 +256,12 @@ def summary_table(summary: pl.DataFrame, title: str, stops: bool = False) -> Tab
     # Planet Nine never redeals or repairs: keep the table narrow
     setup = any(m.startswith("ds-") for m in summary["mission"])
     extra = ("redeal", "repair") if setup else ()  # shares of games, one decimal
-    # short headers: the table fits a terminal of 80 columns
+    # short headers: the table fits a terminal of 80 columns ("p" when Deep Sea's shares and
+    # the stop reasons would make it wider)
+    players = "p" if setup and stops else "players"
     names = (
         "mission",
-        "players",
+        players,
         "games",
         "wins",
         "success rate\n[95 % CI]",
@@ -206,11 +272,15 @@ def summary_table(summary: pl.DataFrame, title: str, stops: bool = False) -> Tab
     )
     for name in names:
         table.add_column(name, justify="left" if name == "mission" else "right", no_wrap=True)
-    table.caption = "distr.: games in which the crew sent the distress signal" + (
-        "; redeal: games dealt again because a drawn task card said so; repair: games whose "
-        "drawn task cards contradicted each other and were repaired"
-        if setup
-        else ""
+    table.caption = (
+        ("p: players; " if players == "p" else "")
+        + ("distr.: games in which the crew sent the distress signal")
+        + (
+            "; redeal: games dealt again because a drawn task card said so; repair: games whose "
+            "drawn task cards contradicted each other and were repaired"
+            if setup
+            else ""
+        )
     )
     for r in summary.iter_rows(named=True):
         shares = (pct(r["redeal_share"], 1), pct(r["repair_share"], 1)) if setup else ()
@@ -228,6 +298,26 @@ def summary_table(summary: pl.DataFrame, title: str, stops: bool = False) -> Tab
     return table
 
 
+_CARD_IN_REASON = re.compile(r"task card (\d+) \([^)]*\)")
+
+
+def card_labels(reason: str) -> str:
+    """A failure reason with each Deep Sea card by its number and printed sentence
+    (``TaskCard.label``) instead of its internal short name: ``task card 57 (no5) failed``
+    reads ``task card 57 "I will win no 5" failed``."""
+    if "task card" not in reason:
+        return reason
+    from crewsim.missions import load_task_cards
+
+    cards = {c.number: c for c in load_task_cards()}
+
+    def named(m: re.Match[str]) -> str:
+        card = cards.get(int(m.group(1)))
+        return f"task card {card.label}" if card else m.group(0)
+
+    return _CARD_IN_REASON.sub(named, reason)
+
+
 def failures_table(summary: pl.DataFrame) -> Table:
     """The top failure reasons of each mission x players, in words, share of all games."""
     table = compact_table("top failure reasons (share of games)")
@@ -235,7 +325,9 @@ def failures_table(summary: pl.DataFrame) -> Table:
     table.add_column("players", justify="right")
     table.add_column("reason")
     for r in summary.iter_rows(named=True):
-        reasons = r["top_failures"].split("; ") if r["top_failures"] else ["-"]
+        reasons = (
+            [card_labels(x) for x in r["top_failures"].split("; ")] if r["top_failures"] else ["-"]
+        )
         for k, reason in enumerate(reasons):
             table.add_row(
                 r["mission"] if k == 0 else "", str(r["players"]) if k == 0 else "", reason
@@ -249,11 +341,40 @@ def json_row(row: dict[str, Any]) -> dict[str, Any]:
     return {k: None if isinstance(v, float) and not math.isfinite(v) else v for k, v in row.items()}
 
 
-def summary_json(summary: pl.DataFrame) -> str:
-    """The summary as a JSON list of rows; top_failures as a list of strings."""
+def summary_rows(summary: pl.DataFrame) -> list[dict[str, Any]]:
+    """The summary's cells as JSON rows; top_failures as a list of strings."""
     rows = []
     for r in summary.select(c for c in JSON_COLUMNS if c in summary.columns).iter_rows(named=True):
         row = json_row(r)
         row["top_failures"] = r["top_failures"].split("; ") if r["top_failures"] else []
         rows.append(row)
-    return json.dumps(rows, indent=2)
+    return rows
+
+
+def summary_json(summary: pl.DataFrame, header: dict[str, Any] | None = None) -> str:
+    """The run as one JSON object: ``header`` (where the run is, its bot, seed...) and its
+    cells under ``cells`` (docs/cli.md)."""
+    return json_text({**(header or {}), "cells": summary_rows(summary)})
+
+
+def summary_csv(summary: pl.DataFrame) -> str:
+    """The summary's cells as CSV, the columns of the JSON rows."""
+    from crewsim.runs.csv_out import csv_text
+
+    return csv_text(summary.select(c for c in JSON_COLUMNS if c in summary.columns))
+
+
+def json_text(document: dict[str, Any]) -> str:
+    """A command's JSON: one object, indented, strict: NaN and infinity, anywhere in it,
+    become null (docs/cli.md)."""
+    return json.dumps(_finite(document), indent=2, ensure_ascii=False, allow_nan=False)
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import math
-from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
@@ -14,19 +12,31 @@ from rich import box
 from rich.table import Table
 
 from crewsim.cli.options import (
+    ALL_CORES,
     Backend,
+    Format,
+    FormatOpt,
     Jobs,
     Precision,
+    Quiet,
     Scheduler,
     Seed,
     Separate,
+    bot_help_no_file,
     count_option,
     parse_players,
     refuse_ceiling_options_without_it,
     refuse_new_run_options,
     stopping_options,
 )
-from crewsim.cli.output import json_row, stdout_console
+from crewsim.cli.output import (
+    compact_table,
+    json_row,
+    json_text,
+    set_quiet,
+    stacked,
+    stdout_console,
+)
 from crewsim.cli.runs import new_run
 from crewsim.errors import CrewsimError
 from crewsim.report import tables
@@ -36,12 +46,6 @@ from crewsim.runs.csv_out import csv_text
 from crewsim.runs.reader import Run, load_run
 from crewsim.runs.session import CeilingRequest
 from crewsim.solver.api import DEFAULT_CONFLICTS
-
-
-class RankFormat(str, Enum):
-    table = "table"
-    csv = "csv"
-    json = "json"
 
 
 def _filter(run: Run, missions: str | None, players: str | None) -> Run:
@@ -68,19 +72,32 @@ def _filter(run: Run, missions: str | None, players: str | None) -> Run:
     return Run(run.path, run.manifest, s, f, run.missions)
 
 
-def _table(rank: pl.DataFrame, p: int, title: str, caption: str = "", games: bool = False) -> Table:
+def _table(
+    rank: pl.DataFrame,
+    p: int,
+    title: str,
+    caption: str = "",
+    games: bool = False,
+    wide: bool = False,
+) -> Table:
     """One crew size's ranking; ``games``: each cell's games and why it stopped (a run that
-    could stop cells early)."""
-    t = Table(
-        title=title, caption=caption, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True
-    )
+    could stop cells early).  Each interval sits under its estimate unless ``wide``: the table
+    then fits 80 columns."""
+    two = (lambda text: text) if wide else stacked
+    if wide:
+        t = Table(
+            title=title, caption=caption, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True
+        )
+    else:
+        t = compact_table(title)
+        t.caption = caption
     has_ceiling = "feasible_share" in rank.columns
     has_printed = "printed_difficulty" in rank.columns
-    cols = ["rank", "mission", "success [95 % CI]", "attempts [95 % CI]"]
+    cols = ["rank", "mission", two("success [95 % CI]"), two("attempts [95 % CI]")]
     if games:
         cols[2:2] = ["games", "stopped"]
     if has_ceiling:
-        cols += ["solved", "feasible [95 % CI]", "bot efficiency [95 % CI]"]
+        cols += ["solved", two("feasible [95 % CI]"), two("bot efficiency [95 % CI]")]
     if has_printed:
         cols.append("printed")
     for c in cols:
@@ -90,11 +107,11 @@ def _table(rank: pl.DataFrame, p: int, title: str, caption: str = "", games: boo
             rank_label(r["rank"], r["tied"]),
             r["mission"],
             *([f"{r['games']:,}", r["stopped"]] if games else []),
-            pct_ci(r["success_rate"], r["ci_low"], r["ci_high"]),
-            num_ci(r["expected_attempts"], r["attempts_low"], r["attempts_high"]),
+            two(pct_ci(r["success_rate"], r["ci_low"], r["ci_high"])),
+            two(num_ci(r["expected_attempts"], r["attempts_low"], r["attempts_high"])),
         ]
         if has_ceiling:
-            row += ceiling_cells(r)
+            row += [two(cell) for cell in ceiling_cells(r)]
         if has_printed:
             v = r["printed_difficulty"]
             row.append("-" if v is None else str(v))
@@ -113,15 +130,20 @@ def rank(
     ] = None,
     players: Annotated[
         str | None,
-        typer.Option("--players", "-p", help="Player counts, comma-separated [default: 3,4,5]."),
+        typer.Option(
+            "--players",
+            "-p",
+            help="Player counts, comma-separated (2-5); with --run: a filter.",
+            show_default="3,4,5",
+        ),
     ] = None,
     games: Annotated[
         int,
         count_option("-n", "--games", help="Games per mission and player count."),
     ] = 100_000,
     seed: Seed = 0,
-    bot: Annotated[str, typer.Option("--bot", help="Bot crew by name.")] = "heuristic",
-    jobs: Jobs = -1,
+    bot: Annotated[str, typer.Option("--bot", help=bot_help_no_file())] = "heuristic",
+    jobs: Jobs = ALL_CORES,
     backend: Backend = None,
     scheduler: Scheduler = None,
     run_dir: Annotated[
@@ -130,7 +152,9 @@ def rank(
     ] = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Folder for the new run (default: runs/<timestamp>-<seed>)."),
+        typer.Option(
+            "--out", help="Folder for the new run.", show_default="runs/<timestamp>-<seed>"
+        ),
     ] = None,
     ceiling: Annotated[
         bool,
@@ -149,13 +173,16 @@ def rank(
             "(0: search only).",
         ),
     ] = DEFAULT_CONFLICTS,
-    fmt: Annotated[
-        RankFormat, typer.Option("--format", help="table, csv or json (stdout).")
-    ] = RankFormat.table,
+    fmt: FormatOpt = Format.TABLE,
+    quiet: Quiet = False,
+    wide: Annotated[
+        bool, typer.Option("--wide", help="Every column (the table is wider than 80).")
+    ] = False,
     precision: Precision = None,
     separate: Separate = False,
 ) -> None:
     """Rank missions from easiest to hardest per crew size, with 95 % intervals."""
+    set_quiet(quiet)
     if run_dir is not None:  # a run shows the ceiling it carries (simulate --ceiling)
         refuse_new_run_options(
             ctx,
@@ -183,7 +210,7 @@ def rank(
             bot,
             jobs,
             out,
-            quiet=fmt is not RankFormat.table,
+            quiet=fmt is not Format.TABLE,
             backend=backend,
             ceiling=CeilingRequest(ceiling_n, ceiling_conflicts) if ceiling else None,
             scheduler=scheduler,
@@ -193,18 +220,18 @@ def rank(
     else:
         loaded = _filter(load_run(run_dir), spec, players)
     ranking = tables.ranking(loaded)
-    if fmt is RankFormat.csv:
+    if fmt is Format.CSV:
         typer.echo(csv_text(ranking), nl=False)
         return
     corr = tables.order_correlations(loaded)
-    if fmt is RankFormat.json:
+    if fmt is Format.JSON:
         rows = [json_row(r) for r in ranking.iter_rows(named=True)]
         for row in rows:  # a list, as in `simulate --format json`
             reasons = str(row["top_failures"] or "")
             row["top_failures"] = reasons.split("; ") if reasons else []
         cor = [json_row(r) for r in corr.iter_rows(named=True)]
         typer.echo(
-            json.dumps(
+            json_text(
                 {
                     "run": str(loaded.path),
                     "seed": loaded.seed,
@@ -212,8 +239,7 @@ def rank(
                     "games_per_cell": loaded.games_per_cell,
                     "ranking": rows,
                     "correlations": cor,
-                },
-                indent=2,
+                }
             )
         )
         return
@@ -224,7 +250,7 @@ def rank(
             f"{loaded.games_each} games each · bot {loaded.bot} · seed "
             f"{loaded.seed} · =: interval overlaps a neighbour's"
         )
-        console.print(_table(ranking, p, title, caption, loaded.stopping.active))
+        console.print(_table(ranking, p, title, caption, loaded.stopping.active, wide))
     for r in corr.iter_rows(named=True):
         if math.isnan(r["spearman_rho"]):
             continue

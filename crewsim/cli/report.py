@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from crewsim.cli.output import busy
+from crewsim.cli.options import Quiet
+from crewsim.cli.output import busy, set_quiet
 from crewsim.errors import writable_folder
 
 
@@ -17,7 +18,7 @@ def report(
     ],
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Report folder (default: reports/<run folder name>)."),
+        typer.Option("--out", help="Report folder.", show_default="reports/<run folder name>"),
     ] = None,
     beside: Annotated[
         Path | None,
@@ -27,8 +28,10 @@ def report(
             '"The crews side by side".',
         ),
     ] = None,
+    quiet: Quiet = False,
 ) -> None:
     """Write a self-contained HTML report, Markdown, PNG/SVG charts and CSV/Parquet tables."""
+    set_quiet(quiet)
     from crewsim.analysis.beside import side_by_side
     from crewsim.report.build import build  # matplotlib: loaded only when a report is made
     from crewsim.runs.reader import load_run

@@ -12,10 +12,10 @@ from rich.console import Console
 from rich.markup import escape
 
 from crewsim.bots import get_bot
-from crewsim.cli.options import parse_players
-from crewsim.cli.output import games_bar, loading_kernel
+from crewsim.cli.options import parse_players, plural
+from crewsim.cli.output import games_bar, is_quiet, loading_kernel, warn_if_long
 from crewsim.missions import resolve_missions
-from crewsim.runs.backends import backend_named
+from crewsim.runs.backends import backend_named, describe
 from crewsim.runs.folder import default_out
 from crewsim.runs.plan import CHUNK_SIZE, RunConfig
 from crewsim.runs.session import CeilingRequest, RunProgress, RunStopped
@@ -37,13 +37,24 @@ def play(
     stderr = Console(stderr=True)
 
     def note(text: str) -> None:
-        stderr.print(text, highlight=False, soft_wrap=True, markup=False)
+        if not is_quiet():
+            stderr.print(text, highlight=False, soft_wrap=True, markup=False)
+
+    def chatter(text: str) -> None:
+        if not is_quiet():
+            say(text)
 
     def warn(text: str) -> None:
         stderr.print(f"[yellow]warning:[/] {escape(text)}", highlight=False, soft_wrap=True)
 
+    warn_if_long(
+        estimate_seconds(config),
+        f"{plural(config.games * len(config.cells()), 'game')} "
+        f"({plural(len(config.cells()), 'cell')} x {config.games:,}) on "
+        f"{describe(config.backend, config.workers(), config.scheduler)}",
+    )
     progress = RunProgress(
-        say=say,
+        say=chatter,
         note=note,
         warn=warn,
         loading=loading_kernel,  # before the bar: its rate and ETA count games only
@@ -52,10 +63,22 @@ def play(
     try:
         return play_session(config, out, ceiling, progress)
     except RunStopped as stop:
-        note(stop.message)
+        stderr.print(stop.message, highlight=False, soft_wrap=True, markup=False)
         # SystemExit, not typer.Exit: app.main runs click with standalone_mode=False,
         # which turns typer.Exit into a return value that main() does not pass on
         sys.exit(stop.exit_code)
+
+
+# Games a second one core plays, per kind of crew: cautious figures (the slowest missions, a
+# busy machine), for the warning before a long run, never for a result.
+GAMES_PER_SECOND_PER_CORE = {"random": 10_000.0, "heuristic": 1_000.0, "search": 5.0}
+
+
+def estimate_seconds(config: RunConfig) -> float:
+    """A cautious guess of a run's length: its games over the crew's slow rate on its cores
+    (a Dask scheduler's cores are unknown here: counted as this machine's)."""
+    rate = GAMES_PER_SECOND_PER_CORE.get(config.bot.kind, min(GAMES_PER_SECOND_PER_CORE.values()))
+    return config.games * len(config.cells()) / (rate * config.workers())
 
 
 def new_run(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,16 +13,24 @@ from rich.table import Table
 
 from crewsim.bots import get_bot
 from crewsim.cli.options import (
+    JOBS_HELP,
     Backend,
+    BotsFile,
+    Format,
+    FormatOpt,
     Precision,
+    Quiet,
     Scheduler,
     Separate,
+    bot_help,
+    default_is,
+    distress_choices,
     parse_players,
     refuse_ceiling_options_without_it,
     stopping_options,
     whole_number,
 )
-from crewsim.cli.output import compact_table, stacked, stdout_console
+from crewsim.cli.output import compact_table, set_quiet, stacked, stdout_console
 from crewsim.cli.runs import play
 from crewsim.errors import CrewsimError
 from crewsim.missions import resolve_missions
@@ -36,10 +43,7 @@ from crewsim.runs.session import CeilingRequest
 from crewsim.runs.stopping import Stopping, default_chunk_size
 from crewsim.solver.api import DEFAULT_CONFLICTS
 
-
-class OutputFormat(str, Enum):
-    table = "table"
-    json = "json"
+DEFAULT_GAMES = 1_000_000
 
 
 def trace_games(config: RunConfig, console: Console) -> None:
@@ -66,12 +70,15 @@ def _whole(option: str, text: str | None) -> int | None:
         raise CrewsimError(f"{option}: {exc.message}") from None
 
 
-def _choice(option: str, text: str, enum: type[OutputFormat]) -> OutputFormat:
-    try:
-        return enum(text.strip().lower())
-    except ValueError:
-        known = "|".join(e.value for e in enum)
-        raise CrewsimError(f"{option}: expected {known}, got {text!r}") from None
+def run_header(config: RunConfig, folder: Path) -> dict[str, Any]:
+    """What JSON says of a run above its cells: where it is and what decides its numbers."""
+    return {
+        "run": str(folder),
+        "bot": config.bot.name,
+        "seed": config.seed,
+        "distress": config.distress,
+        "games_per_cell": config.games,
+    }
 
 
 def _stopping(precision: str | None, separate: bool) -> Stopping | None:
@@ -113,7 +120,7 @@ def _build_config(
     stopping = opts["stopping"] or Stopping()
     defaults: dict[str, Any] = {
         "players": "3,4,5",
-        "games": 1_000_000,
+        "games": DEFAULT_GAMES,
         "bot": "heuristic",
         "seed": 0,
         "jobs": -1,
@@ -152,38 +159,48 @@ def simulate(
     ] = None,
     players: Annotated[
         str | None,
-        typer.Option("--players", "-p", help="Player counts, comma-separated (2-5). [3,4,5]"),
+        typer.Option(
+            "--players",
+            "-p",
+            help="Player counts, comma-separated (2-5)." + default_is("3,4,5"),
+        ),
     ] = None,
     games: Annotated[
         str | None,
         typer.Option(
             "-n",
             "--games",
-            help="Games per mission and player count [1000000]. More than a run folder "
-            "holds tops it up.",
+            help="Games per mission and player count. More than a run folder holds tops it up."
+            + default_is(f"{DEFAULT_GAMES:,}"),
             metavar="<int>",
         ),
     ] = None,
-    bot: Annotated[str | None, typer.Option("--bot", help="Bot crew by name. [heuristic]")] = None,
-    bots: Annotated[
-        Path | None, typer.Option("--bots", help="Bots file (default: scenarios/bots.toml).")
+    bot: Annotated[
+        str | None, typer.Option("--bot", help=bot_help() + default_is("heuristic"))
     ] = None,
+    bots: BotsFile = None,
     seed: Annotated[
-        str | None, typer.Option("--seed", help="Root seed of the run. [0]", metavar="<int>")
+        str | None,
+        typer.Option("--seed", help="Root seed of the run." + default_is("0"), metavar="<int>"),
     ] = None,
     jobs: Annotated[
         str | None,
         typer.Option(
             "--jobs",
             "-j",
-            help="Worker processes (also Dask local workers); 0 or -1: all cores, -2: all but "
-            "one. [-1]",
+            help=JOBS_HELP + " Also the workers of a local Dask cluster.",
             metavar="<int>",
+            show_default="all cores",
         ),
     ] = None,
     distress: Annotated[
         str | None,
-        typer.Option("--distress", help="Distress signal. [auto]", metavar="[auto|never|always]"),
+        typer.Option(
+            "--distress",
+            help="When the crew sends the distress signal (auto: when the bots judge the "
+            "hands poor)." + default_is("auto"),
+            metavar="[" + "|".join(distress_choices()) + "]",
+        ),
     ] = None,
     backend: Backend = None,
     scheduler: Scheduler = None,
@@ -191,17 +208,16 @@ def simulate(
         Path | None,
         typer.Option(
             "--out",
-            help="Run folder (default: runs/<timestamp>-<seed>). An existing run folder of "
-            "the same configuration is resumed.",
+            help="Run folder. An existing run folder of the same configuration is resumed.",
+            show_default="runs/<timestamp>-<seed>",
         ),
     ] = None,
     resume: Annotated[
         Path | None,
         typer.Option("--resume", help="Continue the run in this folder (configuration from it)."),
     ] = None,
-    fmt_name: Annotated[
-        str, typer.Option("--format", help="table or json (stdout).", metavar="[table|json]")
-    ] = "table",
+    fmt: FormatOpt = Format.TABLE,
+    quiet: Quiet = False,
     trace: Annotated[
         bool,
         typer.Option("--trace", help="Only play one game per mission and player count; print it."),
@@ -236,14 +252,20 @@ def simulate(
     ] = None,
 ) -> None:
     """Play many seeded deals of each mission with a bot crew; rates with 95 % intervals."""
-    from crewsim.cli.output import failures_table, summary_json, summary_table
+    from crewsim.cli.output import failures_table, summary_csv, summary_json, summary_table
 
     # options are read as text here, not by typer: one not given stays None, so --resume takes
     # it from the manifest, and a bad value names the option as "-n: ..." (exit 2)
-    fmt = _choice("--format", fmt_name, OutputFormat)
+    set_quiet(quiet)
     refuse_ceiling_options_without_it(ctx, ceiling)
-    if trace and (fmt is OutputFormat.json or ceiling or out):
-        flag = "--format json" if fmt is OutputFormat.json else "--ceiling" if ceiling else "--out"
+    if trace and (fmt is not Format.TABLE or ceiling or out):
+        flag = (
+            f"--format {fmt.value}"
+            if fmt is not Format.TABLE
+            else "--ceiling"
+            if ceiling
+            else "--out"
+        )
         raise CrewsimError(f"--trace prints one game as text; {flag} is for a run: leave one out")
     opts = {
         "players": players,
@@ -272,15 +294,16 @@ def simulate(
     if trace:
         trace_games(config, stdout)
         return
-    info = stderr if fmt is OutputFormat.json else stdout
-    _, summary = play(
+    folder, summary = play(
         config,
         out,
-        lambda text: info.print(text, highlight=False, soft_wrap=True),
+        lambda text: stderr.print(text, highlight=False, soft_wrap=True, markup=False),
         ceiling=CeilingRequest(n_solve, conflicts) if ceiling else None,
     )
-    if fmt is OutputFormat.json:
-        typer.echo(summary_json(summary))
+    if fmt is Format.JSON:
+        typer.echo(summary_json(summary, run_header(config, folder)))
+    elif fmt is Format.CSV:
+        typer.echo(summary_csv(summary), nl=False)
     else:
         title = f"bot {config.bot.name}, seed {config.seed}, distress {config.distress}"
         stdout.print(summary_table(summary, title, config.stopping.active))

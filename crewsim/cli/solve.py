@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import time
 from collections import Counter
@@ -12,7 +14,16 @@ import typer
 from rich.console import Console
 
 from crewsim.cards import Game, card_name
-from crewsim.cli.output import busy, deals_bar
+from crewsim.cli.options import (
+    ALL_CORES,
+    Format,
+    Jobs,
+    JsonAlias,
+    Quiet,
+    chosen_format,
+    plural,
+)
+from crewsim.cli.output import busy, deals_bar, say_err, set_quiet
 from crewsim.errors import CrewsimError
 from crewsim.rules.play import trick_winner
 from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_CONFLICTS
@@ -52,8 +63,21 @@ ENGINES = {"dfs": "by the search", "sat": "by the SAT engine", "counting": "by c
 
 
 def solve_cmd(
-    file: Annotated[Path, typer.Argument(help="A deal (.json) or one deal per line (.jsonl).")],
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON result line per deal.")] = False,
+    file: Annotated[
+        Path,
+        typer.Argument(help="A deal (.json) or one deal per line (.jsonl).", show_default=False),
+    ],
+    fmt: Annotated[
+        Format | None,
+        typer.Option(
+            "--format",
+            "-f",
+            help="table for reading; csv, or json: one object per deal and line (JSON Lines).",
+            case_sensitive=False,
+            show_default="table; json for a .jsonl file",
+        ),
+    ] = None,
+    as_json: JsonAlias = False,
     budget: Annotated[
         int, typer.Option(help="Card plays tried per deal before answering 'unknown'.")
     ] = DEFAULT_BUDGET,
@@ -61,14 +85,8 @@ def solve_cmd(
         int,
         typer.Option(help="SAT engine conflicts per deal the search leaves open (0: off)."),
     ] = DEFAULT_CONFLICTS,
-    jobs: Annotated[
-        int,
-        typer.Option(
-            "--jobs",
-            "-j",
-            help="Worker processes for a .jsonl file (0 or -1 = all cores, -2 all but one).",
-        ),
-    ] = 0,
+    jobs: Jobs = ALL_CORES,
+    quiet: Quiet = False,
 ) -> None:
     """Solve deals: feasible (with a winning line), infeasible, unknown or unsupported.
 
@@ -76,12 +94,16 @@ def solve_cmd(
     stderr; results come out in the file's order, the same whatever --jobs."""
     from crewsim.runs.solve_file import solve_deals
 
+    set_quiet(quiet)
     if budget < 1:
         raise CrewsimError(f"--budget: expected a positive number, got {budget}")
     if conflicts < 0:
         raise CrewsimError(f"--conflicts: expected 0 or more, got {conflicts}")
     records = list(read_deals(file))  # validate the whole file before printing anything
     jsonl = file.suffix.lower() == ".jsonl"
+    shown = chosen_format(fmt or (Format.JSON if jsonl else Format.TABLE), as_json)
+    if shown is Format.CSV:
+        typer.echo(",".join(CSV_COLUMNS))
     bar = (
         deals_bar(len(records), Console(stderr=True))
         if jsonl  # one deal: a spinner, since a fresh install first compiles the solver (~25 s)
@@ -93,31 +115,49 @@ def solve_cmd(
     with bar as advance:
         for rec, res in solve_deals(records, budget, conflicts, jobs, on_deals=advance):
             if jsonl:
-                _print(rec, res, True)
+                _print(rec, res, shown, len(records) > 1)
             else:
                 held.append((rec, res))
             tally[res.verdict] += 1
             tally[res.engine] += 1
     for rec, res in held:
-        _print(rec, res, as_json)
-    if jsonl:  # stdout stays one JSON line per deal
-        typer.echo(_summary(tally, len(records), time.perf_counter() - start), err=True)
+        _print(rec, res, shown, False)
+    if jsonl:  # stdout stays the deals' data
+        say_err(_summary(tally, len(records), time.perf_counter() - start))
 
 
 def _summary(tally: Counter[str], deals: int, seconds: float) -> str:
     """One line on a file's deals: the verdicts, and how many needed the SAT engine."""
     kinds = ("feasible", "infeasible", "unknown", "unsupported")
-    shown = ", ".join(f"{tally[k]} {k}" for k in kinds if tally[k] or k != "unsupported")
-    return f"{deals} deals in {seconds:.1f} s: {shown} ({tally['sat']} decided by the SAT engine)"
+    shown = ", ".join(f"{tally[k]:,} {k}" for k in kinds if tally[k] or k != "unsupported")
+    return (
+        f"{plural(deals, 'deal')} in {seconds:.1f} s: {shown} ({tally['sat']:,} decided by the "
+        "SAT engine)"
+    )
 
 
-def _print(rec: DealRecord, res: Result, as_json: bool) -> None:
+CSV_COLUMNS = ("deal", "verdict", "nodes", "seconds", "engine", "reason", "line")
+
+
+def _print(rec: DealRecord, res: Result, fmt: Format, numbered: bool) -> None:
+    """One deal's result: a JSON line, a CSV row (the winning line as tricks of cards, ``|``
+    between tricks) or text (``numbered``: headed by its line in the file)."""
     out = result_record(rec.problem, res, rec.line)
-    if as_json:
-        typer.echo(json.dumps(out))
+    if fmt is Format.JSON:
+        typer.echo(json.dumps(out, allow_nan=False))
+        return
+    if fmt is Format.CSV:
+        line = " | ".join(" ".join(t) for t in out["line"]) if out["line"] else ""
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerow(
+            [*("" if out[k] is None else out[k] for k in CSV_COLUMNS[:-1]), line]
+        )
+        typer.echo(buf.getvalue(), nl=False)
         return
     by = f"; {ENGINES[res.engine]}" if res.engine else ""
-    head = f"{res.verdict}  ({res.nodes} nodes, {res.seconds * 1000:.1f} ms{by})"
+    head = f"{res.verdict}  ({res.nodes:,} nodes, {res.seconds * 1000:.1f} ms{by})"
+    if numbered:
+        head = f"deal {rec.line}: {head}"
     typer.echo(head if not res.reason else f"{head}: {res.reason}")
     if res.verdict == "feasible" and rec.problem is not None:
         for line in _play_lines(rec.problem, res, out["line"]):

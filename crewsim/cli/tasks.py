@@ -10,7 +10,8 @@ import typer
 from rich.markup import escape
 
 from crewsim.cards import Game
-from crewsim.cli.missions import FormatOption, OutputFormat, emit, kind_label, print_topics
+from crewsim.cli.missions import Wide, emit, kind_label, print_topics
+from crewsim.cli.options import Format, FormatOpt, JsonAlias, chosen_format
 from crewsim.missions import get_task_card, load_campaign, load_task_cards
 from crewsim.missions.schema import TaskCard
 
@@ -19,7 +20,7 @@ app = typer.Typer(
 )
 
 
-@app.command("list")
+@app.command("list", short_help="List the 96 task cards, difficulty per crew size.")
 def list_tasks(
     players: Annotated[
         int,
@@ -31,7 +32,8 @@ def list_tasks(
             help="Crew size whose printed difficulty to show (2 players use the 3-player value).",
         ),
     ] = 4,
-    fmt: FormatOption = OutputFormat.TABLE,
+    fmt: FormatOpt = Format.TABLE,
+    wide: Wide = False,
 ) -> None:
     """List the 96 Deep Sea task cards with their difficulty for PLAYERS."""
     cards = load_task_cards()
@@ -46,28 +48,52 @@ def list_tasks(
         }
         for c in cards
     ]
+    table_rows: list[dict[str, object]] = [
+        {
+            "card": c.label,
+            "diff.": c.difficulty_for(players),
+            "captain": "may" if c.captain_may_take else "may not",
+            **({"condition": kind_label(c.kind.value, c.params)} if wide else {}),
+        }
+        for c in cards
+    ]
     json_rows = [{**row, "card": c.to_dict()} for row, c in zip(rows, cards, strict=True)]
     emit(
         rows,
         fmt,
+        key="task_cards",
         title=f"{len(cards)} task cards, {players} players",
         json_rows=json_rows,
-        wide=("text",),
+        table_rows=table_rows,
+        head={"players": players},
+        flex="card",
+        wide=wide,
     )
 
 
-@app.command("show")
+@app.command("show", short_help="One task card in full.")
 def show_task(
     card: Annotated[
-        str, typer.Argument(metavar="CARD", help="Task card number (1-96) or ref_id, e.g. 4x9.")
+        str,
+        typer.Argument(
+            metavar="CARD",
+            help="Task card number (1-96) or its short name (ref_id), e.g. 32 or 4x9.",
+            show_default=False,
+        ),
     ],
-    json_out: Annotated[bool, typer.Option("--json", help="The card as JSON.")] = False,
+    fmt: FormatOpt = Format.TABLE,
+    json_out: JsonAlias = False,
 ) -> None:
     """One task card in full: its text, difficulty per crew size, condition and the missions
     that deal it."""
     c = get_task_card(card)
-    if json_out:
+    fmt = chosen_format(fmt, json_out)
+    if fmt is Format.JSON:
         typer.echo(json.dumps({**c.to_dict(), "missions": _missions_with(c)}, indent=2))
+        return
+    if fmt is Format.CSV:
+        rules: list[dict[str, object]] = [{"topic": t, "text": x} for t, x in _describe(c)]
+        emit(rules, fmt, key="rules")
         return
     print_topics(f"[bold]#{c.number}[/]  {escape(c.text)}", _describe(c))
 
@@ -75,7 +101,7 @@ def show_task(
 def _describe(c: TaskCard) -> list[tuple[str, str]]:
     """The card as (topic, text) pairs, the way ``missions show`` prints a mission."""
     d3, d4, d5 = c.difficulty
-    out = [("Name", c.ref_id)]
+    out = [("Short name", c.ref_id)]
     if c.subtext:
         out.append(("Small print", c.subtext))
     out += [

@@ -126,7 +126,7 @@ def allocation_problems(
     not checked: the card a turn was skipped for may be gone."""
     _check_owners(cards, owners, _seats(players))
     problems = [
-        f"the captain (seat {captain}) may not take {c.ref_id!r}"
+        f"the captain (seat {captain}) may not take {c.label}"
         for c, o in zip(cards, owners, strict=True)
         if o == captain and not captain_may_take(c)
     ]
@@ -257,13 +257,13 @@ def find_contradictions(
         out.append(Contradiction(reason, tuple(sorted(set(tasks)))))
 
     def label(i: int) -> str:
-        return f"{cards[i].ref_id!r} (seat {owners[i]})"
+        return f"{cards[i].label} (seat {owners[i]})"
 
     seat_info = [_Owner() for _ in range(seats)]
     relations: list[tuple[int, int, str, int]] = []  # (a, b, "lt" | "eq", task): a < b or a = b
     for i, (card, owner) in enumerate(zip(cards, owners, strict=True)):
         if owner == captain and not captain_may_take(card):
-            say(f"the captain (seat {captain}) may never take {card.ref_id!r}", i)
+            say(f"the captain (seat {captain}) may never take {card.label}", i)
             continue
         missing = _describe(card, i, owner, captain, seats, n, seat_info[owner], relations)
         if missing is not None:
@@ -496,7 +496,7 @@ def _longest_run(tricks: Iterable[int]) -> int:
 
 
 _SayFn = Callable[..., None]  # say(reason, *task_indices)
-_LabelFn = Callable[[int], str]  # task index -> "'ref_id' (seat s)"
+_LabelFn = Callable[[int], str]  # task index -> '17 "I will ..." (seat s)' (TaskCard.label)
 
 
 def _named(mask: int, count: int) -> bool:

@@ -51,8 +51,10 @@ def backend_named(backend: str | None, scheduler: str | None) -> str:
 def describe(backend: str, workers: int, scheduler: str | None) -> str:
     """Where a run's work went, for its summary line."""
     if backend != "dask":
-        return f"{workers} loky process(es)"
-    return f"Dask at {scheduler}" if scheduler else f"a local Dask cluster of {workers} workers"
+        return f"{workers} local process" + ("" if workers == 1 else "es")
+    if scheduler:
+        return f"Dask at {scheduler}"
+    return f"a local Dask cluster of {workers} worker" + ("" if workers == 1 else "s")
 
 
 def check_backend(backend: str, scheduler: str | None) -> None:

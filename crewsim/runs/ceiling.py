@@ -23,6 +23,7 @@ from crewsim.missions.schema import Mission
 from crewsim.runs.backends import Backend, open_workers
 from crewsim.runs.folder import atomic_write
 from crewsim.runs.plan import RunConfig, plan_chunks
+from crewsim.runs.progress import plural
 from crewsim.runs.replay import set_up
 from crewsim.runs.run_format import CEILING_DIR
 from crewsim.runs.stats import ceiling_columns
@@ -163,7 +164,8 @@ def ceiling_rows(
     if progress:  # the first cell can take a while: a fresh install compiles the solver
         kept = f", {len(saved)} kept from an earlier session" if saved else ""
         progress(
-            f"ceiling: solving the first {size} deals of {len(todo)} cell(s){kept} "
+            f"ceiling: solving the first {plural(size, 'deal')} of "
+            f"{plural(len(todo), 'cell')}{kept} "
             "(a fresh install compiles the solver first)"
         )
     rows = dict(saved)

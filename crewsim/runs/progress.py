@@ -17,3 +17,9 @@ Bar = Callable[[int], AbstractContextManager[Advance]]
 def no_bar(total: int) -> Iterator[Advance]:
     """The bar of a job nobody watches (tests, scripts)."""
     yield lambda done: None
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 game``, ``2 games``, ``1,000 games``: the count with thousands separators and the
+    word in the right number (``many`` for an irregular plural)."""
+    return f"{n:,} {word if n == 1 else many or word + 's'}"

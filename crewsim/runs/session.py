@@ -26,7 +26,7 @@ from crewsim.runs.montecarlo import (
     warm_up,
 )
 from crewsim.runs.plan import RunConfig
-from crewsim.runs.progress import Bar, no_bar
+from crewsim.runs.progress import Bar, no_bar, plural
 from crewsim.runs.run_format import STOPPED
 from crewsim.runs.stopping import STOP_REASONS
 from crewsim.solver.api import DEFAULT_CONFLICTS
@@ -94,14 +94,15 @@ def play(
         again = resume_hint(state.out, ceiling)
         cap = "at most " if config.stopping.active else ""
         progress.say(
-            f"{len(config.cells())} mission x player cells, {cap}{config.games:,} games each, bot "
-            f"{config.bot.name}, seed {config.seed}, on {where}, run folder {state.out}"
+            f"{plural(len(config.cells()), 'mission x player cell')}, {cap}"
+            f"{plural(config.games, 'game')} each, bot {config.bot.name}, seed {config.seed}, "
+            f"on {where}, run folder {state.out}"
         )
         _report_state(state, progress)
         result = _play_chunks(state, engine, progress, again)
         rate = result.played / result.seconds if result.seconds > 0 else float("nan")
         progress.say(
-            f"{result.played:,} games simulated in {result.seconds:.1f} s ({rate:,.0f} "
+            f"{plural(result.played, 'game')} simulated in {result.seconds:.1f} s ({rate:,.0f} "
             f"games/s), {result.games:,} in all; summary in {state.out / 'summary.csv'}"
         )
         if config.stopping.active:

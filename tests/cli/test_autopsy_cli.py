@@ -50,6 +50,15 @@ def test_shares_add_up_and_the_autopsy_resumes(run: Path) -> None:
     assert findings.height == sum(c["analysed"] for c in cells)
 
 
+def test_the_table_fits_80_columns(run: Path) -> None:
+    """Every kind of decisive play a column, as whole percentages under short headers."""
+    result = runner.invoke(app, ["autopsy", str(run), "--lost", "30", "--jobs", "1", "-q"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert any(line.startswith("mission p") for line in lines) and result.stderr == ""
+
+
 def test_trace_marks_the_decisive_play(run: Path) -> None:
     runner.invoke(app, ["autopsy", str(run), "pn-3", "-p", "4", "--jobs", "1"])
     findings = pl.read_parquet(run / "autopsy" / "findings.parquet")

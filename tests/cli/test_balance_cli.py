@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import polars as pl
@@ -26,6 +27,9 @@ def balance_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     assert result.exit_code == 0, result.output
     assert "4 players: mis-rated task cards" in result.stdout
     assert "log-odds per printed" in " ".join(result.stdout.split())
+    table = result.stdout[: result.stdout.index("4 players: ", 20)]  # the table, before the fit
+    assert max(len(line) for line in table.splitlines()) <= 80
+    assert re.search(r'^\d+ "I will', table, re.M)  # cards by number and printed sentence
     return run_dir, report
 
 
@@ -98,6 +102,10 @@ def test_each_card_alone_beside_its_ceiling(balance_run: tuple[Path, Path], tmp_
     assert pl.read_csv(out / "tables" / "card-ceiling.csv").height == 96
     md = (out / "report.md").read_text()
     assert "| alone: bots won of winnable |" in md and "4 players, every card alone: " in md
+    table = runner.invoke(app, ["balance", "--run", str(run_dir), "--ceiling", "--ceiling-n", "12"])
+    assert table.exit_code == 0, table.output
+    lines = table.stdout[: table.stdout.index("4 players: ", 20)].splitlines()
+    assert max(len(line) for line in lines) <= 80 and any("winnable" in x for x in lines)
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ import json
 from typer.testing import CliRunner
 
 from crewsim.cli.app import app
+from crewsim.missions import load_task_cards
 
 runner = CliRunner()
 
@@ -31,7 +32,12 @@ def test_order_tokens_keep_their_brackets() -> None:
 
 def test_the_deep_sea_captain_and_the_planet_nine_commander() -> None:
     deep = _deal("--mission", "ds-5", "--seed", "1")
-    assert "(captain)" in deep and "(commander)" not in deep and "#" in deep
+    assert "(captain)" in deep and "(commander)" not in deep
+    rec = json.loads(_deal("--mission", "ds-5", "--seed", "1", "--format", "json"))
+    cards = {c.number: c for c in load_task_cards()}
+    for t in rec["deep_tasks"]:  # each card by its number and printed sentence, not its ref_id
+        card = cards[t["task"]]
+        assert f'{card.number} "' in deep and card.ref_id not in deep
     assert "(commander)" in _deal("--seed", "1")
 
 
@@ -51,3 +57,14 @@ def test_a_deal_without_a_seed_shows_the_seed_that_deals_it_again() -> None:
     first = _deal("--mission", "ds-7")
     seed = first.splitlines()[0].split("seed ")[1].split()[0]
     assert _deal("--mission", "ds-7", "--seed", seed) == first
+
+
+def test_csv_one_row_per_seat() -> None:
+    import csv
+    import io
+
+    rows = list(csv.DictReader(io.StringIO(_deal("-p", "3", "--seed", "9", "-f", "csv"))))
+    rec = json.loads(_deal("-p", "3", "--seed", "9", "-f", "json"))
+    assert [r["seat"] for r in rows] == ["P0", "P1", "P2"]
+    assert [r["cards"].split() for r in rows] == rec["hands"]
+    assert [r["commander"] == "yes" for r in rows] == [s == rec["commander"] for s in range(3)]

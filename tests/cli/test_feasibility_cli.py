@@ -13,11 +13,14 @@ from crewsim.errors import CrewsimError
 runner = CliRunner()
 
 
-def _rows(args: list[str]) -> list[dict]:
-    """The JSON lines, read as strict parsers (jq, JavaScript) read them: no NaN, no Infinity."""
-    result = runner.invoke(app, ["feasibility", *args, "--jobs", "1", "--json"])
+def _rows(args: list[str], as_json: str = "--json") -> list[dict]:
+    """The JSON's cells, read as strict parsers (jq, JavaScript) read them: no NaN, no
+    Infinity; ``--json`` and ``-f json`` print the same."""
+    result = runner.invoke(app, ["feasibility", *args, "--jobs", "1", *as_json.split()])
     assert result.exit_code == 0, result.output
-    return [json.loads(x, parse_constant=_not_json) for x in result.stdout.splitlines()]
+    doc = json.loads(result.stdout, parse_constant=_not_json)
+    assert {"draft", "seed", "budget", "conflicts"} <= doc.keys()
+    return doc["cells"]
 
 
 def _not_json(token: str) -> None:
@@ -39,7 +42,7 @@ def test_the_heuristic_draft_shows_what_the_bots_won() -> None:
         app,
         ["feasibility", "pn-4", "-n", "40", "--seed", "3", "--jobs", "1", "--draft", "heuristic"],
     )
-    assert "bots won" in table.stdout and "40 deals solved" in table.stdout
+    assert "bots won" in table.stdout and "40 deals solved" in table.stderr
 
 
 def test_counts_are_read_as_people_write_them() -> None:
@@ -50,7 +53,7 @@ def test_counts_are_read_as_people_write_them() -> None:
 def test_feasibility_says_how_many_deals_it_solved() -> None:
     result = runner.invoke(app, ["feasibility", "pn-2", "-n", "20", "--jobs", "1"])
     assert result.exit_code == 0, result.output
-    assert "20 deals solved in" in result.output
+    assert "20 deals solved in" in result.stderr and "solved" not in result.stdout
     as_json = runner.invoke(app, ["feasibility", "pn-2", "-n", "20", "--jobs", "1", "--json"])
     assert "20 deals solved in" in as_json.stderr and "solved" not in as_json.stdout
 
@@ -96,3 +99,31 @@ def test_the_table_says_how_many_deals_the_sat_engine_decided() -> None:
     table = runner.invoke(app, ["feasibility", "pn-30", "-p", "4", "-n", "10", "--jobs", "1"])
     assert table.exit_code == 0, table.output
     assert "by SAT" in table.stdout
+
+
+def test_json_alias_and_csv_give_the_same_cells() -> None:
+    """``--json`` is ``-f json``; ``-f csv`` is the same rows, one per cell."""
+    import io
+
+    import polars as pl
+
+    args = ["pn-1", "pn-3", "-n", "20", "--seed", "2"]
+
+    def timeless(rows: list[dict]) -> list[dict]:  # solve times differ run to run
+        return [{k: v for k, v in r.items() if not k.endswith("_ms")} for r in rows]
+
+    rows = _rows(args)
+    assert timeless(_rows(args, "-f json")) == timeless(rows)
+    result = runner.invoke(app, ["feasibility", *args, "--jobs", "1", "-f", "csv"])
+    assert result.exit_code == 0, result.output
+    df = pl.read_csv(io.StringIO(result.stdout))
+    assert df["mission"].to_list() == ["pn-1", "pn-3"] and df["deals"].to_list() == [20, 20]
+    both = runner.invoke(app, ["feasibility", *args, "--json", "-f", "csv"])
+    assert isinstance(both.exception, CrewsimError) and "give one of them" in str(both.exception)
+
+
+def test_the_help_lists_the_drafts_it_knows() -> None:
+    from crewsim.analysis.feasibility import DRAFTS
+
+    text = " ".join(runner.invoke(app, ["feasibility", "--help"]).stdout.split())
+    assert "[" + "|".join(DRAFTS) + "]" in text

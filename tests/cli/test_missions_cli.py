@@ -22,10 +22,23 @@ def test_list_table() -> None:
     assert "pn-1 " in result.output and "ds-32" in result.output
 
 
+def test_list_table_fits_80_columns_and_wide_has_every_column() -> None:
+    """Piped, a table is as wide as its rows need: the default one needs at most 80."""
+    narrow = runner.invoke(app, ["missions", "list"], env={"COLUMNS": "80"})
+    assert max(len(line) for line in narrow.stdout.splitlines()) <= 80
+    head = next(line for line in narrow.stdout.splitlines() if line.startswith("id"))
+    assert "objectives" not in head and "description" in head
+    wide = runner.invoke(app, ["missions", "list", "--wide"], env={"COLUMNS": "80"})
+    head = next(line for line in wide.stdout.splitlines() if line.startswith("id"))
+    assert {"game", "allocation", "objectives", "description"} <= set(head.split())
+
+
 def test_list_json_has_all_missions() -> None:
     result = runner.invoke(app, ["missions", "list", "--format", "json"])
     assert result.exit_code == 0, result.output
-    rows = json.loads(result.output)
+    doc = json.loads(result.output)
+    assert list(doc) == ["missions"]
+    rows = doc["missions"]
     assert len(rows) == 82
     pn12 = next(r for r in rows if r["id"] == "pn-12")
     assert pn12["card_draw_after_trick"] == 1 and pn12["tokens"] == ["omega"]
@@ -57,6 +70,20 @@ def test_list_csv_per_game(game: str, count: int) -> None:
         assert {r["difficulty"] for r in rows} == {""}
     else:
         assert by_id["ds-20"]["difficulty"] == "10" and by_id["ds-8"]["difficulty"] == ""
+
+
+def test_show_json_has_the_record_and_the_rules_in_words() -> None:
+    doc = json.loads(runner.invoke(app, ["missions", "show", "pn-12", "-f", "json"]).stdout)
+    assert doc["mission"]["id"] == "pn-12"
+    assert {"topic": "Token", "text": "omega: this task must be the last task completed"} in doc[
+        "rules"
+    ]
+    rows = list(
+        csv.DictReader(
+            io.StringIO(runner.invoke(app, ["missions", "show", "pn-12", "-f", "csv"]).stdout)
+        )
+    )
+    assert list(rows[0]) == ["topic", "text"] and rows[0]["topic"] == "Game"
 
 
 def test_list_rejects_unknown_game() -> None:

@@ -43,6 +43,21 @@ def test_json_ranking_from_existing_run(ranked_run: Path) -> None:
     assert any(r["top_failures"] and "%" in r["top_failures"][0] for r in rows)
 
 
+def _widest(text: str) -> int:
+    """The widest table line (the Spearman sentences wrap as prose: left out)."""
+    return max(len(line) for line in text.splitlines() if "Spearman" not in line)
+
+
+def test_the_table_fits_80_columns_and_wide_keeps_each_interval_on_its_line(
+    ranked_run: Path,
+) -> None:
+    narrow = runner.invoke(app, ["rank", "--run", str(ranked_run)])
+    assert narrow.exit_code == 0, narrow.output
+    assert _widest(narrow.stdout) <= 80
+    wide = runner.invoke(app, ["rank", "--run", str(ranked_run), "--wide"])
+    assert "success [95 % CI]" in wide.stdout and "success [95 % CI]" not in narrow.stdout
+
+
 def test_csv_with_filters(ranked_run: Path) -> None:
     args = ["rank", "pn-2,pn-3", "--run", str(ranked_run), "-p", "4", "--format", "csv"]
     result = runner.invoke(app, args)

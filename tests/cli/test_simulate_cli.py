@@ -30,7 +30,15 @@ def test_json_rows_and_run_folder(tmp_path: Path) -> None:
     args = ["simulate", "pn-1..2", "-p", "3,4", *SMALL, "--seed", "5", "--format", "json"]
     result = runner.invoke(app, [*args, "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    rows = json.loads(result.stdout)
+    doc = json.loads(result.stdout)
+    assert {k: doc[k] for k in ("run", "bot", "seed", "distress", "games_per_cell")} == {
+        "run": str(tmp_path),
+        "bot": "heuristic",
+        "seed": 5,
+        "distress": "auto",
+        "games_per_cell": 3000,
+    }
+    rows = doc["cells"]
     assert [(r["mission"], r["players"]) for r in rows] == [
         ("pn-1", 3),
         ("pn-1", 4),
@@ -46,7 +54,7 @@ def test_json_rows_and_run_folder(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "manifest.json").read_text())["root_seed"] == 5
     for jobs in ("2", "0"):  # 0 means every core, as in the other commands
         again = runner.invoke(app, [*args, "--jobs", jobs, "--out", str(tmp_path / jobs)])
-        assert json.loads(again.stdout) == rows
+        assert json.loads(again.stdout)["cells"] == rows
 
 
 def test_default_run_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -118,12 +126,58 @@ def test_precision_stops_cells_and_a_resume_keeps_the_setting(tmp_path: Path) ->
     args = ["simulate", "pn-1,pn-2", "-p", "4", "-n", "20000", "--jobs", "1", "--seed", "3"]
     result = runner.invoke(app, [*args, "--precision", "1.5%", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "at most 20,000 games each" in result.stdout and "stopped" in result.stdout
+    assert "at most 20,000 games each" in result.stderr and "stopped" in result.stdout
     first = json.loads(
         runner.invoke(app, ["simulate", "--resume", str(out), "--format", "json"]).stdout
-    )
+    )["cells"]
     assert [r["stopped"] for r in first] == ["precision", "precision"]
     assert all(r["games"] < 20_000 for r in first)
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["stopping"] == {"precision": 0.015, "separate": False}
     assert manifest["chunk_size"] == 2_000 and manifest["games_per_cell"] == 20_000
+
+
+def test_csv_has_the_json_columns_and_quiet_leaves_stderr_empty(tmp_path: Path) -> None:
+    """-f csv: one row per cell; -q: no progress, no chatter, the data still printed."""
+    import io
+
+    import polars as pl
+
+    args = ["simulate", "pn-1", "-p", "3,4", *SMALL, "--out", str(tmp_path), "-f", "csv"]
+    result = runner.invoke(app, [*args, "-q"])
+    assert result.exit_code == 0, result.output
+    df = pl.read_csv(io.StringIO(result.stdout))
+    assert df["players"].to_list() == [3, 4] and df["games"].to_list() == [3000, 3000]
+    assert "success_rate" in df.columns and "top_failures" in df.columns
+    assert result.stderr == ""
+    loud = runner.invoke(app, args)  # the run again, without -q: what runs where
+    assert "mission x player cells" in loud.stderr and "local process" in loud.stderr
+    assert "loky" not in loud.stderr
+
+
+def test_a_long_run_says_so_before_it_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Games x cells over a cautious rate: a run past a few minutes warns in one line."""
+    import crewsim.cli.runs as runs
+
+    monkeypatch.setitem(runs.GAMES_PER_SECOND_PER_CORE, "heuristic", 0.01)
+    result = runner.invoke(app, ["simulate", "pn-1", "-p", "3", *SMALL, "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    (note,) = [line for line in result.stderr.splitlines() if line.startswith("note:")]
+    assert "3,000 games (1 cell x 3,000)" in note and "expect about" in note
+    quiet = runner.invoke(
+        app, ["simulate", "pn-1", "-p", "3", *SMALL, "-q", "--out", str(tmp_path)]
+    )
+    assert "note:" not in quiet.stderr
+
+
+def test_a_deep_sea_run_that_stops_early_fits_80_columns(tmp_path: Path) -> None:
+    """Its widest table (redeal, repair, why each cell stopped) and cards by their words."""
+    args = ["simulate", "ds-9", "-p", "3", "-n", "4000", "--jobs", "1", "--chunk-size", "2000"]
+    result = runner.invoke(app, [*args, "--precision", "5%", "-q", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    table = result.stdout[: result.stdout.index("top failure reasons")]
+    assert max(len(line) for line in table.splitlines()) <= 80
+    assert "stopped" in table and "repair" in table
+    assert re.search(r'task card \d+ "I will', result.stdout)

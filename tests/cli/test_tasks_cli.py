@@ -53,9 +53,15 @@ def test_table_and_json() -> None:
     result = runner.invoke(app, ["tasks", "list", "--players", "3"])
     assert result.exit_code == 0, result.output
     assert "96 task cards, 3 players" in result.output
+    assert '17 "I will never win 2 tricks in a row"' not in result.output  # card 1's words
+    assert '1 "I will never win 2 tricks in a row"' in result.output  # a card as people name it
+    assert "neverTwoTricksInARow" not in result.output  # not by its internal short name
     result = runner.invoke(app, ["tasks", "list", "-f", "json"])
-    rows = json.loads(result.output)
+    doc = json.loads(result.output)
+    assert doc["players"] == 4
+    rows = doc["task_cards"]
     assert len(rows) == 96 and rows[75]["card"]["redeal_if"] == [[36, 39], [36, 37, 38]]
+    assert rows[0]["ref_id"] == "neverTwoTricksInARow"  # in JSON, the short name is a key
 
 
 def test_players_out_of_range() -> None:
@@ -74,6 +80,7 @@ def test_show_one_card_by_number_or_ref_id() -> None:
     assert by_name.output == result.output
     card = json.loads(runner.invoke(app, ["tasks", "show", "4x9", "--json"]).output)
     assert (card["number"], card["difficulty"], card["missions"]) == (32, [4, 5, 6], [])
+    assert json.loads(runner.invoke(app, ["tasks", "show", "32", "-f", "json"]).output) == card
     assert "may not take it" in runner.invoke(app, ["tasks", "show", "54"]).output
     # a parameter that maps colours to counts, in words rather than a Python repr
     assert (

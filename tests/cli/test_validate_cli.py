@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -41,7 +42,9 @@ def test_custom_file_ok(tmp_path: Path) -> None:
     )
     result = runner.invoke(app, ["validate", str(path)])
     assert result.exit_code == 0, result.output
-    assert result.output.strip() == f"ok: 1 missions in {path}"
+    assert result.output.strip() == f"ok: 1 mission in {path}"  # one, not "1 missions"
+    doc = json.loads(runner.invoke(app, ["validate", str(path), "-f", "json"]).stdout)
+    assert doc == {"file": str(path), "ok": True, "kind": "missions", "count": 1}
 
 
 def test_bad_file_raises_user_error(tmp_path: Path) -> None:

@@ -129,7 +129,7 @@ def test_the_commands_pass_the_ceiling_options_on(tmp_path: Path, command: str) 
         result = CliRunner().invoke(app, args)
         assert result.exit_code == 0, result.output
         doc = json.loads(result.stdout)
-        row = (doc if command == "simulate" else doc["ranking"])[0]
+        row = doc["cells" if command == "simulate" else "ranking"][0]
         assert row["ceiling_games"] == 15
         undecided[conflicts] = row["unknown_share"]
     assert undecided["0"] > undecided["30,000"]
@@ -164,7 +164,7 @@ def test_simulate_with_ceiling_writes_the_columns(tmp_path: Path) -> None:
     ]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
-    rows = {r["mission"]: r for r in json.loads(result.stdout)}
+    rows = {r["mission"]: r for r in json.loads(result.stdout)["cells"]}
     assert rows["pn-1"]["ceiling_games"] == 50
     assert 0.0 <= rows["pn-1"]["feasible_share"] <= 1.0
     assert rows["pn-12"]["ceiling_games"] == 0  # not solvable: left out, said so
@@ -216,7 +216,7 @@ def test_the_ceiling_does_not_depend_on_the_worker_count(tmp_path: Path) -> None
         ]
         result = CliRunner().invoke(app, args)
         assert result.exit_code == 0, result.output
-        rows = json.loads(result.stdout)
+        rows = json.loads(result.stdout)["cells"]
         got.append([(r["mission"], r["players"], *(r[k] for k in keys)) for r in rows])
     assert got[0] == got[1]
     assert len(got[0]) == 4 and all(row[2] == 40 for row in got[0])

@@ -140,7 +140,7 @@ def test_feasibility_on_the_cluster_gives_the_local_numbers(cluster: str) -> Non
             args = ["feasibility", "pn-6", "ds-4", "-n", "60", "--seed", "5", "--json", *where]
             result = CliRunner().invoke(app, args)
             assert result.exit_code == 0, result.output
-            got.append(_without_timings([json.loads(x) for x in result.stdout.splitlines()]))
+            got.append(_without_timings(json.loads(result.stdout)["cells"]))
     assert got[0] == got[1] and [r["deals"] for r in got[0]] == [60, 60]
     keys = {str(t["key"]) for t in stream.data}  # 3 chunks of 25 deals or fewer per mission
     assert sum("feasibility-" in k for k in keys) == 6

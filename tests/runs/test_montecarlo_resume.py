@@ -235,7 +235,9 @@ def test_sigkill_part_way_then_resume_gives_the_uninterrupted_numbers(tmp_path: 
     )
     assert resumed.returncode == 0, resumed.stderr
     assert "resuming:" in resumed.stderr
-    assert json.loads(resumed.stdout) == json.loads(summary_json(reference.summary))
+    assert (
+        json.loads(resumed.stdout)["cells"] == json.loads(summary_json(reference.summary))["cells"]
+    )
     assert_frame_equal(pl.read_parquet(out / "summary.parquet"), reference.summary)
     assert not list((out / "chunks").glob(".*.tmp"))
 
