@@ -21,7 +21,7 @@ from crewsim.analysis.balance import (
 )
 from crewsim.report import charts, html, markdown
 from crewsim.report.document import Block, Bullets, Heading, Image, Para, Table
-from crewsim.report.format import num, pct, pct_ci, rho_ci
+from crewsim.report.format import card_label, num, pct, pct_ci, rho_ci
 from crewsim.runs.csv_out import write_csv
 from crewsim.runs.stats import Z95
 
@@ -90,7 +90,7 @@ def card_chart(bal: Balance) -> Figure:
             (
                 ax,
                 [
-                    (f"{r['card']} {r['name']}", r["x"], r["estimated"], colour)
+                    (card_label(r["card"], r["text"], 24), r["x"], r["estimated"], colour)
                     for r in named.iter_rows(named=True)
                 ],
                 list(zip(x, y, strict=True)),
@@ -217,9 +217,10 @@ def card_rows(bal: Balance, players: int, only_flagged: bool) -> list[tuple[str,
             if math.isnan(r["estimated"])
             else f"{r['estimated']:.2f} [{r['est_low']:.2f}, {r['est_high']:.2f}]"
         )
-        row: tuple[str, ...] = (
-            str(r["card"]),
-            r["name"],
+        number, sentence = card_label(r["card"], r["text"]).split(" ", 1)
+        row: tuple[str, ...] = (  # the card as printed: its number, then its sentence
+            number,
+            sentence,
             str(r["printed"]),
             est,
             "-" if math.isnan(r["off_by"]) else f"{r['off_by']:+.2f}",
@@ -358,7 +359,7 @@ def _fit_table(bal: Balance) -> Table:
         top = bal.most_misrated(r["players"], 3)
         worst = (
             ", ".join(
-                f"{c['card']} {c['name']} ({c['printed']}→{c['proposed']})"
+                f"{card_label(c['card'], c['text'], 30)} ({c['printed']}→{c['proposed']})"
                 for c in top.iter_rows(named=True)
             )
             or "-"
