@@ -24,6 +24,7 @@ from crewsim.report import autopsy, beside, charts, html, markdown, tables
 from crewsim.report.document import Block, Bullets, Contents, Fold, Heading, Image, Para, Table
 from crewsim.report.format import (
     ceiling_cells,
+    failure_words,
     num,
     num_ci,
     pct,
@@ -82,7 +83,7 @@ def _undecided_note(ranking: pl.DataFrame) -> str:
 
 
 def _first_failure(text: str | None) -> str:
-    return text.split("; ")[0] if text else "-"
+    return failure_words(text.split("; ")[0]) if text else "-"
 
 
 # ---------------------------------------------------------------- building

@@ -365,9 +365,6 @@ def ceiling_chart(run: Run, rank: pl.DataFrame) -> Figure:
         linewidth=1,
         label="bots win every winnable deal",
     )
-    ax.set_xlim(0, 100)
-    ax.set_ylim(0, 105)  # room above 100 % for the labels of always-winnable missions
-    ax.set_yticks(range(0, 101, 20))
     labels, points = [], []
     for p in run.players:
         part = rank.filter(pl.col("players") == p)
@@ -393,6 +390,14 @@ def ceiling_chart(run: Run, rank: pl.DataFrame) -> Figure:
         for i in np.argsort(gap)[-3:]:  # the outliers only: the 3 widest gaps, if wide
             if gap[i] >= OUTLIER_GAP:
                 labels.append((str(part["mission"][int(i)]), float(x[i]), float(y[i]), colour))
+    # the axes start where the data do (a multiple of 10 below the lowest point or bar)
+    xs = [a for a, _ in points]
+    lows = 100 * rank["feasible_low"].drop_nulls().drop_nans().to_numpy()
+    x0 = 10 * math.floor(min(xs, default=0) / 10 - 0.5) if xs else 0
+    y0 = 10 * math.floor(min([*lows, *(b for _, b in points)], default=0) / 10 - 0.5)
+    ax.set_xlim(max(0, x0), 100)
+    ax.set_ylim(max(0, y0), 105)  # room above 100 % for the labels of always-winnable missions
+    ax.set_yticks([t for t in ax.get_yticks() if max(0, y0) <= t <= 100])
     ax.set_xlabel(f"bot crew wins (% of the first {solved_deals(rank)} deals, the solved ones)")
     ax.set_ylabel("deals that can be won at all (%, perfect-information solver, 95 % CI)")
     ax.set_title(f"{_campaign_title(run)}: winnable deals against bot wins")

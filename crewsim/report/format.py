@@ -11,6 +11,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from crewsim.missions import load_task_cards
+
 
 def pct(x: float | None, digits: int = 2) -> str:
     if x is None or math.isnan(x):
@@ -123,3 +125,24 @@ def card_label(number: int, text: str, limit: int = 0) -> str:
     if limit and len(text) > limit:
         text = text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
     return f'{number} "{text}"'
+
+
+_CARD_FAILED = re.compile(r"task card (\d+) \([^)]*\) failed")
+_OBJECTIVE_FAILED = re.compile(r"objective '[^']*' failed")
+
+
+def failure_words(text: str) -> str:
+    """A run's failure reason as a reader names it: a Deep Sea task card by its number and
+    printed sentence (the run stores ``task card 41 (1red+1green) failed``), a mission's
+    objective as "the mission's objective" (its rule is in words beside it), not by the
+    engine's name for it."""
+
+    def card(hit: re.Match[str]) -> str:
+        number = int(hit.group(1))
+        cards = load_task_cards()  # shipped, cached
+        if not 1 <= number <= len(cards):
+            return hit.group(0)
+        return f"task card {cards[number - 1].label} failed"
+
+    text = _CARD_FAILED.sub(card, text)
+    return _OBJECTIVE_FAILED.sub("the mission's objective failed", text)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from crewsim.missions import load_task_cards, resolve_missions
-from crewsim.report.format import card_label, short_rule
+from crewsim.report.format import card_label, failure_words, short_rule
 
 
 def test_card_label_is_the_task_cards_own() -> None:
@@ -27,3 +27,16 @@ def test_short_rule_keeps_the_start_and_cuts_at_a_word() -> None:
         if text.endswith("…") and m.game == "planet-nine":  # cut between words, never in one
             words, whole = text[:-1].split(), m.description.split()[: len(text[:-1].split())]
             assert words[:-1] == whole[:-1] and words[-1] == whole[-1].rstrip(",;:")
+
+
+def test_failure_words_name_cards_as_printed() -> None:
+    card = load_task_cards()[40]
+    stored = f"task card {card.number} ({card.ref_id}) failed (12.5%, most often trick 3)"
+    assert failure_words(stored) == f"task card {card.label} failed (12.5%, most often trick 3)"
+    assert card.ref_id not in failure_words(stored)
+    assert failure_words("objective 'balance rank wins' failed, trick 8") == (
+        "the mission's objective failed, trick 8"
+    )
+    assert (
+        failure_words("task pink3 won by the wrong player") == "task pink3 won by the wrong player"
+    )
