@@ -155,3 +155,23 @@ def test_the_check_fails_on_a_table_too_wide(tmp_path: Path) -> None:
     )
     found = measure(page)
     assert len(found["wide"]) == 1 and len(found["tall"]) == 1  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("kind", ["planet-nine", "deep-sea", "balance", "demo"])
+def test_every_link_leads_somewhere(reports: dict[str, Path], kind: str) -> None:
+    """Contents at the top; every link is to a section of the page or a file of the report."""
+    folder = reports[kind]
+    page = (folder / "index.html").read_text()
+    assert page.index('<nav class="toc">') < page.index("<h2")
+    links = re.findall(r'href="([^"]+)"', page)
+    ids = set(re.findall(r' id="([^"]+)"', page))
+    assert [h for h in links if h.startswith("#") and h[1:] not in ids] == []
+    files = [h for h in links if not h.startswith("#")]
+    assert (
+        files
+        and [h for h in files if h.startswith(("/", "http")) or not (folder / h).exists()] == []
+    )
+    md = (folder / "report.md").read_text()
+    md_files = [h for h in re.findall(r"\]\(([^)#]+)\)", md)]
+    assert md_files and [h for h in md_files if not (folder / h).exists()] == []
+    assert "1red" not in md and "black1" not in md  # Deep Sea cards as printed, never ref_ids
