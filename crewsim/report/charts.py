@@ -89,17 +89,15 @@ def _plain(v: float, _pos: object = None) -> str:
 
 def plain_log_axis(axis: Axis) -> None:
     """A log axis labelled in plain numbers; minor ticks (2, 5, 20, 50 ...) labelled too when
-    the axis spans under two decades, where the major ones alone would be one or two."""
+    the axis spans under two and a half decades, where the major ones alone are two or three."""
     axis.set_major_formatter(FuncFormatter(_plain))
-    lo, hi = axis.get_view_interval()
-    few = lo > 0 and math.log10(hi / lo) < 2
-    axis.set_minor_formatter(
-        FuncFormatter(
-            lambda v, _p: (
-                _plain(v) if few and round(v / 10 ** math.floor(math.log10(v))) in (2, 5) else ""
-            )
-        )
-    )
+
+    def minor(v: float, _pos: object = None) -> str:
+        lo, hi = axis.get_view_interval()  # at drawing time, once the limits are final
+        few = 0 < lo < hi and math.log10(hi / lo) < 2.5
+        return _plain(v) if few and round(v / 10 ** math.floor(math.log10(v))) in (2, 5) else ""
+
+    axis.set_minor_formatter(FuncFormatter(minor))
 
 
 def campaign_label(game: str, players: int, both: bool) -> str:
