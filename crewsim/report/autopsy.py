@@ -8,7 +8,7 @@ from matplotlib.figure import Figure
 
 from crewsim.analysis.autopsy import KINDS
 from crewsim.report import charts
-from crewsim.report.document import Block, Heading, Image, Para, Table
+from crewsim.report.document import Block, Fold, Heading, Image, Para, Table
 from crewsim.report.format import pct
 from crewsim.runs.reader import Run
 
@@ -53,7 +53,8 @@ def chart(run: Run, summary: pl.DataFrame, players: int) -> Figure:
     ax.set_xlim(0, 100)
     ax.set_xlabel("share of the lost games examined (%)")
     ax.tick_params(axis="y", labelsize=7)
-    ax.legend(fontsize=7, ncols=min(len(kinds), 5), loc="upper center", bbox_to_anchor=(0.5, -0.12))
+    # right of the bars, in room the constrained layout keeps for it: clear of the axis label
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="what lost it")
     ax.set_title(f"{players} players: what lost each game (solver's yardstick)", fontsize=10)
     charts._caption(fig, run)
     return fig
@@ -75,7 +76,12 @@ def section(summary: pl.DataFrame, images: dict[int, Image]) -> list[Block]:
     ]
     for p, image in images.items():
         part = summary.filter(pl.col("players") == p)
-        blocks += [Heading(3, f"{p} players", f"why-lost-{p}p"), image, _table(part)]
+        table = _table(part)
+        blocks += [
+            Heading(3, f"{p} players", f"why-lost-{p}p"),
+            image,
+            Fold(f"Table: the {len(table.rows)} missions examined at {p} players", (table,)),
+        ]
     return blocks
 
 

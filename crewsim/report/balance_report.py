@@ -20,8 +20,8 @@ from crewsim.analysis.balance import (
     unidentified_reason,
 )
 from crewsim.report import charts, html, markdown
-from crewsim.report.document import Block, Bullets, Heading, Image, Para, Table
-from crewsim.report.format import num, pct, pct_ci, rho_ci
+from crewsim.report.document import Block, Bullets, Contents, Fold, Heading, Image, Para, Table
+from crewsim.report.format import card_label, num, pct, pct_ci, rho_ci
 from crewsim.runs.csv_out import write_csv
 from crewsim.runs.stats import Z95
 
@@ -90,7 +90,7 @@ def card_chart(bal: Balance) -> Figure:
             (
                 ax,
                 [
-                    (f"{r['card']} {r['name']}", r["x"], r["estimated"], colour)
+                    (card_label(r["card"], r["text"], 24), r["x"], r["estimated"], colour)
                     for r in named.iter_rows(named=True)
                 ],
                 list(zip(x, y, strict=True)),
@@ -217,9 +217,10 @@ def card_rows(bal: Balance, players: int, only_flagged: bool) -> list[tuple[str,
             if math.isnan(r["estimated"])
             else f"{r['estimated']:.2f} [{r['est_low']:.2f}, {r['est_high']:.2f}]"
         )
-        row: tuple[str, ...] = (
-            str(r["card"]),
-            r["name"],
+        number, sentence = card_label(r["card"], r["text"]).split(" ", 1)
+        row: tuple[str, ...] = (  # the card as printed: its number, then its sentence
+            number,
+            sentence,
             str(r["printed"]),
             est,
             "-" if math.isnan(r["off_by"]) else f"{r['off_by']:+.2f}",
@@ -272,6 +273,7 @@ def content(bal: Balance, out: Path, images: dict[str, Image]) -> list[Block]:
             f"{generated} · {run.games_each} games per mission and player count · bot "
             f"`{run.bot}` · {', '.join(str(p) for p in bal.players)} players"
         ),
+        Contents(),
         Heading(2, "At a glance", "glance"),
         _fit_table(bal),
         *(
@@ -306,41 +308,47 @@ def content(bal: Balance, out: Path, images: dict[str, Image]) -> list[Block]:
         ),
     ]
     for p in bal.players:
-        blocks.append(_mission_table(bal, p))
+        table = _mission_table(bal, p)
+        blocks.append(Fold(f"Table: the {len(table.rows)} missions at {p} players", (table,)))
     blocks += [
         Heading(2, "All cards", "cards"),
-        Para("Every card at every crew size, most mis-rated first (also `tables/cards.csv`)."),
+        Para(
+            "Every card at every crew size, most mis-rated first (also "
+            "[`tables/cards.csv`](tables/cards.csv))."
+        ),
     ]
     for p in bal.players:
+        rows = tuple(card_rows(bal, p, only_flagged=False))
         blocks.append(
-            Table(
-                card_header(bal),
-                tuple(card_rows(bal, p, only_flagged=False)),
-                align=_align(bal),
-                caption=f"{p} players",
+            Fold(
+                f"Table: all {len(rows)} cards at {p} players",
+                (Table(card_header(bal), rows, align=_align(bal), caption=f"{p} players"),),
             )
         )
     blocks += [
         Heading(2, "Files", "files"),
         Bullets(
             (
-                "`tables/cards.csv` (and `.parquet`): per card and crew size: printed value, "
+                "[`tables/cards.csv`](tables/cards.csv) (and "
+                "[`.parquet`](tables/cards.parquet)): per card and crew size: printed value, "
                 "games in play, coefficient and standard error, estimated difficulty with "
                 "interval, flag, proposed value",
-                "`tables/missions.csv`: per mission and crew size: printed difficulty, success "
-                "with interval, expected attempts, mission effect",
-                "`tables/fits.csv`: per crew size: games, calibration line, flagged count, "
-                "Spearman ρ of success against printed mission difficulty",
+                "[`tables/missions.csv`](tables/missions.csv): per mission and crew size: "
+                "printed difficulty, success with interval, expected attempts, mission effect",
+                "[`tables/fits.csv`](tables/fits.csv): per crew size: games, calibration line, "
+                "flagged count, Spearman ρ of success against printed mission difficulty",
                 *(
                     (
-                        "`tables/card-ceiling.csv`: per card and crew size, the card alone: "
+                        "[`tables/card-ceiling.csv`](tables/card-ceiling.csv): per card and crew "
+                        "size, the card alone: "
                         "deals, the bots' wins, the deals that could be won with their interval, "
                         "the bots' efficiency",
                     )
                     if bal.ceiling is not None
                     else ()
                 ),
-                "`charts/*.png` and `charts/*.svg`: every chart, raster and vector",
+                "`charts/*.png` and `charts/*.svg`: every chart, raster and vector: "
+                + ", ".join(f"[{name}]({image.rel})" for name, image in images.items()),
             )
         ),
         Para(
@@ -358,7 +366,7 @@ def _fit_table(bal: Balance) -> Table:
         top = bal.most_misrated(r["players"], 3)
         worst = (
             ", ".join(
-                f"{c['card']} {c['name']} ({c['printed']}→{c['proposed']})"
+                f"{card_label(c['card'], c['text'], 30)} ({c['printed']}→{c['proposed']})"
                 for c in top.iter_rows(named=True)
             )
             or "-"

@@ -13,7 +13,7 @@ from typing import Any
 import polars as pl
 
 from crewsim.analysis.beside import CEILING_KEEP, EFFICIENCY, OTHER_EFFICIENCY, Beside
-from crewsim.report.document import Block, Heading, Para, Table
+from crewsim.report.document import Block, Fold, Heading, Para, Table
 from crewsim.report.format import moves_text, pct_ci, pp_ci, rho_ci
 from crewsim.runs.csv_out import write_csv
 
@@ -73,7 +73,11 @@ def section(side: Beside) -> list[Block]:
         blocks.append(Para(_ceiling_note(side)))
     agreement = {r["players"]: r for r in side.agreement.iter_rows(named=True)}
     for p in side.cells["players"].unique(maintain_order=True).to_list():
-        blocks += [Heading(3, f"{p} players", f"beside-{p}p"), _table(side, p)]
+        table = _table(side, p)
+        blocks += [
+            Heading(3, f"{p} players", f"beside-{p}p"),
+            Fold(f"Table: both crews on all {len(table.rows)} missions at {p} players", (table,)),
+        ]
         if p in agreement:
             blocks.append(Para(_agreement(side, agreement[p])))
     return blocks

@@ -21,9 +21,10 @@ from matplotlib.figure import Figure
 from crewsim.analysis.autopsy_run import read_summary
 from crewsim.analysis.beside import Beside
 from crewsim.report import autopsy, beside, charts, html, markdown, tables
-from crewsim.report.document import Block, Bullets, Heading, Image, Para, Table
+from crewsim.report.document import Block, Bullets, Contents, Fold, Heading, Image, Para, Table
 from crewsim.report.format import (
     ceiling_cells,
+    failure_words,
     num,
     num_ci,
     pct,
@@ -31,11 +32,10 @@ from crewsim.report.format import (
     rank_label,
     rate,
     rho_ci,
+    short_rule,
 )
 from crewsim.runs.csv_out import write_csv
 from crewsim.runs.reader import Run, load_run
-
-HARDEST_K = 10
 
 
 @dataclass
@@ -83,7 +83,7 @@ def _undecided_note(ranking: pl.DataFrame) -> str:
 
 
 def _first_failure(text: str | None) -> str:
-    return text.split("; ")[0] if text else "-"
+    return failure_words(text.split("; ")[0]) if text else "-"
 
 
 # ---------------------------------------------------------------- building
@@ -192,7 +192,9 @@ def _write_charts(rep: Report) -> None:
 
 
 def content(rep: Report) -> list[Block]:
-    """The report's sections, in reading order."""
+    """The report's sections, in reading order: what a reader came for first (the campaign at
+    a glance, the hardest and easiest missions with every crew and the ceiling, why games are
+    lost), then the full rankings, the logbook, the checks and the files."""
     run = rep.run
     blocks: list[Block] = [
         Heading(1, rep.title),
@@ -202,42 +204,50 @@ def content(rep: Report) -> list[Block]:
             f"({run.total_games:,} games) · bot `{run.bot}` · distress signal {run.distress} · "
             f"{', '.join(str(p) for p in run.players)} players"
         ),
+        Contents(),
         Heading(2, "At a glance", "glance"),
         _glance_table(rep),
-        _hardest_table(rep),
+        *_extremes(rep),
         rep.images["success-by-mission"],
         Heading(2, "How to read this", "read"),
         Bullets(_reading_notes(rep)),
     ]
+    if rep.autopsy is not None:
+        why = {int(k[len("why-lost-") : -1]): v for k, v in rep.images.items() if "why-lost" in k}
+        blocks += autopsy.section(rep.autopsy, why)
+    blocks += [
+        Heading(2, "When missions are lost, trick by trick", "fail-tricks"),
+        Para(
+            "The trick on which a lost game became lost, over all missions, split by reason "
+            "(the game's own verdict, not the solver's: a game can be lost long before the "
+            "trick that shows it). Late losses are tasks whose card was still in a hand when "
+            "the tricks ran out of room; early losses are plays that could not be taken back."
+        ),
+        rep.images["fail-tricks"],
+    ]
     for p in run.players:
+        n = rep.ranking.filter(pl.col("players") == p).height
         blocks += [
             Heading(2, f"Ranking at {p} players", f"ranking-{p}p"),
             Para(
                 f"Rank 1 is the easiest mission for a crew of {p}; the table runs from easiest "
                 "to hardest, the chart from hardest (top) to easiest."
             ),
-            rep.images[f"attempts-ranking-{p}p"],
-            _ranking_table(rep, p),
+            Fold(
+                f"Chart: expected attempts per mission at {p} players",
+                (rep.images[f"attempts-ranking-{p}p"],),
+            ),
+            Fold(f"Table: all {n} missions at {p} players", (_ranking_table(rep, p),)),
         ]
-    if rep.autopsy is not None:
-        why = {int(k[len("why-lost-") : -1]): v for k, v in rep.images.items() if "why-lost" in k}
-        blocks += autopsy.section(rep.autopsy, why)
     blocks += [
-        Heading(2, "The campaign logbook", "logbook"),
+        Heading(2, "The campaign: expected attempts", "logbook"),
         Para(
             "How many attempts a crew playing the campaign straight through should expect to "
             "write in its logbook, mission after mission (a mission in which the crew sent "
             "the distress signal logs one extra attempt)."
         ),
-        rep.images["logbook"],
         _logbook_table(rep),
-        Heading(2, "When missions are lost", "fail-tricks"),
-        Para(
-            "The trick on which a lost game became lost, over all missions, split by reason. "
-            "Late losses are tasks whose card was still in a hand when the tricks ran out of "
-            "room; early losses are plays that could not be taken back."
-        ),
-        rep.images["fail-tricks"],
+        rep.images["logbook"],
         Heading(2, "Does the simulated difficulty follow the book?", "order"),
         _correlation_table(rep),
         Para(_correlation_note(rep)),
@@ -248,7 +258,8 @@ def content(rep: Report) -> list[Block]:
             Para(
                 "For each deal the solver decides whether any sequence of legal plays wins it. "
                 "Points far above the diagonal are missions where the bots leave the most "
-                "winnable deals unwon." + _undecided_note(rep.ranking)
+                "winnable deals unwon; the missions furthest from it are named."
+                + _undecided_note(rep.ranking)
             ),
             rep.images["ceiling"],
         ]
@@ -258,17 +269,23 @@ def content(rep: Report) -> list[Block]:
         Heading(2, "Files", "files"),
         Bullets(
             (
-                "`tables/ranking.csv` (and `.parquet`): every mission and crew size with rank, "
+                "[`tables/ranking.csv`](tables/ranking.csv) (and "
+                "[`.parquet`](tables/ranking.parquet)): every mission and crew size with rank, "
                 "success rate and interval, expected attempts and interval, distress share"
                 + (", feasible share, bot efficiency" if rep.has_ceiling else "")
                 + ", top failure reasons",
-                "`tables/logbook.csv`: expected attempts per mission and the running total",
-                "`tables/fail_tricks.csv`: lost games by trick and reason",
-                "`tables/correlations.csv`: Spearman rank correlations with intervals",
-                "`tables/summary.csv`: the run's own summary, unchanged",
+                "[`tables/logbook.csv`](tables/logbook.csv): expected attempts per mission and "
+                "the running total",
+                "[`tables/fail_tricks.csv`](tables/fail_tricks.csv): lost games by trick and "
+                "reason",
+                "[`tables/correlations.csv`](tables/correlations.csv): Spearman rank "
+                "correlations with intervals",
+                "[`tables/summary.csv`](tables/summary.csv): the run's own summary, unchanged",
                 *_beside_files(rep),
                 *_autopsy_files(rep),
-                "`charts/*.png` and `charts/*.svg`: every chart, raster and vector",
+                "[`report.md`](report.md): this report in Markdown; `charts/*.png` and "
+                "`charts/*.svg`: every chart, raster and vector: "
+                + ", ".join(f"[{name}]({image.rel})" for name, image in rep.images.items()),
             )
         ),
         Para(
@@ -281,20 +298,106 @@ def content(rep: Report) -> list[Block]:
     return blocks
 
 
+EXTREMES_K = 5  # hardest missions per crew size near the top; the easiest get 3
+
+
+def rule(run: Run, mission: str, limit: int = 60) -> str:
+    """The mission's rule in words, shortened, from the run's manifest ("" if unknown)."""
+    info = run.missions.get(mission)
+    return short_rule(info.description, limit) if info is not None else ""
+
+
+def _extremes(rep: Report) -> list[Block]:
+    """Per crew size the hardest and the easiest missions: this crew, the other crew of
+    ``--beside`` and the perfect-information ceiling side by side."""
+    side = rep.beside
+    this = rep.run.bot if side is None else beside.crew_names(side)[0]
+    that = None if side is None else beside.crew_names(side)[1]
+    cells = side.cells if side is not None else None
+    ceiling = rep.has_ceiling or (side is not None and beside.has_ceiling(side))
+    header = ["", "mission", "rule", f"{this} wins [95 % CI]"]
+    if that is not None:
+        header.append(f"{that} wins [95 % CI]")
+    if ceiling:
+        header.append("winnable at all [95 % CI]")
+    header.append("attempts")
+    blocks: list[Block] = [
+        Heading(2, "The hardest and easiest missions", "extremes"),
+        Para(
+            f"Per crew size the {EXTREMES_K} missions the `{rep.run.bot}` crew wins least "
+            "often and the 3 it wins most often"
+            + (f", beside the `{that}` crew on the same deals" if that else "")
+            + (
+                ", and the share of deals a solver that sees every hand can win (the ceiling: "
+                "no crew can beat it)"
+                if ceiling
+                else ""
+            )
+            + ". Every mission is in the rankings below."
+        ),
+    ]
+    for p in rep.run.players:
+        part = rep.ranking.filter(pl.col("players") == p).sort("success_rate")
+        picks = [("hardest", r) for r in part.head(EXTREMES_K).iter_rows(named=True)]
+        easy = part.tail(min(3, max(part.height - EXTREMES_K, 0))).reverse()
+        picks += [("easiest", r) for r in easy.iter_rows(named=True)]
+        rows = []
+        for i, (kind, r) in enumerate(picks):
+            first = i == 0 or picks[i - 1][0] != kind
+            row = [
+                kind if first else "",
+                r["mission"],
+                rule(rep.run, r["mission"]),
+                pct_ci(r["success_rate"], r["ci_low"], r["ci_high"]),
+            ]
+            other = None
+            if cells is not None:
+                hit = cells.filter((pl.col("players") == p) & (pl.col("mission") == r["mission"]))
+                other = hit.row(0, named=True) if hit.height else None
+            if that is not None:
+                ok = other is not None and other["other_success_rate"] is not None
+                row.append(
+                    pct_ci(
+                        other["other_success_rate"], other["other_ci_low"], other["other_ci_high"]
+                    )
+                    if ok and other is not None
+                    else "-"
+                )
+            if ceiling:
+                src = other if other is not None and other["ceiling_games"] else r
+                row.append(
+                    pct_ci(src["feasible_share"], src["feasible_low"], src["feasible_high"], 1)
+                    if src.get("ceiling_games")
+                    else "-"
+                )
+            row.append(num(r["expected_attempts"]))
+            rows.append(tuple(row))
+        blocks += [
+            Heading(3, f"{p} players", f"extremes-{p}p"),
+            Table(tuple(header), tuple(rows), align="lll" + "r" * (len(header) - 3)),
+        ]
+    return blocks
+
+
 def _beside_files(rep: Report) -> tuple[str, ...]:
     if rep.beside is None:
         return ()
     return (
-        "`tables/beside.csv`: both crews per mission and crew size: success rates, the paired "
-        "difference with McNemar's p-value, ranks, the ceiling and both efficiencies",
-        "`tables/beside_agreement.csv`: Spearman's ρ of the two crews' success rates per crew size",
+        "[`tables/beside.csv`](tables/beside.csv): both crews per mission and crew size: "
+        "success rates, the paired difference with McNemar's p-value, ranks, the ceiling and "
+        "both efficiencies",
+        "[`tables/beside_agreement.csv`](tables/beside_agreement.csv): Spearman's ρ of the two "
+        "crews' success rates per crew size",
     )
 
 
 def _autopsy_files(rep: Report) -> tuple[str, ...]:
     if rep.autopsy is None:
         return ()
-    return ("`tables/autopsy.csv`: per mission and crew size, how the lost games were lost",)
+    return (
+        "[`tables/autopsy.csv`](tables/autopsy.csv): per mission and crew size, how the lost "
+        "games were lost",
+    )
 
 
 def _beside_option(rep: Report) -> str:
@@ -352,33 +455,6 @@ def _glance_table(rep: Report) -> Table:
 def _no_interval(rho: float) -> str:
     """Why a rho has no interval: Fisher's z is infinite at a perfect order."""
     return " (a perfect order: no interval)" if abs(rho) >= 1 else " (too few missions)"
-
-
-def _hardest_table(rep: Report) -> Table:
-    players = rep.run.players
-    cols = {p: tables.hardest(rep.ranking, p, HARDEST_K) for p in players}
-    depth = max((c.height for c in cols.values()), default=0)
-    rows = []
-    for i in range(depth):
-        row = [str(i + 1)]
-        for p in players:
-            c = cols[p]
-            if i < c.height:
-                r = c.row(i, named=True)
-                row.append(
-                    f"{r['mission']}: {pct_ci(r['success_rate'], r['ci_low'], r['ci_high'])}, "
-                    f"{num(r['expected_attempts'])} attempts"
-                )
-            else:
-                row.append("")
-        rows.append(tuple(row))
-    return Table(
-        ("", *(f"{p} players" for p in players)),
-        tuple(rows),
-        align="r" + "l" * len(players),
-        caption=f"The {depth} hardest missions (success rate [95 % CI], expected attempts): "
-        "where the intervals overlap, the order is not settled",
-    )
 
 
 def _reading_notes(rep: Report) -> tuple[str, ...]:
@@ -453,8 +529,8 @@ def _setup_note(run: Run) -> str:
 
 def _ranking_table(rep: Report, p: int) -> Table:
     part = rep.ranking.filter(pl.col("players") == p).sort("rank")
-    header = ["rank", "mission", "success [95 % CI]", "attempts [95 % CI]", "distress"]
-    align = "rlrrr"
+    header = ["rank", "mission", "rule", "success [95 % CI]", "attempts [95 % CI]", "distress"]
+    align = "rllrrr"
     if rep.has_ceiling:
         header += ["solved deals", "feasible [95 % CI]", "bot efficiency [95 % CI]"]
         align += "rrr"
@@ -468,6 +544,7 @@ def _ranking_table(rep: Report, p: int) -> Table:
         row = [
             rank_label(r["rank"], r["tied"]),
             r["mission"],
+            rule(rep.run, r["mission"], 48),
             pct_ci(r["success_rate"], r["ci_low"], r["ci_high"]),
             num_ci(r["expected_attempts"], r["attempts_low"], r["attempts_high"]),
             pct(r["distress_share"], 1),

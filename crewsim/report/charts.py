@@ -18,6 +18,7 @@ import numpy as np
 import polars as pl
 from matplotlib import rc_context
 from matplotlib.axes import Axes
+from matplotlib.axis import Axis
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator
@@ -56,6 +57,7 @@ GAME_TITLES = {"planet-nine": "Planet Nine", "deep-sea": "Deep Sea"}
 LOGIT_TICKS = (0.0001, 0.001, 0.01, 0.05, 0.2, 0.5, 0.8, 0.95, 0.99, 0.999)
 _CLIP = 1e-4  # success rates are drawn within [_CLIP, 1 - _CLIP] on the logit axis
 DPI = 144
+OUTLIER_GAP = 15.0  # percentage points between winnable and won: a ceiling point worth naming
 
 
 def _figure(width: float, height: float) -> Figure:
@@ -78,6 +80,24 @@ def _pct(x: float, _pos: object = None) -> str:
     if v < 1 or v > 99:
         return f"{v:.2g}%" if v < 1 else f"{v:.1f}%"
     return f"{v:.0f}%"
+
+
+def _plain(v: float, _pos: object = None) -> str:
+    """A tick as the tables print a count: 1, 2.5, 30, 1,000 (never ``2×10⁰``)."""
+    return f"{v:,.0f}" if v >= 10 else f"{v:g}"
+
+
+def plain_log_axis(axis: Axis) -> None:
+    """A log axis labelled in plain numbers; minor ticks (2, 5, 20, 50 ...) labelled too when
+    the axis spans under two and a half decades, where the major ones alone are two or three."""
+    axis.set_major_formatter(FuncFormatter(_plain))
+
+    def minor(v: float, _pos: object = None) -> str:
+        lo, hi = axis.get_view_interval()  # at drawing time, once the limits are final
+        few = 0 < lo < hi and math.log10(hi / lo) < 2.5
+        return _plain(v) if few and round(v / 10 ** math.floor(math.log10(v))) in (2, 5) else ""
+
+    axis.set_minor_formatter(FuncFormatter(minor))
 
 
 def campaign_label(game: str, players: int, both: bool) -> str:
@@ -147,7 +167,9 @@ def success_by_mission(run: Run, rank: pl.DataFrame) -> Figure:
     ax.yaxis.set_major_formatter(FuncFormatter(_pct))
     ax.yaxis.set_minor_formatter(FuncFormatter(lambda _x, _p: ""))
     top = float(rank["ci_high"].max() or 1.0)  # type: ignore[arg-type]
-    ax.set_ylim(_CLIP * 0.8, 0.995 if top < 0.99 else 1 - _CLIP * 0.8)
+    low = float(rank["ci_low"].min() or 0.0)  # type: ignore[arg-type]
+    floor = max((t for t in LOGIT_TICKS if t <= low), default=LOGIT_TICKS[0])
+    ax.set_ylim(max(floor * 0.8, _CLIP * 0.8), 0.995 if top < 0.99 else 1 - _CLIP * 0.8)
     ax.set_xticks(range(len(order)), _mission_labels(run, order), fontsize=7.5)
     ax.set_xlim(-0.8, len(order) - 0.2)
     ax.grid(axis="y", color="#dddddd", linewidth=0.8)
@@ -186,15 +208,15 @@ def attempts_ranking(run: Run, rank: pl.DataFrame, players: int) -> Figure:
         capsize=2,
     )
     for yi, a, h in zip(y, att, hi, strict=True):
-        label = "no win seen" if not math.isfinite(a) else f"{a:.3g}" if a < 1000 else f"{a:,.0f}"
+        label = "no win seen" if not math.isfinite(a) else num(a)
         at = h if math.isfinite(h) else (a if math.isfinite(a) else 1.0)
         ax.text(at, float(yi), f" {label}", va="center", fontsize=7)
     ax.set_yticks(y, [f"{m}" for m in part["mission"]], fontsize=7.5)
     ax.set_xscale("log")
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}"))
     ends = np.concatenate([hi[np.isfinite(hi)], att[finite]])  # a mission no crew won is inf
     top = float(ends.max()) if ends.size else 10.0
     ax.set_xlim(0.9, max(10.0, top * 3))
+    plain_log_axis(ax.xaxis)
     ax.set_ylim(-0.7, n - 0.3)
     ax.grid(axis="x", color="#dddddd", linewidth=0.8)
     ax.set_axisbelow(True)
@@ -212,6 +234,7 @@ def logbook_chart(run: Run, book: pl.DataFrame) -> Figure:
     fig = _figure(9.0, 5.0)
     ax = fig.add_subplot()
     both = book["game"].n_unique() > 1
+    ends: list[tuple[float, float, str, str]] = []  # each line's end: x, y, label, colour
     for game, p in book.select("game", "players").unique(maintain_order=True).iter_rows():
         part = book.filter((pl.col("game") == game) & (pl.col("players") == p)).sort("number")
         x = part["number"].to_numpy()
@@ -226,17 +249,16 @@ def logbook_chart(run: Run, book: pl.DataFrame) -> Figure:
         ax.plot(sx, sy, style, color=colour, linewidth=1.8, label=campaign_label(game, p, both))
         ax.plot(x[ok][-1:] + 0.5, y[ok][-1:], PLAYER_MARKERS.get(p, "o"), color=colour, ms=6)
         if ok.any():
-            ax.annotate(
-                num(float(y[ok][-1])) if ok.all() else f"∞ from mission {x[~ok][0]}",
-                (x[ok][-1] + 0.5, y[ok][-1]),
-                xytext=(6, 0),
-                textcoords="offset points",
-                va="center",
-                fontsize=8,
-                color=colour,
-            )
+            text = num(float(y[ok][-1])) if ok.all() else f"∞ from mission {x[~ok][0]}"
+            ends.append((float(x[ok][-1]) + 0.5, float(y[ok][-1]), text, colour))
     ax.set_yscale("log")
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:,.0f}"))
+    first = float(book["number"].min() or 1)  # type: ignore[arg-type]
+    last = float(book["number"].max() or 1)  # type: ignore[arg-type]
+    longest = max((len(t) for *_, t, _c in ends), default=0)
+    # room right of the last mission for the end labels, inside the frame
+    ax.set_xlim(first - 0.7, last + 0.5 + (last - first + 1) * (0.03 + 0.011 * longest))
+    _end_labels(ax, ends)
+    plain_log_axis(ax.yaxis)
     ax.grid(which="major", color="#dddddd", linewidth=0.8)
     ax.set_axisbelow(True)
     ax.set_xlabel("mission (logbook number)")
@@ -248,6 +270,26 @@ def logbook_chart(run: Run, book: pl.DataFrame) -> Figure:
     ax.legend(title="crew size (band: 95 % interval)", loc="upper left", fontsize=8.5)
     _caption(fig, run)
     return fig
+
+
+def _end_labels(ax: Axes, ends: list[tuple[float, float, str, str]]) -> None:
+    """Each line's total beside its end, inside the frame, pushed apart on the log axis so no
+    two overlap (at least a label's height between them, in the order of the ends)."""
+    lo, hi = ax.get_ylim()
+    span = math.log10(hi / lo)
+    gap = span * 0.045  # a label's height, in decades, on a 5-inch chart
+    placed: list[float] = []
+    order = sorted(ends, key=lambda e: e[1])
+    for end in order:
+        at = math.log10(end[1])
+        if placed and at < placed[-1] + gap:
+            at = placed[-1] + gap
+        placed.append(at)
+    top = math.log10(hi) - gap / 2
+    if placed and placed[-1] > top:  # pushed past the top: shift the stack down
+        placed = [v - (placed[-1] - top) for v in placed]
+    for (x, _y, text, colour), at in zip(order, placed, strict=True):
+        ax.text(x, 10**at, f"  {text}", ha="left", va="center", fontsize=8, color=colour)
 
 
 def _mission_steps(x: np.ndarray, *ys: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -272,7 +314,8 @@ def fail_tricks_chart(run: Run, ft: pl.DataFrame) -> Figure:
     players = run.players
     fig = _figure(max(8.0, 3.6 * len(players)), 4.3)
     axes = fig.subplots(1, len(players), sharey=True, squeeze=False)[0]
-    kinds = sorted(FAIL_KIND_LABELS)
+    seen = set(ft.filter(pl.col("share") > 0)["kind"].to_list()) if ft.height else set()
+    kinds = [k for k in sorted(FAIL_KIND_LABELS) if k in seen]  # the legend: kinds that occur
     for ax, p in zip(axes, players, strict=True):
         part = ft.filter(pl.col("players") == p)
         tricks = 13 if p <= 3 else (10 if p == 4 else 8)
@@ -320,9 +363,6 @@ def ceiling_chart(run: Run, rank: pl.DataFrame) -> Figure:
         linewidth=1,
         label="bots win every winnable deal",
     )
-    ax.set_xlim(0, 100)
-    ax.set_ylim(0, 105)  # room above 100 % for the labels of always-winnable missions
-    ax.set_yticks(range(0, 101, 20))
     labels, points = [], []
     for p in run.players:
         part = rank.filter(pl.col("players") == p)
@@ -344,9 +384,18 @@ def ceiling_chart(run: Run, rank: pl.DataFrame) -> Figure:
             x, y, color=colour, marker=PLAYER_MARKERS.get(p, "o"), s=22, label=f"{p} players"
         )
         points += [(a, b) for a, b in zip(x, y, strict=True) if np.isfinite(a + b)]
-        gap = y - x
-        for i in np.argsort(np.nan_to_num(gap, nan=-1))[-3:]:
-            labels.append((str(part["mission"][int(i)]), float(x[i]), float(y[i]), colour))
+        gap = np.nan_to_num(y - x, nan=-1)
+        for i in np.argsort(gap)[-3:]:  # the outliers only: the 3 widest gaps, if wide
+            if gap[i] >= OUTLIER_GAP:
+                labels.append((str(part["mission"][int(i)]), float(x[i]), float(y[i]), colour))
+    # the axes start where the data do (a multiple of 10 below the lowest point or bar)
+    xs = [a for a, _ in points]
+    lows = 100 * rank["feasible_low"].drop_nulls().drop_nans().to_numpy()
+    x0 = 10 * math.floor(min(xs, default=0) / 10 - 0.5) if xs else 0
+    y0 = 10 * math.floor(min([*lows, *(b for _, b in points)], default=0) / 10 - 0.5)
+    ax.set_xlim(max(0, x0), 100)
+    ax.set_ylim(max(0, y0), 105)  # room above 100 % for the labels of always-winnable missions
+    ax.set_yticks([t for t in ax.get_yticks() if max(0, y0) <= t <= 100])
     ax.set_xlabel(f"bot crew wins (% of the first {solved_deals(rank)} deals, the solved ones)")
     ax.set_ylabel("deals that can be won at all (%, perfect-information solver, 95 % CI)")
     ax.set_title(f"{_campaign_title(run)}: winnable deals against bot wins")

@@ -7,8 +7,11 @@ the number (0.035 % needs three decimals, 92.61 % two), so a table stays narrow 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from crewsim.missions import load_task_cards
 
 
 def pct(x: float | None, digits: int = 2) -> str:
@@ -95,3 +98,51 @@ def moves_text(rows: Sequence[Mapping[str, Any]], name_a: str, name_b: str) -> s
     return "; ".join(
         f"{r['mission']} ({name_a} {r['rank_a']:g}, {name_b} {r['rank_b']:g})" for r in rows
     )
+
+
+_DRAW = re.compile(r"^Draw task cards up to a total difficulty of (\d+)\.\s*")
+
+
+def short_rule(description: str, limit: int = 60) -> str:
+    """A mission's rule in a few words, for a table beside its id: the description's opening,
+    cut at a word before ``limit`` characters (``…`` marks the cut); Deep Sea's standard
+    "Draw task cards up to a total difficulty of 5." reads "tasks worth 5"."""
+    text = " ".join(description.split())
+    if hit := _DRAW.match(text):
+        rest = text[hit.end() :]
+        text = f"tasks worth {hit.group(1)}" + (f"; {rest[:1].lower()}{rest[1:]}" if rest else "")
+    text = text.removesuffix(".")
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + "…"
+
+
+def card_label(number: int, text: str, limit: int = 0) -> str:
+    """A Deep Sea task card as people name it, in ``TaskCard.label``'s words: its number and
+    printed sentence (``17 "I will never win 2 tricks in a row"``), never the internal
+    ``ref_id``; ``limit`` > 0 cuts the sentence at a word (``…``) for a chart label."""
+    if limit and len(text) > limit:
+        text = text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+    return f'{number} "{text}"'
+
+
+_CARD_FAILED = re.compile(r"task card (\d+) \([^)]*\) failed")
+_OBJECTIVE_FAILED = re.compile(r"objective '[^']*' failed")
+
+
+def failure_words(text: str) -> str:
+    """A run's failure reason as a reader names it: a Deep Sea task card by its number and
+    printed sentence (the run stores ``task card 41 (1red+1green) failed``), a mission's
+    objective as "the mission's objective" (its rule is in words beside it), not by the
+    engine's name for it."""
+
+    def card(hit: re.Match[str]) -> str:
+        number = int(hit.group(1))
+        cards = load_task_cards()  # shipped, cached
+        if not 1 <= number <= len(cards):
+            return hit.group(0)
+        return f"task card {cards[number - 1].label} failed"
+
+    text = _CARD_FAILED.sub(card, text)
+    return _OBJECTIVE_FAILED.sub("the mission's objective failed", text)

@@ -51,7 +51,15 @@ def test_report_folder(rep: Report) -> None:
 def test_html_is_self_contained_and_shows_the_ranking(rep: Report) -> None:
     page = (rep.out / "index.html").read_text()
     # nothing fetched from anywhere: no external scripts, styles, fonts or images
-    assert not re.search(r"""(src|href)\s*=\s*["'](https?:|//|charts/)""", page)
+    assert not re.search(r"""src\s*=\s*["'](https?:|//|charts/)""", page)
+    # links only within the report: its sections, and its own files, which exist
+    links = re.findall(r'href="([^"]+)"', page)
+    assert links and not [h for h in links if re.match(r"https?:|//|/", h)]
+    files = [h for h in links if not h.startswith("#")]
+    assert "tables/ranking.csv" in files and "charts/logbook.svg" in files
+    assert [h for h in files if not (rep.out / h).exists()] == []
+    anchors = set(re.findall(r'id="([^"]+)"', page))
+    assert [h for h in links if h.startswith("#") and h[1:] not in anchors] == []
     assert "<link" not in page and "<script" not in page
     assert page.count('src="data:image/png;base64,') == 5
     assert "Ranking at 4 players" in page and "pn-4" in page
@@ -62,10 +70,23 @@ def test_html_is_self_contained_and_shows_the_ranking(rep: Report) -> None:
 def test_markdown_links_charts_and_has_tables(rep: Report) -> None:
     md = (rep.out / "report.md").read_text()
     assert "![" in md and "(charts/success-by-mission.png)" in md
-    assert "| rank | mission | success [95 % CI]" in md
-    assert "The 4 hardest missions" in md  # the run has 4 missions, fewer than HARDEST_K
-    hardest = md[md.index("The 4 hardest missions") :].split("\n\n")[1]
-    assert hardest.count(" %  [") == 0 and hardest.count(" % [") == 8  # each with its interval
+    assert "| rank | mission | rule | success [95 % CI]" in md
+    part = md[md.index("## The hardest and easiest missions") :]
+    table = part[part.index("### 4 players") :].split("\n\n")[1].splitlines()
+    rows = table[2:]  # 4 missions: all hardest, none left over for the easiest
+    assert len(rows) == 4 and rows[0].startswith("| hardest | pn-") and "| easiest |" not in part
+    assert all(r.count(" % [") == 1 for r in rows)  # each rate with its interval
+    assert "Standard: 1 task card" in md  # pn-1's rule in words beside its id
+
+
+def test_contents_link_every_section_as_github_names_them(rep: Report) -> None:
+    md = (rep.out / "report.md").read_text()
+    contents = md[md.index("**Contents**") : md.index("## At a glance")]
+    assert "- [At a glance](#at-a-glance)" in contents
+    assert "[Ranking at 4 players](#ranking-at-4-players)" in contents
+    # the second "3 players" heading of the page is GitHub's #3-players-1
+    assert "[3 players](#3-players) · [4 players](#4-players)" in contents
+    assert md.count("<details>") == len(rep.run.players) * 2  # each ranking's chart and table
 
 
 def test_ceiling_section_appears_when_the_run_has_verdicts(

@@ -63,3 +63,65 @@ def test_labels_of_crowded_points_overlap_neither_each_other_nor_a_point() -> No
         for px, py in ax.transData.transform(points):
             assert not (a.x0 < px < a.x1 and a.y0 < py < a.y1)
     assert sum(t.arrow_patch is not None for t in ax.texts) >= 10  # most had to move
+
+
+def _labels(fig: object) -> list[str]:
+    """Every tick label of every axis of a drawn figure."""
+    fig.draw_without_rendering()  # type: ignore[attr-defined]
+    return [
+        t.get_text()
+        for ax in fig.axes  # type: ignore[attr-defined]
+        for axis in (ax.xaxis, ax.yaxis)
+        for t in [*axis.get_majorticklabels(), *axis.get_minorticklabels()]
+    ]
+
+
+def test_logbook_end_labels_sit_inside_the_frame_and_apart(small_run: Path) -> None:
+    """Four crews ending on nearly the same total: four labels, none over another or outside."""
+    rows = [
+        {
+            "game": "planet-nine",
+            "players": p,
+            "number": m,
+            "cumulative_attempts": m * (1.0 + 0.01 * p),
+            "cumulative_low": m * 0.9,
+            "cumulative_high": m * 1.1 + 0.01 * p,
+        }
+        for p in (2, 3, 4, 5)
+        for m in range(1, 11)
+    ]
+    fig = charts.logbook_chart(load_run(small_run), pl.DataFrame(rows))
+    ax = fig.axes[0]
+    fig.draw_without_rendering()
+    ends = [t for t in ax.texts if t.get_text().strip()[:1].isdigit()]
+    assert len(ends) == 4
+    boxes = [t.get_window_extent() for t in ends]
+    for i, a in enumerate(boxes):
+        assert ax.bbox.contains(a.x0, a.y0) and ax.bbox.contains(a.x1, a.y1)
+        assert not any(a.overlaps(b) for b in boxes[:i])
+    assert ax.get_xlim()[0] > 0  # the axis starts at the first mission, not at 0
+    ticks = _labels(fig)
+    assert not [t for t in ticks if "times" in t or "^" in t]  # no 2×10⁰ ticks
+    assert {"1", "2", "5", "10"} <= set(ticks)  # a decade or so: 2 and 5 labelled too
+
+
+def test_attempts_ticks_read_as_plain_numbers(small_run: Path) -> None:
+    run = load_run(small_run)
+    fig = charts.attempts_ranking(run, tables.ranking(run), 4)
+    fig.draw_without_rendering()
+    x = fig.axes[0].xaxis
+    labels = [t.get_text() for t in [*x.get_majorticklabels(), *x.get_minorticklabels()]]
+    labels = [t for t in labels if t]
+    assert labels and all(t.replace(",", "").replace(".", "").isdigit() for t in labels)
+    assert "2" in labels  # under 2.5 decades, 2 and 5 are labelled too
+
+
+def test_fail_tricks_legend_lists_the_kinds_that_occur(small_run: Path) -> None:
+    run = load_run(small_run)
+    ft = tables.fail_tricks(run)
+    fig = charts.fail_tricks_chart(run, ft)
+    legend = fig.axes[0].get_legend()
+    assert legend is not None
+    shown = {t.get_text() for t in legend.get_texts()}
+    occurring = {tables.FAIL_KIND_LABELS[k] for k in set(ft.filter(pl.col("share") > 0)["kind"])}
+    assert shown == occurring and len(shown) < len(tables.FAIL_KIND_LABELS)
