@@ -29,6 +29,7 @@ from crewsim.cli.output import (
     games_bar,
     json_row,
     json_text,
+    say_err,
     set_quiet,
     stdout_console,
     warn_if_long,
@@ -103,7 +104,7 @@ def autopsy(
 
     result = autopsy_run.autopsy(run, missions, chosen, lost, Workers(where, jobs, scheduler), bar)
     for line in result.left_out:
-        console.print(f"left out {line}", highlight=False, soft_wrap=True)
+        say_err(f"left out {line}")
     if fmt is Format.CSV:
         typer.echo(csv_text(result.summary), nl=False)
     elif fmt is Format.JSON:
