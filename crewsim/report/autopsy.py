@@ -76,6 +76,8 @@ def section(summary: pl.DataFrame, images: dict[int, Image], run: Run | None = N
     ]
     for p, image in images.items():
         part = summary.filter(pl.col("players") == p)
+        if run is not None:  # in logbook order, as the chart
+            part = part.sort(pl.col("mission").map_elements(run.number, return_dtype=pl.Int64))
         table = _table(part, run)
         blocks += [
             Heading(3, f"{p} players", f"why-lost-{p}p"),
