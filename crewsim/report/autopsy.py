@@ -9,7 +9,7 @@ from matplotlib.figure import Figure
 from crewsim.analysis.autopsy import KINDS
 from crewsim.report import charts
 from crewsim.report.document import Block, Fold, Heading, Image, Para, Table
-from crewsim.report.format import pct
+from crewsim.report.format import pct, rule
 from crewsim.runs.reader import Run
 
 LABELS = {
@@ -60,7 +60,7 @@ def chart(run: Run, summary: pl.DataFrame, players: int) -> Figure:
     return fig
 
 
-def section(summary: pl.DataFrame, images: dict[int, Image]) -> list[Block]:
+def section(summary: pl.DataFrame, images: dict[int, Image], run: Run | None = None) -> list[Block]:
     """The section: what the autopsy is, then per crew size the chart and its table."""
     blocks: list[Block] = [
         Heading(2, "Why games are lost", "why-lost"),
@@ -76,7 +76,9 @@ def section(summary: pl.DataFrame, images: dict[int, Image]) -> list[Block]:
     ]
     for p, image in images.items():
         part = summary.filter(pl.col("players") == p)
-        table = _table(part)
+        if run is not None:  # in logbook order, as the chart
+            part = part.sort(pl.col("mission").map_elements(run.number, return_dtype=pl.Int64))
+        table = _table(part, run)
         blocks += [
             Heading(3, f"{p} players", f"why-lost-{p}p"),
             image,
@@ -85,16 +87,32 @@ def section(summary: pl.DataFrame, images: dict[int, Image]) -> list[Block]:
     return blocks
 
 
-def _table(part: pl.DataFrame) -> Table:
+def _table(part: pl.DataFrame, run: Run | None = None) -> Table:
+    """Per mission: the lost games, those examined and the share of each kind of loss that
+    occurs at this crew size (a kind never seen here has no column), with the mission's rule
+    in words when the run is known."""
+    kinds = [k for k in KINDS if part[k].fill_null(0).sum() > 0]
     rows = tuple(
         (
             r["mission"],
+            *((rule(run, r["mission"], 40),) if run is not None else ()),
             f"{r['games_lost']:,}",
             f"{r['analysed']:,}",
-            *(pct(r[k], 0) for k in KINDS),
+            *(pct(r[k], 0) for k in kinds),
             "" if r["median_trick"] is None else f"{r['median_trick']:.0f}",
         )
         for r in part.iter_rows(named=True)
     )
-    header = ("mission", "lost", "examined", *(LABELS[k] for k in KINDS), "median trick")
-    return Table(header, rows)
+    header = (
+        "mission",
+        *(("rule",) if run is not None else ()),
+        "lost",
+        "examined",
+        *(LABELS[k] for k in kinds),
+        "median trick",
+    )
+    return Table(
+        header,
+        rows,
+        align="l" + ("l" if run is not None else "") + "r" * (len(header) - 1 - (run is not None)),
+    )

@@ -14,7 +14,7 @@ import polars as pl
 
 from crewsim.analysis.beside import CEILING_KEEP, EFFICIENCY, OTHER_EFFICIENCY, Beside
 from crewsim.report.document import Block, Fold, Heading, Para, Table
-from crewsim.report.format import moves_text, pct_ci, pp_ci, rho_ci
+from crewsim.report.format import moves_text, pct_ci, pp_ci, rho_ci, rule
 from crewsim.runs.csv_out import write_csv
 
 TABLES = ("beside", "beside_agreement")
@@ -148,6 +148,7 @@ def _table(side: Beside, p: int) -> Table:
     ceiling = has_ceiling(side)
     header = [
         "mission",
+        "rule",
         f"{this} success [95 % CI]",
         f"{that} success [95 % CI]",
         "difference on the shared deals [95 % CI]",
@@ -156,11 +157,16 @@ def _table(side: Beside, p: int) -> Table:
         header += ["solved", "feasible [95 % CI]", f"{this} efficiency", f"{that} efficiency"]
     rows = []
     for r in side.cells.filter(pl.col("players") == p).iter_rows(named=True):
-        row = [r["mission"], pct_ci(r["success_rate"], r["ci_low"], r["ci_high"]), *_other(r)]
+        row = [
+            r["mission"],
+            rule(side.run, r["mission"], 40),
+            pct_ci(r["success_rate"], r["ci_low"], r["ci_high"]),
+            *_other(r),
+        ]
         if ceiling:
             row += _ceiling_cells(r)
         rows.append(tuple(row))
-    return Table(tuple(header), tuple(rows), align="l" + "r" * (len(header) - 1))
+    return Table(tuple(header), tuple(rows), align="ll" + "r" * (len(header) - 2))
 
 
 def _other(r: dict[str, Any]) -> list[str]:

@@ -32,7 +32,7 @@ from crewsim.report.format import (
     rank_label,
     rate,
     rho_ci,
-    short_rule,
+    rule,
 )
 from crewsim.runs.csv_out import write_csv
 from crewsim.runs.reader import Run, load_run
@@ -214,7 +214,7 @@ def content(rep: Report) -> list[Block]:
     ]
     if rep.autopsy is not None:
         why = {int(k[len("why-lost-") : -1]): v for k, v in rep.images.items() if "why-lost" in k}
-        blocks += autopsy.section(rep.autopsy, why)
+        blocks += autopsy.section(rep.autopsy, why, run)
     blocks += [
         Heading(2, "When missions are lost, trick by trick", "fail-tricks"),
         Para(
@@ -299,12 +299,6 @@ def content(rep: Report) -> list[Block]:
 
 
 EXTREMES_K = 5  # hardest missions per crew size near the top; the easiest get 3
-
-
-def rule(run: Run, mission: str, limit: int = 60) -> str:
-    """The mission's rule in words, shortened, from the run's manifest ("" if unknown)."""
-    info = run.missions.get(mission)
-    return short_rule(info.description, limit) if info is not None else ""
 
 
 def _extremes(rep: Report) -> list[Block]:

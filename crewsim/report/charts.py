@@ -75,11 +75,12 @@ def _caption(fig: Figure, run: Run) -> None:
 
 
 def _pct(x: float, _pos: object = None) -> str:
-    """Percent labels that keep the digits small rates need (0.01 %, 0.1 %, 5 %, 99.9 %)."""
+    """Percent labels as the tables write them (``5 %``, ``99.9 %``), keeping the digits small
+    rates need (0.01 %, 0.1 %)."""
     v = 100 * x
     if v < 1 or v > 99:
-        return f"{v:.2g}%" if v < 1 else f"{v:.1f}%"
-    return f"{v:.0f}%"
+        return f"{v:.2g} %" if v < 1 else f"{v:.1f} %"
+    return f"{v:.0f} %"
 
 
 def _plain(v: float, _pos: object = None) -> str:

@@ -9,9 +9,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crewsim.missions import load_task_cards
+
+if TYPE_CHECKING:
+    from crewsim.runs.reader import Run
 
 
 def pct(x: float | None, digits: int = 2) -> str:
@@ -146,3 +149,9 @@ def failure_words(text: str) -> str:
 
     text = _CARD_FAILED.sub(card, text)
     return _OBJECTIVE_FAILED.sub("the mission's objective failed", text)
+
+
+def rule(run: Run, mission: str, limit: int = 60) -> str:
+    """The mission's rule in words, shortened, from the run's manifest ("" if unknown)."""
+    info = run.missions.get(mission)
+    return short_rule(info.description, limit) if info is not None else ""

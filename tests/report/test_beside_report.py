@@ -50,11 +50,12 @@ def test_the_section_in_markdown_html_and_tables(
     assert "perfect-information ceiling" in section and "It is perfect information" in section
     assert "### 3 players" in section and "### 4 players" in section
     header = (
-        "| mission | heuristic success [95 % CI] | random success [95 % CI] | difference on "
+        "| mission | rule | heuristic success [95 % CI] | random success [95 % CI] | difference on "
         "the shared deals [95 % CI] | solved | feasible [95 % CI] | heuristic efficiency | "
         "random efficiency |"
     )
     assert header in section
+    assert "| pn-4 | Standard: 3 task cards |" in section  # the mission's rule in words beside it
     assert "| pn-4 | " in section and " | - | - | 10 | " in section  # random never played pn-4
     assert "At 4 players, Spearman's ρ between the two crews' success rates over 3 missions" in md
     assert "`tables/beside.csv`" in md and f"--beside {random_run}" in md
@@ -90,6 +91,8 @@ def test_crews_of_one_name_are_told_apart_by_run(small_run: Path, tmp_path: Path
     this = load_run(small_run)
     rep = build(this, tmp_path / "rep", side_by_side(this, other))
     md = (rep.out / "report.md").read_text()
-    assert "| mission | heuristic (this run) success [95 % CI] | heuristic (other run) " in md
+    assert (
+        "| mission | rule | heuristic (this run) success [95 % CI] | heuristic (other run) " in md
+    )
     assert "+0.0 pp" in md  # the same crew on the same deals: no difference
     assert "2 missions are too few for Spearman's ρ" in md

@@ -125,3 +125,12 @@ def test_fail_tricks_legend_lists_the_kinds_that_occur(small_run: Path) -> None:
     shown = {t.get_text() for t in legend.get_texts()}
     occurring = {tables.FAIL_KIND_LABELS[k] for k in set(ft.filter(pl.col("share") > 0)["kind"])}
     assert shown == occurring and len(shown) < len(tables.FAIL_KIND_LABELS)
+
+
+def test_percent_ticks_read_as_the_tables() -> None:
+    assert [charts._pct(x) for x in (0.0001, 0.05, 0.5, 0.999)] == [
+        "0.01 %",
+        "5 %",
+        "50 %",
+        "99.9 %",
+    ]
