@@ -61,7 +61,8 @@ def autopsy(
         ),
     ] = None,
     lost: Annotated[
-        int, count_option("--lost", help="Lost games examined per mission and crew size.")
+        int,
+        count_option("--lost", help="Lost games examined per mission and crew size.", default=200),
     ] = 200,
     trace: Annotated[
         int | None,

@@ -27,6 +27,7 @@ from crewsim.cli.options import (
     Seed,
     bot_help_no_file,
     count_option,
+    default_is,
     refuse_ceiling_options_without_it,
     refuse_new_run_options,
     stopping_options,
@@ -67,13 +68,18 @@ def balance(
         typer.Option(
             "--players",
             "-p",
-            help="Player counts, comma-separated (3-5).",
-            show_default="3,4,5; with --run: its own",
+            help="Player counts, comma-separated (3-5); with --run: a filter."
+            + default_is("3,4,5; with --run: its own"),
         ),
     ] = None,
     games: Annotated[
         int,
-        count_option("-n", "--games", help="Games per mission and player count to simulate."),
+        count_option(
+            "-n",
+            "--games",
+            help="Games per mission and player count to simulate.",
+            default=DEFAULT_GAMES,
+        ),
     ] = DEFAULT_GAMES,
     seed: Seed = 0,
     bot: Annotated[str, typer.Option("--bot", help=bot_help_no_file())] = "heuristic",
@@ -86,9 +92,10 @@ def balance(
     ] = None,
     fit_games: Annotated[
         int,
-        typer.Option(
+        count_option(
             "--fit-games",
             help="Games per mission and player count the fit reads (the first ones; 0 = all).",
+            default=DEFAULT_GAMES,
         ),
     ] = DEFAULT_GAMES,
     out: Annotated[
@@ -112,7 +119,12 @@ def balance(
         ),
     ] = False,
     ceiling_n: Annotated[
-        int, count_option("--ceiling-n", help="Deals per card and crew size (at most 10,000).")
+        int,
+        count_option(
+            "--ceiling-n",
+            help="Deals per card and crew size (at most 10,000).",
+            default=DEFAULT_CEILING_DEALS,
+        ),
     ] = DEFAULT_CEILING_DEALS,
     precision: Precision = None,
 ) -> None:

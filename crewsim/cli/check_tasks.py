@@ -131,7 +131,10 @@ def check_tasks(
     games: Annotated[
         int,
         count_option(
-            "-n", "--games", help="Also play this many random deals with the bot crew (0 = no)."
+            "-n",
+            "--games",
+            help="Also play this many random deals with the bot crew (0 = no).",
+            default=0,
         ),
     ] = 0,
     seed: Seed = 0,
@@ -152,13 +155,17 @@ def check_tasks(
         ),
     ] = False,
     ceiling_n: Annotated[
-        int, count_option("--ceiling-n", help="Deals solved (at most -n and 10,000).")
+        int,
+        count_option(
+            "--ceiling-n", help="Deals solved (at most -n and 10,000).", default=DEFAULT_CEILING_N
+        ),
     ] = DEFAULT_CEILING_N,
     ceiling_conflicts: Annotated[
         int,
         count_option(
             "--ceiling-conflicts",
             help="SAT engine conflicts per deal the search leaves open (0: search only).",
+            default=DEFAULT_CONFLICTS,
         ),
     ] = DEFAULT_CONFLICTS,
 ) -> None:

@@ -113,11 +113,9 @@ def _print(result: RunComparison, console: Console) -> None:
             f"{rho_ci(r['spearman_rho'], r['rho_low'], r['rho_high'], ' (a perfect order)')}; "
             f"moves most: {moves_text(list(moved.iter_rows(named=True)), 'A', 'B')}",
             highlight=False,
-            soft_wrap=True,
         )
     console.print(
         f"A: bot {a.bot}, {a.path}; B: bot {b.bot}, {b.path}; seed {a.seed}, distress "
         f"{a.distress}; the first {result.games:,} deals of each cell (the same in both runs)",
         highlight=False,
-        soft_wrap=True,
     )

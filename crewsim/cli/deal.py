@@ -69,10 +69,13 @@ def deal(
     players: Annotated[int, typer.Option("--players", "-p", help="Players, 2-5.")] = 4,
     game: Annotated[
         Game | None,
-        typer.Option(help="Which game's card names (default: the mission's, else planet-nine)."),
+        typer.Option(
+            help="Which game's card names.", show_default="the mission's, else planet-nine"
+        ),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option(min=0, help="Seed (0 or more); omit for a fresh random deal.")
+        int | None,
+        typer.Option(min=0, help="Seed (0 or more).", show_default="a fresh random deal, shown"),
     ] = None,
     mission: Annotated[
         str | None, typer.Option(help="Also draw and draft this mission's task cards.")

@@ -83,12 +83,21 @@ def feasibility(
     ] = "4",
     n: Annotated[
         int,
-        count_option("-n", "--deals", help="Random deals per mission and player count."),
+        count_option(
+            "-n", "--deals", help="Random deals per mission and player count.", default=DEFAULT_N
+        ),
     ] = DEFAULT_N,
     seed: Seed = 0,
-    budget: Annotated[int, typer.Option(help="Card plays tried per deal.")] = DEFAULT_BUDGET,
+    budget: Annotated[
+        int, count_option("--budget", help="Card plays tried per deal.", default=DEFAULT_BUDGET)
+    ] = DEFAULT_BUDGET,
     conflicts: Annotated[
-        int, typer.Option(help="SAT engine conflicts per deal the search leaves open (0: off).")
+        int,
+        count_option(
+            "--conflicts",
+            help="SAT engine conflicts per deal the search leaves open (0: off).",
+            default=DEFAULT_CONFLICTS,
+        ),
     ] = DEFAULT_CONFLICTS,
     draft: Annotated[
         str,

@@ -67,15 +67,19 @@ Precision = Annotated[
 Separate = Annotated[bool, typer.Option("--separate", help=SEPARATE_HELP)]
 
 
-def count_option(*names: str, help: str) -> Any:
-    """An option holding a count, read as people write it (``whole_number``)."""
-    return typer.Option(*names, help=help, parser=whole_number, metavar="<int>")
-
-
 def default_is(value: str) -> str:
     """The ``[default: ...]`` typer writes, for an option whose parameter default is None
     (so a command can tell it was not given): the same words in every --help."""
     return f"  [default: {value}]"
+
+
+def count_option(*names: str, help: str, default: int | None = None) -> Any:
+    """An option holding a count, read as people write it (``whole_number``); its
+    ``default`` shown in --help with thousands separators, as counts are printed."""
+    shown = help + default_is(f"{default:,}") if default is not None else help
+    return typer.Option(
+        *names, help=shown, parser=whole_number, metavar="<int>", show_default=False
+    )
 
 
 JOBS_HELP = "Worker processes: 0 or -1 all cores, -2 all but one, N at most N."

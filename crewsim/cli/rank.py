@@ -24,6 +24,7 @@ from crewsim.cli.options import (
     Separate,
     bot_help_no_file,
     count_option,
+    default_is,
     parse_players,
     refuse_ceiling_options_without_it,
     refuse_new_run_options,
@@ -133,13 +134,13 @@ def rank(
         typer.Option(
             "--players",
             "-p",
-            help="Player counts, comma-separated (2-5); with --run: a filter.",
-            show_default="3,4,5",
+            help="Player counts, comma-separated (2-5); with --run: a filter."
+            + default_is("3,4,5"),
         ),
     ] = None,
     games: Annotated[
         int,
-        count_option("-n", "--games", help="Games per mission and player count."),
+        count_option("-n", "--games", help="Games per mission and player count.", default=100_000),
     ] = 100_000,
     seed: Seed = 0,
     bot: Annotated[str, typer.Option("--bot", help=bot_help_no_file())] = "heuristic",
@@ -163,7 +164,10 @@ def rank(
         ),
     ] = False,
     ceiling_n: Annotated[
-        int, count_option("--ceiling-n", help="With --ceiling: deals solved per cell.")
+        int,
+        count_option(
+            "--ceiling-n", help="With --ceiling: deals solved per cell.", default=DEFAULT_CEILING_N
+        ),
     ] = DEFAULT_CEILING_N,
     ceiling_conflicts: Annotated[
         int,
@@ -171,12 +175,16 @@ def rank(
             "--ceiling-conflicts",
             help="With --ceiling: SAT engine conflicts per deal the search leaves open "
             "(0: search only).",
+            default=DEFAULT_CONFLICTS,
         ),
     ] = DEFAULT_CONFLICTS,
     fmt: FormatOpt = Format.TABLE,
     quiet: Quiet = False,
     wide: Annotated[
-        bool, typer.Option("--wide", help="Every column (the table is wider than 80).")
+        bool,
+        typer.Option(
+            "--wide", help="Each interval on its estimate's line (wider than 80 columns)."
+        ),
     ] = False,
     precision: Precision = None,
     separate: Separate = False,

@@ -233,7 +233,11 @@ def simulate(
     ceiling_n: Annotated[
         str,
         typer.Option(
-            "--ceiling-n", help="Deals solved per mission and player count.", metavar="<int>"
+            "--ceiling-n",
+            help="Deals solved per mission and player count."
+            + default_is(f"{DEFAULT_CEILING_N:,}"),
+            metavar="<int>",
+            show_default=False,
         ),
     ] = str(DEFAULT_CEILING_N),
     ceiling_conflicts: Annotated[
@@ -241,7 +245,9 @@ def simulate(
         typer.Option(
             "--ceiling-conflicts",
             help="SAT engine conflicts per ceiling deal the search leaves open (0: search only); "
-            "more settles more of the hardest deals, at about 10-40 us a conflict.",
+            "more settles more of the hardest deals, at about 10-40 us a conflict."
+            + default_is(f"{DEFAULT_CONFLICTS:,}"),
+            show_default=False,
             metavar="<int>",
         ),
     ] = str(DEFAULT_CONFLICTS),

@@ -21,6 +21,7 @@ from crewsim.cli.options import (
     JsonAlias,
     Quiet,
     chosen_format,
+    count_option,
     plural,
 )
 from crewsim.cli.output import busy, deals_bar, say_err, set_quiet
@@ -79,11 +80,20 @@ def solve_cmd(
     ] = None,
     as_json: JsonAlias = False,
     budget: Annotated[
-        int, typer.Option(help="Card plays tried per deal before answering 'unknown'.")
+        int,
+        count_option(
+            "--budget",
+            help="Card plays tried per deal before answering 'unknown'.",
+            default=DEFAULT_BUDGET,
+        ),
     ] = DEFAULT_BUDGET,
     conflicts: Annotated[
         int,
-        typer.Option(help="SAT engine conflicts per deal the search leaves open (0: off)."),
+        count_option(
+            "--conflicts",
+            help="SAT engine conflicts per deal the search leaves open (0: off).",
+            default=DEFAULT_CONFLICTS,
+        ),
     ] = DEFAULT_CONFLICTS,
     jobs: Jobs = ALL_CORES,
     quiet: Quiet = False,

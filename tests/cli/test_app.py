@@ -165,3 +165,17 @@ def test_sigterm_goes_through_whatever_sigint_handler_is_in_place() -> None:
     finally:
         signal.signal(signal.SIGINT, old)
     assert hit == [signal.SIGINT]
+
+
+@pytest.mark.parametrize(
+    ("words", "flag", "shown"),
+    [
+        (["simulate"], "-n", "[default: 1,000,000]"),
+        (["rank"], "-n", "[default: 100,000]"),
+        (["feasibility"], "--budget", "[default: 200,000]"),
+        (["solve"], "--conflicts", "[default: 30,000]"),
+        (["simulate"], "--ceiling-conflicts", "[default: 30,000]"),
+    ],
+)
+def test_counts_in_help_have_thousands_separators(words: list[str], flag: str, shown: str) -> None:
+    assert shown in " ".join(_option_block(_help(*words), flag).split())
