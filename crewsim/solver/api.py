@@ -143,7 +143,12 @@ def _solve_free(problem: Problem, budget: int, prune: bool, conflicts: int) -> R
         nodes = 0
         for owners in splits:
             deep = tuple(replace(t, owner=o) for t, o in zip(problem.deep, owners, strict=True))
-            one = solve(replace(problem, free=None, deep=deep), budget, prune, conflicts)
+            one = solve(
+                replace(problem, free=None, deep=deep),
+                min(budget, free_choice.SPLIT_BUDGET),
+                prune,
+                min(conflicts, free_choice.SPLIT_CONFLICTS),
+            )
             nodes += one.nodes
             if one.verdict == "feasible":
                 one.owners, one.nodes = owners, nodes

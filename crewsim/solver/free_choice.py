@@ -6,7 +6,7 @@ each seat's count of tasks bounded as the mission's allocation allows: the draft
 (commander first, then clockwise), the commander's even split, or all of them to one member.
 Deep Sea's selection rules ask about the cards themselves (the captain may not take some,
 the draft's turns, volunteers), so there every split the referee's rule allows is tried in
-turn (``deep_allocations``), up to ``MAX_DEEP_ALLOCATIONS``.
+turn (``deep_allocations``), up to ``MAX_DEEP_ALLOCATIONS``, each on a small budget.
 """
 
 from __future__ import annotations
@@ -23,8 +23,11 @@ from crewsim.rules.game import TaskSpec
 from crewsim.rules.play import trick_winner
 from crewsim.solver.problem import FreeChoice, Problem
 
-# splits of Deep Sea task cards tried at most (each one solved): 4 cards at 4 players is 256
-MAX_DEEP_ALLOCATIONS = 1024
+# splits of Deep Sea task cards tried at most, each with a small budget (DFS plays, SAT
+# conflicts): a free choice answers "unknown" rather than spend minutes on one deal
+MAX_DEEP_ALLOCATIONS = 64
+SPLIT_BUDGET = 20_000
+SPLIT_CONFLICTS = 2_000
 
 HANDOVER_RELAXED = (
     "the five-player hand-over of one task is read as: each member may end one task above "
