@@ -50,7 +50,7 @@ def test_a_cell_gets_the_same_deals_in_any_company() -> None:
         assert r["deals"] == 30 and r["feasible"] + r["infeasible"] + r["unknown"] == 30
         assert 0 <= r["ci_low"] <= r["feasible_share"] <= r["ci_high"] <= 1
         assert r["median_ms"] > 0
-    assert both.deals == 60 and both.seconds > 0 and "loky" in both.where
+    assert both.deals == 60 and both.seconds > 0 and "local process" in both.where
 
 
 def test_the_numbers_do_not_depend_on_the_worker_count() -> None:

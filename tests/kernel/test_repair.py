@@ -86,8 +86,9 @@ def test_games_start_with_tasks_that_can_all_be_done(mission_id: str, players: i
 
 
 def _unquoted(reason: str) -> str:
-    """A reason without its task names ('firstAndLastTrick'): what it is about."""
-    return re.sub(r"'[^']*'", "", reason)
+    """A reason without its task cards' names (``TaskCard.label``: the number and the printed
+    sentence in double quotes): what it is about."""
+    return re.sub(r'\d+ "[^"]*"', "", reason)
 
 
 def test_unfamiliar_terrain_draws_each_communication_a_third_of_the_time() -> None:
