@@ -30,7 +30,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypeVar
 
@@ -66,6 +66,7 @@ class Profile:
 
 def demangle(name: str) -> str:
     """``_ZN7crewsim4bots4want9fill_wantB4v179...`` -> ``want.fill_want`` (module and name)."""
+    name = name.partition("@")[0]  # (the copy's number in the perf map)
     if not name.startswith("_ZN"):
         return name
     parts, i = [], 3
@@ -175,15 +176,16 @@ def _kernel_symbols(kept: Mapping[str, bytes], out: Path) -> list[Symbol]:
     own compiled library), not inlined."""
     from numba.core.registry import CPUDispatcher
 
-    seen: dict[str, Symbol] = {}
-    for name, module in list(sys.modules.items()):
+    seen: dict[int, Symbol] = {}  # by address: compiled in this process, every library
+    for name, module in list(sys.modules.items()):  # holds its own copy of its callees
         if not name.startswith("crewsim."):
             continue
         for value in list(vars(module).values()):
             if isinstance(value, CPUDispatcher) and value.overloads:
                 for sym in _symbols(value, kept, out):
-                    seen.setdefault(sym.name, sym)
-    return list(seen.values())
+                    seen.setdefault(sym.address, sym)
+    # perf names a sample by the map's name: one name per copy, so it finds the right object
+    return [replace(s, name=f"{s.name}@{k}") for k, s in enumerate(seen.values())]
 
 
 def child(mission: str, bot: str, seconds: float, out: Path) -> None:

@@ -392,13 +392,20 @@ def _ends_clean(tab, task, owner, n, k, seat, seats, takers, cap, hand, clash, s
     ``seat``'s own by its ``hand``.  (``clash``: ``clash_table``; ``sim``: scratch.)"""
     sim[:] = owner
     sim[k] = seat
+    left = 0  # slots without an owner: once none, the turns left change nothing
+    for j in range(n):
+        left += sim[j] < 0
     s = seat
     for _ in range(n * seats):
-        s = (s + 1) % seats
+        s = s + 1 if s + 1 < seats else 0  # (no division in the loop)
+        if left == 0:
+            break
+        if not takers >> s & 1:  # a member not taking tasks takes none
+            continue
         best, best_sc = -1, -1e18
         for j in range(n):
             row = task[j] * N_COLS
-            if sim[j] >= 0 or not (takers >> s & 1) or not may_take(tab, row, s, cap):
+            if sim[j] >= 0 or not may_take(tab, row, s, cap):
                 continue
             sc = task_score(tab, row, hand) if s == seat else -float(j)
             if clashes_at(clash, sim, j, s):
@@ -407,6 +414,7 @@ def _ends_clean(tab, task, owner, n, k, seat, seats, takers, cap, hand, clash, s
                 best, best_sc = j, sc
         if best >= 0:
             sim[best] = s
+            left -= 1
     for i in range(n):
         if sim[i] < 0 or clashes_at(clash, sim, i, sim[i]):
             return sim[i] < 0  # a task nobody may take: no verdict, no penalty
