@@ -8,6 +8,7 @@ interpreter that prints one JSON line; the parent never imports anything it woul
 
 Run ``python -m benchmarks.bench --help``; ``--quick`` uses toy sizes (the smoke test's mode) and
 ``--memory`` adds the 10-million-game peak-memory run, which takes minutes and is opt-in.
+``--against REV`` measures instead this tree and another side by side (docs/speed.md).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -498,6 +500,218 @@ def peak_memory(games: int, chunk_size: int | None = None) -> dict[str, Any]:
     return res
 
 
+# ---------------------------------------------------------------- 7: side by side (--against)
+
+AGAINST_MISSIONS = (MISSION, DEEP_SEA_MISSION)
+AGAINST_GAMES = {MISSION: 50_000, DEEP_SEA_MISSION: 25_000}  # about half a second each
+
+# A child serving one tree: it loads that tree's kernel, then plays one timed run per line it
+# reads ("mission games") and answers with one JSON line.  Only APIs every version of crewsim
+# since the Deep Sea kernel has, so an older tree can serve too.
+_AGAINST_CHILD = """
+import hashlib, json, sys, time
+sys.path.insert(0, {tree!r})
+import numpy as np
+import crewsim
+from crewsim.bots import get_bot
+from crewsim.engine.run import run_chunk
+from crewsim.kernel.spec import KernelMission
+from crewsim.missions import get_mission
+bp = get_bot("heuristic").vector()
+mps = {{}}
+for mission in {missions!r}:
+    mps[mission] = KernelMission(get_mission(mission), {players}, distress={distress!r}).vector()
+    run_chunk(mps[mission], bp, 1_000, {seed})  # loads (or compiles) the kernel
+print(json.dumps({{"crewsim": crewsim.__file__}}), flush=True)
+for line in sys.stdin:
+    mission, games = line.split()
+    wall, cpu = time.perf_counter(), time.process_time()
+    res = run_chunk(mps[mission], bp, int(games), {seed})
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    h = hashlib.sha256()
+    for col in ("success", "fail_trick", "fail_kind", "fail_detail"):
+        h.update(np.ascontiguousarray(res[col]).tobytes())
+    print(json.dumps({{
+        "cpu_s": cpu, "wall_s": wall, "successes": int(res["success"].sum()),
+        "digest": h.hexdigest(),
+    }}), flush=True)
+"""
+
+
+def against_tree(spec: str) -> Path:
+    """The checkout to measure against: a path holding ``crewsim/``, or a git revision of this
+    repository, exported once to a temporary folder (kept, with its compiled kernel, for the
+    next run)."""
+    path = Path(spec).expanduser()
+    if (path / "crewsim").is_dir():
+        return path.resolve()
+    root = Path(__file__).resolve().parent.parent
+    sha = subprocess.run(
+        ["git", "rev-parse", "--verify", f"{spec}^{{commit}}"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if sha.returncode != 0:
+        raise ValueError(f"--against {spec}: neither a checkout nor a git revision")
+    tree = Path(tempfile.gettempdir()) / f"crewsim-bench-{sha.stdout.strip()[:12]}"
+    if not (tree / "crewsim").is_dir():
+        part = tree.with_name(tree.name + ".part")
+        shutil.rmtree(part, ignore_errors=True)
+        part.mkdir(parents=True)
+        archive = subprocess.run(
+            ["git", "archive", sha.stdout.strip()], cwd=root, capture_output=True, check=True
+        )
+        subprocess.run(["tar", "-x", "-C", str(part)], input=archive.stdout, check=True)
+        part.rename(tree)
+    return tree
+
+
+class _Server:
+    """A child process serving one tree's kernel (``cache``: its compiled cache, None: this
+    process's own setting), one timed run per request."""
+
+    def __init__(self, tree: Path, cache: Path | None, seed: int) -> None:
+        code = _AGAINST_CHILD.format(
+            tree=str(tree),
+            missions=list(AGAINST_MISSIONS),
+            players=PLAYERS,
+            distress=DISTRESS,
+            seed=seed,
+        )
+        env = {**os.environ, "PYTHONPATH": str(tree)}
+        if cache is not None:
+            env["NUMBA_CACHE_DIR"] = str(cache)
+        self.tree = tree
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", code],
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        loaded = self._answer()
+        if not Path(loaded["crewsim"]).resolve().is_relative_to(tree):
+            self.close()
+            raise RuntimeError(f"the child for {tree} imported another crewsim")
+
+    def _answer(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the child for {self.tree} stopped ({self.proc.wait()})")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def play(self, mission: str, games: int) -> dict[str, Any]:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(f"{mission} {games}\n")
+        self.proc.stdin.flush()
+        return self._answer()
+
+    def close(self) -> None:
+        if self.proc.stdin:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+
+
+def against(
+    spec: str,
+    rounds: int = 15,
+    games: dict[str, int] | None = None,
+    seed: int = SEED,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """This tree against another (``spec``: a path or git revision), side by side: the heuristic
+    crew's games per CPU-second on pn-10 and ds-20.  Each tree is served by a child process of
+    its own; each round times one run of each mission on both, the order alternating, so
+    both meet the same load within a second or two.  CPU time, not wall time: on a shared
+    machine waiting for a core is not the kernel's.  Per mission: both medians over the
+    rounds, their ratio, its spread (the lowest and highest per-round ratio) and whether both
+    played the very same games (a digest of the outcome columns)."""
+    say = progress or (lambda _msg: None)
+    work = {**AGAINST_GAMES, **(games or {})}
+    here = Path(__file__).resolve().parent.parent
+    there = against_tree(spec)
+    say(f"loading both kernels (a first use compiles one for minutes): {here} / {there}")
+    # this tree keeps the caller's NUMBA_CACHE_DIR (or its checkout's); the other its own
+    servers = {"this": _Server(here, None, seed)}
+    try:
+        servers["base"] = _Server(there, None if there == here else there / ".numba-cache", seed)
+        runs: dict[str, dict[str, list[dict[str, Any]]]] = {
+            m: {"this": [], "base": []} for m in AGAINST_MISSIONS
+        }
+        for r in range(rounds):
+            order = ("this", "base") if r % 2 == 0 else ("base", "this")
+            for m in AGAINST_MISSIONS:
+                for name in order:
+                    runs[m][name].append(servers[name].play(m, work[m]))
+            if (r + 1) % 5 == 0 or r + 1 == rounds:
+                say(f"round {r + 1}/{rounds}")
+    finally:
+        for server in servers.values():
+            server.close()
+    missions = {}
+    for m in AGAINST_MISSIONS:
+        this = [work[m] / x["cpu_s"] for x in runs[m]["this"]]
+        base = [work[m] / x["cpu_s"] for x in runs[m]["base"]]
+        ratios = [a / b for a, b in zip(this, base, strict=True)]
+        digests = {x["digest"] for k in ("this", "base") for x in runs[m][k]}
+        missions[m] = {
+            "games": work[m],
+            "this_games_per_s": statistics.median(this),
+            "base_games_per_s": statistics.median(base),
+            "ratio": statistics.median(this) / statistics.median(base),
+            "ratio_median": statistics.median(ratios),
+            "ratio_min": min(ratios),
+            "ratio_max": max(ratios),
+            "round_ratios": ratios,
+            "wall_ratio": statistics.median(
+                b["wall_s"] / a["wall_s"]
+                for a, b in zip(runs[m]["this"], runs[m]["base"], strict=True)
+            ),
+            "same_games": len(digests) == 1,
+            "successes": {k: runs[m][k][0]["successes"] for k in ("this", "base")},
+        }
+    return {
+        "against": spec,
+        "this_tree": str(here),
+        "base_tree": str(there),
+        "players": PLAYERS,
+        "seed": seed,
+        "rounds": rounds,
+        "machine": machine(),
+        "missions": missions,
+    }
+
+
+def render_against(report: dict[str, Any]) -> Any:
+    """The side-by-side report as a rich table."""
+    from rich.table import Table
+
+    m = report["machine"]
+    table = Table(
+        title=f"crewsim bench — this tree against {report['against']}, heuristic crew, "
+        f"{report['players']} players, 1 core",
+        caption=f"games per CPU-second, medians of {report['rounds']} rounds (a run of each "
+        f"tree, alternating); spread: the lowest and highest per-round ratio; "
+        f"{m['cpu_model']}, {m['usable_cpus']} usable CPUs",
+    )
+    for col in ("mission", "this tree", "base", "ratio", "ratio spread", "same games"):
+        table.add_column(col, justify="left" if col == "mission" else "right")
+    for mission, r in report["missions"].items():
+        table.add_row(
+            f"{mission} ({r['games']:,} games)",
+            f"{r['this_games_per_s']:,.0f} games/s",
+            f"{r['base_games_per_s']:,.0f} games/s",
+            f"{r['ratio']:.2f}×",
+            f"{r['ratio_min']:.2f}–{r['ratio_max']:.2f}×",
+            "yes" if r["same_games"] else "[red]NO[/]",
+        )
+    return table
+
+
 # ---------------------------------------------------------------- the report
 
 
@@ -789,16 +1003,57 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     ap.add_argument("--memory-games", type=int, help="games of the memory run (default 10,000,000)")
     ap.add_argument("--only", help=f"comma-separated sections: {','.join(SECTIONS)}")
     ap.add_argument("--json", type=Path, help="also write the full report as JSON here")
+    ap.add_argument(
+        "--against",
+        metavar="REV",
+        help="side by side instead: pn-10 and ds-20 games/s of this tree and REV (a git "
+        "revision or a path to another checkout), alternating child processes",
+    )
+    ap.add_argument(
+        "--rounds", type=int, help="--against: rounds, a run of each tree each (default 15)"
+    )
     args = ap.parse_args(argv)
     if args.only:
         unknown = {s.strip() for s in args.only.split(",")} - set(SECTIONS)
         if unknown:
             ap.error(f"--only: unknown sections {sorted(unknown)} (known: {','.join(SECTIONS)})")
-    for name in ("games", "repeats", "memory_games"):
+    for name in ("games", "repeats", "memory_games", "rounds"):
         value = getattr(args, name)
         if value is not None and value <= 0:
             ap.error(f"--{name.replace('_', '-')}: expected a positive integer, got {value}")
     return args
+
+
+def _main_against(args: argparse.Namespace) -> int:
+    """``--against REV``: the side-by-side table (``--games`` sets both missions' games per
+    run, ``--rounds`` the rounds, ``--quick`` toy sizes)."""
+    from rich.console import Console
+
+    games = dict(AGAINST_GAMES)
+    if args.quick:
+        games = dict.fromkeys(AGAINST_MISSIONS, QUICK.games)
+    if args.games:
+        games = dict.fromkeys(AGAINST_MISSIONS, args.games)
+    err = Console(stderr=True)
+    try:
+        report = against(
+            args.against,
+            rounds=args.rounds or (2 if args.quick else 15),
+            games=games,
+            progress=lambda msg: err.log(msg),
+        )
+    except (ValueError, RuntimeError, OSError, subprocess.SubprocessError) as exc:
+        err.print(f"bench --against: {_last_line(exc)}")
+        return 1
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=150)
+    console.print(render_against(report))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
+        err.print(f"report written to {args.json}")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -810,6 +1065,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from rich.console import Console
 
     args = _parse(argv)
+    if args.against:
+        return _main_against(args)
     sizes = QUICK if args.quick else Sizes()
     if args.games:
         sizes = replace(sizes, games=args.games)

@@ -1,9 +1,12 @@
 """`make profile`: where the kernel's time goes, by policy function and source line.
 
-The game loop is one numba function with every helper inlined, so ``perf`` alone sees a single
-anonymous blob.  This tool plays games under ``perf record`` (a software clock: it needs no
-hardware counters), gives perf a map of numba's code, and reads the inline chains of each
-sampled instruction from the compiled object's debug information with ``objdump``.  The kernel
+The kernel is a few numba functions (the game loop, the set-up, the trick loop, the endgame
+search...) with every helper inlined, so ``perf`` alone sees anonymous blobs.  This tool plays
+games under ``perf record`` (a software clock: it needs no hardware counters), gives perf a map
+of every jitted function of crewsim that was loaded, and reads the inline chains of each
+sampled instruction from the compiled objects' debug information with ``objdump``.  A function
+counts the samples of its own code and of the helpers inlined into it, not of the jitted
+functions it calls (those are rows of their own).  The kernel
 is compiled for it with ``NUMBA_DEBUGINFO=1`` into its own cache (the first run compiles for a
 few minutes); LLVM still optimises it fully, with line tables added (pn-10 ran at 95,000
 games/s with them, within this machine's noise of the plain build).
@@ -26,12 +29,13 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypeVar
 
-ENTRY = "6engine4play10play_chunk"  # the mangled name of the game loop (the kernel's entry)
-WRAPPERS = ("cfunc.", "_ZN7cpython")  # numba's Python-call wrappers around it
+WRAPPERS = ("cfunc.", "_ZN7cpython")  # numba's Python-call wrappers around jitted functions
+K = TypeVar("K")  # a sampled address: an offset, or (function, offset)
 _ADDRESS = re.compile(r"^\s+([0-9a-f]+):\t")
 _FUNCTION = re.compile(r"^(\S+)\(\):$")
 _CALLER = re.compile(r"\((\S+)\)")
@@ -62,6 +66,7 @@ class Profile:
 
 def demangle(name: str) -> str:
     """``_ZN7crewsim4bots4want9fill_wantB4v179...`` -> ``want.fill_want`` (module and name)."""
+    name = name.partition("@")[0]  # (the copy's number in the perf map)
     if not name.startswith("_ZN"):
         return name
     parts, i = [], 3
@@ -101,8 +106,8 @@ def inline_frames(disassembly: str, base: int) -> dict[int, tuple[tuple[str, str
 
 
 def attribute(
-    offsets: Mapping[int, int],
-    frames: Mapping[int, tuple[tuple[str, str], ...]],
+    offsets: Mapping[K, int],
+    frames: Mapping[K, tuple[tuple[str, str], ...]],
     total: int,
     games: int,
     root: str = "",
@@ -147,16 +152,16 @@ def _keep_objects() -> dict[str, bytes]:
 def _symbols(dispatcher: object, kept: Mapping[str, bytes], out: Path) -> list[Symbol]:
     """Every function numba loaded for ``dispatcher``, with its object file written to ``out``."""
     symbols = []
-    for k, result in enumerate(dispatcher.overloads.values()):  # type: ignore[attr-defined]
+    for result in dispatcher.overloads.values():  # type: ignore[attr-defined]
         library = result.library
-        obj = out / f"lib{k}.o"
+        obj = out / f"{library.name.replace('/', '_')[:100]}.o"
         obj.write_bytes(kept.get(library.name) or library._get_compiled_object())
         listing = subprocess.run(
             ["nm", "-S", "--defined-only", str(obj)], capture_output=True, text=True, check=True
         ).stdout
         for line in listing.splitlines():
             parts = line.split()
-            if len(parts) == 4 and parts[2] in "tT":
+            if len(parts) == 4 and parts[2] in "tTwW" and not parts[3].startswith(WRAPPERS):
                 address = library.get_pointer_to_function(parts[3])
                 if address:
                     symbols.append(
@@ -165,16 +170,33 @@ def _symbols(dispatcher: object, kept: Mapping[str, bytes], out: Path) -> list[S
     return symbols
 
 
+def _kernel_symbols(kept: Mapping[str, bytes], out: Path) -> list[Symbol]:
+    """The functions of every jitted function of crewsim that was loaded: the game loop calls
+    the trick loop, the set-up and the endgame search as functions of their own (each in its
+    own compiled library), not inlined."""
+    from numba.core.registry import CPUDispatcher
+
+    seen: dict[int, Symbol] = {}  # by address: compiled in this process, every library
+    for name, module in list(sys.modules.items()):  # holds its own copy of its callees
+        if not name.startswith("crewsim."):
+            continue
+        for value in list(vars(module).values()):
+            if isinstance(value, CPUDispatcher) and value.overloads:
+                for sym in _symbols(value, kept, out):
+                    seen.setdefault(sym.address, sym)
+    # perf names a sample by the map's name: one name per copy, so it finds the right object
+    return [replace(s, name=f"{s.name}@{k}") for k, s in enumerate(seen.values())]
+
+
 def child(mission: str, bot: str, seconds: float, out: Path) -> None:
     """Load the kernel, publish its code to perf (``/tmp/perf-PID.map``), play for a while."""
     kept = _keep_objects()
     from benchmarks.bench import _vectors
-    from crewsim.engine.play import play_chunk
     from crewsim.engine.run import run_chunk
 
     mp, bp = _vectors(bot, mission)
     run_chunk(mp, bp, 100, 1)  # compiles or loads the kernel
-    symbols = _symbols(play_chunk, kept, out)
+    symbols = _kernel_symbols(kept, out)
     Path(f"/tmp/perf-{os.getpid()}.map").write_text(
         "".join(f"{s.address:x} {s.size:x} {s.name}\n" for s in symbols)
     )
@@ -190,50 +212,51 @@ def child(mission: str, bot: str, seconds: float, out: Path) -> None:
 # ---------------------------------------------------------------- the parent: perf and objdump
 
 
-def _entry(symbols: Iterable[Symbol]) -> Symbol:
-    return next(s for s in symbols if ENTRY in s.name and not s.name.startswith(WRAPPERS))
-
-
 def read_profile(out: Path, root: str) -> Profile:
-    """Resolve the samples perf took in the game loop to inline chains."""
+    """Resolve the samples perf took in the kernel's functions to inline chains."""
     run = json.loads((out / "run.json").read_text())
-    entry = _entry(Symbol(**s) for s in run["symbols"])
+    symbols = {s["name"]: Symbol(**s) for s in run["symbols"]}
     script = subprocess.run(
         ["perf", "script", "-i", str(out / "perf.data"), "-F", "ip,sym,symoff"],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    offsets: Counter[int] = Counter()
+    offsets: Counter[tuple[str, int]] = Counter()
     total = 0
     for line in script.splitlines():
         total += 1
         name, _, offset = line.split(maxsplit=1)[-1].rpartition("+0x")
-        if name == entry.name:
-            offsets[int(offset, 16)] += 1
-    disassembly = subprocess.run(
-        [
-            "objdump",
-            "-d",
-            "-l",
-            "--inlines",
-            "--no-show-raw-insn",
-            f"--start-address={entry.offset}",
-            f"--stop-address={entry.offset + entry.size}",
-            entry.obj,
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    return attribute(offsets, inline_frames(disassembly, entry.offset), total, run["games"], root)
+        if name in symbols:
+            offsets[name, int(offset, 16)] += 1
+    frames: dict[tuple[str, int], tuple[tuple[str, str], ...]] = {}
+    for name in {n for n, _ in offsets}:
+        sym = symbols[name]
+        disassembly = subprocess.run(
+            [
+                "objdump",
+                "-d",
+                "-l",
+                "--inlines",
+                "--no-show-raw-insn",
+                f"--start-address={sym.offset}",
+                f"--stop-address={sym.offset + sym.size}",
+                sym.obj,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for at, chain in inline_frames(disassembly, sym.offset).items():
+            frames[name, at] = chain
+    return attribute(offsets, frames, total, run["games"], root)
 
 
 def report(profile: Profile, top: int) -> str:
     """Three tables: inclusive per function, inclusive per line of any frame, self per line."""
     per_game = 1e6 / profile.games if profile.games else 0.0
     lines = [
-        f"{profile.samples:,} samples in the game loop of {profile.total:,} "
+        f"{profile.samples:,} samples in the kernel of {profile.total:,} "
         f"({profile.games:,} games; samples per million games in the last column)"
     ]
     for title, counts in (

@@ -57,7 +57,7 @@ from crewsim.kernel.deep_sea_tables import (
     FAM_COUNT,
     FAM_WIN,
     N_COLS,
-    clashes,
+    contradiction,
     may_take,
 )
 from crewsim.kernel.layout import (
@@ -153,6 +153,41 @@ def _over_average(hand, cards):
 
 
 @njit(cache=True)
+def clash_table(tab, task, n, clash):
+    """``clash[k]`` / ``clash[MAX_DS + k]``: the slots whose card contradicts slot ``k``'s when
+    the same seat / another seat owns it, in either reveal order (``clashes``, once per deal
+    rather than once per look)."""
+    for k in range(n):
+        same, diff = np.int64(0), np.int64(0)
+        for i in range(n):
+            if i == k:
+                continue
+            if contradiction(tab, task[i], task[k], True) or contradiction(
+                tab, task[k], task[i], True
+            ):
+                same |= np.int64(1) << i
+            if contradiction(tab, task[i], task[k], False) or contradiction(
+                tab, task[k], task[i], False
+            ):
+                diff |= np.int64(1) << i
+        clash[k], clash[MAX_DS + k] = same, diff
+
+
+@njit(cache=True, forceinline=True)
+def clashes_at(clash, owner, k, seat):
+    """``clashes(tab, task, owner, n, task[k], seat, k)`` read from ``clash_table``: whether
+    slot ``k``'s card owned by ``seat`` contradicts a card already owned."""
+    m = clash[k] | clash[MAX_DS + k]
+    while m:
+        i = lowest(m)
+        m &= m - 1
+        o = owner[i]
+        if o >= 0 and clash[(0 if o == seat else MAX_DS) + k] >> i & 1:
+            return True
+    return False
+
+
+@njit(cache=True)
 def select(S, bp, alloc, hands, st):
     """Give every task card an owner by the mission's selection rule.
 
@@ -200,6 +235,8 @@ def select(S, bp, alloc, hands, st):
         for k in range(n):
             owner[k] = chosen
         return alloc == ALLOC_CAPTAIN_ALL_OR_PASS and chosen != cap
+    clash = S.ds_clash
+    clash_table(tab, task, n, clash)
     takers = np.int64((1 << seats) - 1)
     if alloc == ALLOC_CAPTAIN_SKIPS:  # the captain skips the selection
         takers &= ~(np.int64(1) << cap)
@@ -258,7 +295,7 @@ def select(S, bp, alloc, hands, st):
                     continue
                 if fewest_any < 0 or seat_count(counts, q) < seat_count(counts, fewest_any):
                     fewest_any = q
-                if not rnd and clashes(tab, task, owner, n, task[k], q, k):
+                if not rnd and clashes_at(clash, owner, k, q):
                     continue
                 if fewest < 0 or seat_count(counts, q) < seat_count(counts, fewest):
                     fewest = q
@@ -291,9 +328,11 @@ def select(S, bp, alloc, hands, st):
             sc = task_score(tab, row, hands[s])
             if rnd:
                 sc = random_crew.pick_score(st)
-            elif clashes(tab, task, owner, n, task[k], s, k):
+            elif clashes_at(clash, owner, k, s):
                 sc -= 1e9  # a bot takes a task that cannot go with the others only if forced
-            elif not _ends_clean(tab, task, owner, n, k, s, seats, takers, cap, hands[s]):
+            elif not _ends_clean(
+                tab, task, owner, n, k, s, seats, takers, cap, hands[s], clash, S.ds_sim
+            ):
                 sc -= 1e6  # ... or one that leaves a clash for the rest of the draft
             if sc > best_sc:
                 best_k, best_sc = k, sc
@@ -345,31 +384,39 @@ def _only_held_count(tab, row):
 
 
 @njit(cache=True)
-def _ends_clean(tab, task, owner, n, k, seat, seats, takers, cap, hand):
+def _ends_clean(tab, task, owner, n, k, seat, seats, takers, cap, hand, clash, sim):
     """Whether the draft, with task ``k`` to ``seat`` and each later member taking the first
     task that clashes with none it would hold, ends with no pairwise contradiction.  A crew
     looks that far ahead: the member who must take the last card cannot refuse it (ds-32).
     The others' hands are unseen: their picks are judged by the cards' clashes alone, and
-    ``seat``'s own by its ``hand``."""
-    sim = owner.copy()
+    ``seat``'s own by its ``hand``.  (``clash``: ``clash_table``; ``sim``: scratch.)"""
+    sim[:] = owner
     sim[k] = seat
+    left = 0  # slots without an owner: once none, the turns left change nothing
+    for j in range(n):
+        left += sim[j] < 0
     s = seat
     for _ in range(n * seats):
-        s = (s + 1) % seats
+        s = s + 1 if s + 1 < seats else 0  # (no division in the loop)
+        if left == 0:
+            break
+        if not takers >> s & 1:  # a member not taking tasks takes none
+            continue
         best, best_sc = -1, -1e18
         for j in range(n):
             row = task[j] * N_COLS
-            if sim[j] >= 0 or not (takers >> s & 1) or not may_take(tab, row, s, cap):
+            if sim[j] >= 0 or not may_take(tab, row, s, cap):
                 continue
             sc = task_score(tab, row, hand) if s == seat else -float(j)
-            if clashes(tab, task, sim, n, task[j], s, j):
+            if clashes_at(clash, sim, j, s):
                 sc -= 1e9
             if sc > best_sc:
                 best, best_sc = j, sc
         if best >= 0:
             sim[best] = s
+            left -= 1
     for i in range(n):
-        if sim[i] < 0 or clashes(tab, task, sim, n, task[i], sim[i], i):
+        if sim[i] < 0 or clashes_at(clash, sim, i, sim[i]):
             return sim[i] < 0  # a task nobody may take: no verdict, no penalty
     return True
 

@@ -93,6 +93,8 @@ def _trick_done(buf, r, leader, t, nt, seats, done, won, tasks, rules):
 def _one_of_twins(cands, hands, buf, r, nin, seats, task_cards):
     """``cands`` less each card whose next lower card of its suit still in play is of the
     same hand: neither a task card, the two are interchangeable in any line."""
+    if cands & (cands - 1) == 0:  # one card (or none): nothing to cut
+        return cands
     live = np.int64(0)
     for q in range(seats):
         live |= hands[q]
@@ -237,6 +239,38 @@ def _worlds(cands, need, unseen, seats, out, scratch):
     return found
 
 
+@njit(cache=True, forceinline=True)
+def _kept(g, me, rest, viewer, worlds, best_n, hands, buf, packed, tasks, rules, stack):
+    """In how many ``worlds`` a line completing every task is left once I have played
+    ``buf[0, nin]`` and hold ``rest``; counting stops once it can no longer beat ``best_n``
+    (only a strictly better card replaces the best, so the rest of its deals change nothing)."""
+    kept = 0
+    n_worlds = len(worlds)
+    for w in range(n_worlds):
+        if kept + n_worlds - w <= best_n:
+            break
+        hands[:] = worlds[w]
+        hands[me] = rest
+        if me == g[G_DUMMY]:
+            hands[g[G_CMD]] = viewer
+        if _line_left(
+            hands,
+            buf,
+            g[G_NIN] + 1,
+            g[G_LEADER],
+            g[G_T],
+            g[G_NT],
+            g[G_SEATS],
+            g[G_DONE],
+            packed,
+            tasks,
+            rules,
+            stack,
+        ):
+            kept += 1
+    return kept
+
+
 @njit(cache=True)
 def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, won, possible, pick):
     """The legal card that keeps a line completing every task in the most deals of the unseen
@@ -265,11 +299,8 @@ def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, won, possible, pi
             if S.under[c] >= 0:
                 return pick
     # the search's arrays live in the kernel's state: allocating them cost more than it did
+    # (each reshape calls into numba's runtime: made only once the search goes on)
     cands, need, hands = eg[0:5], eg[5:10], eg[10:15]
-    worlds = eg[_WORLDS : _WORLDS + 5 * WORLDS].reshape((WORLDS, 5))
-    tasks = eg[_TASKS : _TASKS + 4 * MAX_TASKS].reshape((4, MAX_TASKS))[:, :n_tasks]
-    buf = eg[_BUF : _BUF + 5 * 13].reshape((13, 5))
-    stack = eg[_STACK : _STACK + 9 * 66].reshape((66, 9))
     unseen = FULL & ~hand & ~viewer & ~g[G_PLAYED]
     for q in range(seats):  # a seat's count of cards is public
         cands[q], need[q] = 0, 0
@@ -286,9 +317,13 @@ def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, won, possible, pi
             one |= cands[q]
         if two:
             return pick
+    worlds = eg[_WORLDS : _WORLDS + 5 * WORLDS].reshape((WORLDS, 5))
     n_worlds = _worlds(cands, need, unseen, seats, worlds[:cap], eg[_DEALING : _DEALING + 96])
     if n_worlds == 0 or n_worlds > cap:
         return pick
+    tasks = eg[_TASKS : _TASKS + 4 * MAX_TASKS].reshape((4, MAX_TASKS))[:, :n_tasks]
+    buf = eg[_BUF : _BUF + 5 * 13].reshape((13, 5))
+    stack = eg[_STACK : _STACK + 9 * 66].reshape((66, 9))
     for i in range(n_tasks):
         tasks[0, i], tasks[1, i] = S.tcard[i], S.towner[i]
         tasks[2, i], tasks[3, i] = S.tpred[i], S.ttok[i]
@@ -306,28 +341,21 @@ def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, won, possible, pi
     c = pick
     m = legal & ~(np.int64(1) << pick)
     while True:
-        kept = 0
-        for w in range(n_worlds):
-            hands[:] = worlds[w]
-            hands[me] = hand & ~(np.int64(1) << c)
-            if me == dummy:
-                hands[g[G_CMD]] = viewer
-            buf[0, nin] = c
-            if _line_left(
-                hands,
-                buf,
-                nin + 1,
-                g[G_LEADER],
-                t,
-                nt,
-                seats,
-                g[G_DONE],
-                packed,
-                tasks,
-                rules,
-                stack,
-            ):
-                kept += 1
+        buf[0, nin] = c
+        kept = _kept(
+            g,
+            me,
+            hand & ~(np.int64(1) << c),
+            viewer,
+            worlds[:n_worlds],
+            best_n,
+            hands,
+            buf,
+            packed,
+            tasks,
+            rules,
+            stack,
+        )
         if kept > best_n:
             best, best_n = c, kept
         if not m or best_n == n_worlds:

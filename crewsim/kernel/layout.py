@@ -291,4 +291,6 @@ STATE_FIELDS = (
     ("probe_hands", "i8", 5),
     ("probe_under", "i8", 40),
     ("probe_tasks", "i8", MAX_TASKS),
+    ("ds_clash", "i8", 2 * MAX_DS),  # the selection's clashes per task slot (deep_sea_setup)
+    ("ds_sim", "i8", MAX_DS),  # the selection's look-ahead owners (deep_sea_setup)
 )

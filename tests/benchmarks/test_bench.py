@@ -151,3 +151,20 @@ def test_search_section_reports_speed_and_what_decisions_cost() -> None:
         assert r["games_per_s"] > 0 and r["decisions_per_game"] > 1
         assert r["rollouts_per_decision"] >= 2 * r["worlds_per_decision"] > 0
         assert 0 <= r["settled_early"] <= 1 and 0 <= r["chained_worlds"] <= 1
+
+
+def test_against_itself_plays_the_same_games() -> None:
+    root = Path(bench.__file__).resolve().parent.parent
+    report = bench.against(str(root), rounds=2, games=dict.fromkeys(bench.AGAINST_MISSIONS, 200))
+    assert set(report["missions"]) == set(bench.AGAINST_MISSIONS)
+    for row in report["missions"].values():
+        assert row["same_games"]
+        assert row["successes"]["this"] == row["successes"]["base"]
+        assert len(row["round_ratios"]) == 2 and row["ratio"] > 0
+        assert row["ratio_min"] <= row["ratio_median"] <= row["ratio_max"]
+    json.dumps(report)
+
+
+def test_against_refuses_what_is_neither_a_checkout_nor_a_revision(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="neither a checkout nor a git revision"):
+        bench.against_tree(str(tmp_path / "nowhere-at-all"))

@@ -76,5 +76,5 @@ def test_attribute_counts_each_frame_once_per_sample() -> None:
     assert profile.self_line["crewsim/kernel/policy.py:453"] == 7
     assert profile.self_line["crewsim/kernel/policy.py:431"] == 3
     text = report(profile, top=4)
-    assert "11 samples in the game loop of 20 (1,000 games" in text
+    assert "11 samples in the kernel of 20 (1,000 games" in text
     assert "policy._holder" in text.split("== inclusive, by source line")[0]
