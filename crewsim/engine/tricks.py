@@ -351,7 +351,10 @@ def _draw_round(g, hands, under, known, possible, drawn, st):
             face_down |= np.int64(1) << under[c]
     for s in range(seats):
         right = (s - 1) % seats
-        drawn[s] = rand_card(st, face_down if right == dummy else hands[right] & ~known[right])
+        pool = face_down if right == dummy else hands[right] & ~known[right]
+        if pool == 0:  # a search rollout's world can leave only known cards; draw one of them
+            pool = hands[right]
+        drawn[s] = rand_card(st, pool)
     for s in range(seats):
         hands[(s - 1) % seats] &= ~(np.int64(1) << drawn[s])
     for s in range(seats):

@@ -119,6 +119,15 @@ def test_search_wins_more_than_the_heuristic() -> None:
     assert search >= heuristic + 8, (search, heuristic)
 
 
+def test_a_rollout_draws_even_when_its_world_leaves_only_known_cards() -> None:
+    """pn-12's draw at 4 players: in game 184 of this chunk a rollout's world left a seat
+    nothing but cards the crew knew of, and the draw divided by zero (found by a full run)."""
+    mp = KernelMission(get_mission("pn-12"), 4, "auto").vector()
+    seed = 2_361_141_351_294_601_844  # seed 1, pn-12-4p, chunk 0
+    out = run_chunk(mp, get_bot("search").vector(), 185, seed)
+    assert len(out["success"]) == 185
+
+
 def test_same_seed_same_games() -> None:
     mp = KernelMission(get_mission("ds-20"), 3).vector()
     bp = _search(search_max_worlds=16)
