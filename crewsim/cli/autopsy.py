@@ -21,7 +21,9 @@ from crewsim.cli.options import (
     Quiet,
     Scheduler,
     count_option,
+    missions_of_run,
     parse_players,
+    players_of_run,
     plural,
 )
 from crewsim.cli.output import (
@@ -44,22 +46,8 @@ GAMES_PER_SECOND_PER_CORE = 2.0
 
 def autopsy(
     run: Annotated[Path, typer.Argument(help="Run folder.", show_default=False)],
-    missions: Annotated[
-        str | None,
-        typer.Argument(
-            help="Only these missions (pn-1..10, pn-3,pn-7, planet-nine).",
-            show_default="the run's own",
-        ),
-    ] = None,
-    players: Annotated[
-        str | None,
-        typer.Option(
-            "--players",
-            "-p",
-            help="Player counts, comma-separated.",
-            show_default="the run's own",
-        ),
-    ] = None,
+    missions: Annotated[str | None, missions_of_run("the run's own")] = None,
+    players: Annotated[str | None, players_of_run("the run's own")] = None,
     lost: Annotated[
         int,
         count_option("--lost", help="Lost games examined per mission and crew size.", default=200),

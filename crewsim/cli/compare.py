@@ -11,7 +11,14 @@ import typer
 from rich.console import Console
 
 from crewsim.analysis.run_pairs import RunComparison
-from crewsim.cli.options import Format, FormatOpt, Quiet, parse_players
+from crewsim.cli.options import (
+    Format,
+    FormatOpt,
+    Quiet,
+    missions_of_run,
+    parse_players,
+    players_of_run,
+)
 from crewsim.cli.output import (
     busy,
     compact_table,
@@ -28,22 +35,8 @@ from crewsim.runs.csv_out import csv_text
 def compare(
     run_a: Annotated[Path, typer.Argument(help="Run folder of crew A.", show_default=False)],
     run_b: Annotated[Path, typer.Argument(help="Run folder of crew B.", show_default=False)],
-    missions: Annotated[
-        str | None,
-        typer.Argument(
-            help="Only these missions (pn-1..10, pn-3,pn-7, planet-nine).",
-            show_default="both runs' own",
-        ),
-    ] = None,
-    players: Annotated[
-        str | None,
-        typer.Option(
-            "--players",
-            "-p",
-            help="Player counts, comma-separated.",
-            show_default="both runs' own",
-        ),
-    ] = None,
+    missions: Annotated[str | None, missions_of_run("both runs' own")] = None,
+    players: Annotated[str | None, players_of_run("both runs' own")] = None,
     fmt: FormatOpt = Format.TABLE,
     quiet: Quiet = False,
 ) -> None:

@@ -73,6 +73,20 @@ def default_is(value: str) -> str:
     return f"  [default: {value}]"
 
 
+def missions_of_run(default: str) -> Any:
+    """The MISSIONS argument of a command that reads runs: a spec among their missions."""
+    return typer.Argument(
+        help="Only these missions (pn-1..10, pn-3,pn-7, planet-nine).", show_default=default
+    )
+
+
+def players_of_run(default: str) -> Any:
+    """``--players`` of a command that reads runs: some of their crew sizes."""
+    return typer.Option(
+        "--players", "-p", help="Player counts, comma-separated.", show_default=default
+    )
+
+
 def count_option(*names: str, help: str, default: int | None = None) -> Any:
     """An option holding a count, read as people write it (``whole_number``); its
     ``default`` shown in --help with thousands separators, as counts are printed."""
