@@ -43,7 +43,7 @@ demo: $(STAMP)
 # crew on the first SEARCH_GAMES deals of every cell (runs/planet-nine-search,
 # runs/deep-sea-search): the same seed and distress setting, so the very same deals; and in
 # both campaign reports "Why games are lost", the autopsy of the first AUTOPSY_LOST lost games
-# of every cell (a few minutes).
+# of every cell (a few minutes), and of the search crew's first AUTOPSY_SEARCH_LOST at 4 players.
 # Without the search crew 6-10 minutes on this 2-core machine (6 min 5 s and 7 min 23 s
 # measured on 2026-12-02; the ceiling cells run on both cores, and the hardest of their deals
 # get up to CEILING_CONFLICTS).  The search crew plays thousands of times slower than the
@@ -59,6 +59,9 @@ BALANCE_CEILING_DEALS ?= 300
 SEARCH_GAMES ?= 200
 REPORT_DISTRESS ?= auto
 AUTOPSY_LOST ?= 200
+# the search crew's autopsy replays its games, as slow as playing them: one crew size only
+AUTOPSY_SEARCH_PLAYERS ?= 4
+AUTOPSY_SEARCH_LOST ?= 100
 reports: report-runs report-pages
 
 # the runs behind the reports (runs/), each autopsied right after it is played: an autopsy
@@ -79,6 +82,10 @@ report-runs: $(STAMP)
 	$(BIN)/crewsim simulate deep-sea --players 2,3,4,5 -n $(SEARCH_GAMES) --seed $(REPORT_SEED) \
 		--distress $(REPORT_DISTRESS) --bot search --out runs/deep-sea-search \
 		--format json > /dev/null
+	$(BIN)/crewsim autopsy runs/planet-nine-search --players $(AUTOPSY_SEARCH_PLAYERS) \
+		--lost $(AUTOPSY_SEARCH_LOST) --format csv > /dev/null
+	$(BIN)/crewsim autopsy runs/deep-sea-search --players $(AUTOPSY_SEARCH_PLAYERS) \
+		--lost $(AUTOPSY_SEARCH_LOST) --format csv > /dev/null
 
 # the pages, from the runs report-runs made
 report-pages: $(STAMP)
