@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import asdict
 from typing import Any
 
 import polars as pl
@@ -27,8 +27,8 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from crewsim.report.format import num_ci, pct, pct_ci
-from crewsim.runs.stats import CEILING_COLUMNS
+from crewsim.report.format import failure_sentence, num_ci, pct, pct_ci
+from crewsim.runs.stats import CEILING_COLUMNS, FAILURE_COLUMNS, reasons_of
 
 JSON_COLUMNS = (
     "mission",
@@ -46,7 +46,7 @@ JSON_COLUMNS = (
     "redeal_share",
     "repair_share",
     "stopped",  # why the cell stopped playing: precision, separated or cap (runs.stopping)
-    "top_failures",
+    *FAILURE_COLUMNS,  # JSON: a list ``top_failures`` of objects (``failure_list``)
     # with --ceiling: the perfect-information ceiling on the first deals the bots played
     *CEILING_COLUMNS,
 )
@@ -298,26 +298,6 @@ def summary_table(summary: pl.DataFrame, title: str, stops: bool = False) -> Tab
     return table
 
 
-_CARD_IN_REASON = re.compile(r"task card (\d+) \([^)]*\)")
-
-
-def card_labels(reason: str) -> str:
-    """A failure reason with each Deep Sea card by its number and printed sentence
-    (``TaskCard.label``) instead of its internal short name: ``task card 57 (no5) failed``
-    reads ``task card 57 "I will win no 5" failed``."""
-    if "task card" not in reason:
-        return reason
-    from crewsim.missions import load_task_cards
-
-    cards = {c.number: c for c in load_task_cards()}
-
-    def named(m: re.Match[str]) -> str:
-        card = cards.get(int(m.group(1)))
-        return f"task card {card.label}" if card else m.group(0)
-
-    return _CARD_IN_REASON.sub(named, reason)
-
-
 def failures_table(summary: pl.DataFrame) -> Table:
     """The top failure reasons of each mission x players, in words, share of all games."""
     table = compact_table("top failure reasons (share of games)")
@@ -325,9 +305,7 @@ def failures_table(summary: pl.DataFrame) -> Table:
     table.add_column("players", justify="right")
     table.add_column("reason")
     for r in summary.iter_rows(named=True):
-        reasons = (
-            [card_labels(x) for x in r["top_failures"].split("; ")] if r["top_failures"] else ["-"]
-        )
+        reasons = [failure_sentence(x) for x in reasons_of(r)] or ["-"]
         for k, reason in enumerate(reasons):
             table.add_row(
                 r["mission"] if k == 0 else "", str(r["players"]) if k == 0 else "", reason
@@ -341,14 +319,19 @@ def json_row(row: dict[str, Any]) -> dict[str, Any]:
     return {k: None if isinstance(v, float) and not math.isfinite(v) else v for k, v in row.items()}
 
 
+def failure_list(row: dict[str, Any]) -> dict[str, Any]:
+    """A row for JSON with its failure columns as one list, ``top_failures``: an object per
+    reason with the fields the CSV's ``failureN_`` columns carry (``kind``, ``card``, ``trick``,
+    ``trick_share``, ``share``), the most frequent first."""
+    reasons = [asdict(r) for r in reasons_of(row)]
+    out = {k: v for k, v in row.items() if k not in FAILURE_COLUMNS}
+    return {**out, "top_failures": reasons}
+
+
 def summary_rows(summary: pl.DataFrame) -> list[dict[str, Any]]:
-    """The summary's cells as JSON rows; top_failures as a list of strings."""
-    rows = []
-    for r in summary.select(c for c in JSON_COLUMNS if c in summary.columns).iter_rows(named=True):
-        row = json_row(r)
-        row["top_failures"] = r["top_failures"].split("; ") if r["top_failures"] else []
-        rows.append(row)
-    return rows
+    """The summary's cells as JSON rows; the failure reasons as a list (``failure_list``)."""
+    chosen = summary.select(c for c in JSON_COLUMNS if c in summary.columns)
+    return [failure_list(json_row(r)) for r in chosen.iter_rows(named=True)]
 
 
 def summary_json(summary: pl.DataFrame, header: dict[str, Any] | None = None) -> str:

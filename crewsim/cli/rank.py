@@ -32,6 +32,7 @@ from crewsim.cli.options import (
 )
 from crewsim.cli.output import (
     compact_table,
+    failure_list,
     json_row,
     json_text,
     set_quiet,
@@ -233,10 +234,7 @@ def rank(
         return
     corr = tables.order_correlations(loaded)
     if fmt is Format.JSON:
-        rows = [json_row(r) for r in ranking.iter_rows(named=True)]
-        for row in rows:  # a list, as in `simulate --format json`
-            reasons = str(row["top_failures"] or "")
-            row["top_failures"] = reasons.split("; ") if reasons else []
+        rows = [failure_list(json_row(r)) for r in ranking.iter_rows(named=True)]
         cor = [json_row(r) for r in corr.iter_rows(named=True)]
         typer.echo(
             json_text(

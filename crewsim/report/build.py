@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 from matplotlib.figure import Figure
@@ -24,7 +25,7 @@ from crewsim.report import autopsy, beside, charts, html, markdown, tables
 from crewsim.report.document import Block, Bullets, Contents, Fold, Heading, Image, Para, Table
 from crewsim.report.format import (
     ceiling_cells,
-    failure_words,
+    failure_sentence,
     num,
     num_ci,
     pct,
@@ -36,6 +37,7 @@ from crewsim.report.format import (
 )
 from crewsim.runs.csv_out import write_csv
 from crewsim.runs.reader import Run, load_run
+from crewsim.runs.stats import reasons_of
 
 
 @dataclass
@@ -82,8 +84,10 @@ def _undecided_note(ranking: pl.DataFrame) -> str:
     )
 
 
-def _first_failure(text: str | None) -> str:
-    return failure_words(text.split("; ")[0]) if text else "-"
+def _first_failure(row: dict[str, Any]) -> str:
+    """The cell's most common failure in words, "-" for a cell that never failed."""
+    reasons = reasons_of(row)
+    return failure_sentence(reasons[0]) if reasons else "-"
 
 
 # ---------------------------------------------------------------- building
@@ -548,7 +552,7 @@ def _ranking_table(rep: Report, p: int) -> Table:
         if rep.has_printed:
             v = r["printed_difficulty"]
             row.append("-" if v is None else str(v))
-        row.append(_first_failure(r["top_failures"]))
+        row.append(_first_failure(r))
         rows.append(tuple(row))
     return Table(tuple(header), tuple(rows), align=align)
 

@@ -15,6 +15,7 @@ from crewsim.missions import load_task_cards
 
 if TYPE_CHECKING:
     from crewsim.runs.reader import Run
+    from crewsim.runs.stats import FailureReason
 
 
 def pct(x: float | None, digits: int = 2) -> str:
@@ -130,25 +131,38 @@ def card_label(number: int, text: str, limit: int = 0) -> str:
     return f'{number} "{text}"'
 
 
-_CARD_FAILED = re.compile(r"task card (\d+) \([^)]*\) failed")
-_OBJECTIVE_FAILED = re.compile(r"objective '[^']*' failed")
+_TASK_FAILED = {  # a reason on one task's card
+    "wrong_winner": "task {card} won by the wrong player",
+    "order": "task {card}: order broken",
+    "not_done": "task {card} not completed",
+}
+_KIND_FAILED = {  # a reason of several cards, or of the mission's objective
+    "wrong_winner": "any task won by the wrong player",
+    "order": "any task's order broken",
+    "not_done": "any task not completed",
+    "objective": "the mission's objective failed",
+    "condition": "any task card failed",
+}
 
 
-def failure_words(text: str) -> str:
-    """A run's failure reason as a reader names it: a Deep Sea task card by its number and
-    printed sentence (the run stores ``task card 41 (1red+1green) failed``), a mission's
-    objective as "the mission's objective" (its rule is in words beside it), not by the
-    engine's name for it."""
+def failure_what(reason: FailureReason) -> str:
+    """What failed, as a reader names it: a Deep Sea task card by its number and printed
+    sentence (the data keep its ref_id), the objective as "the mission's objective" (its rule
+    is in words beside it), not by the engine's name for it."""
+    if reason.kind == "condition" and reason.card:
+        card = {c.ref_id: c for c in load_task_cards()}.get(reason.card)  # shipped, cached
+        return f"task card {card.label if card else reason.card} failed"
+    if reason.card and reason.kind in _TASK_FAILED:
+        return _TASK_FAILED[reason.kind].format(card=reason.card)
+    return _KIND_FAILED.get(reason.kind, f"failure {reason.kind}")
 
-    def card(hit: re.Match[str]) -> str:
-        number = int(hit.group(1))
-        cards = load_task_cards()  # shipped, cached
-        if not 1 <= number <= len(cards):
-            return hit.group(0)
-        return f"task card {cards[number - 1].label} failed"
 
-    text = _CARD_FAILED.sub(card, text)
-    return _OBJECTIVE_FAILED.sub("the mission's objective failed", text)
+def failure_sentence(reason: FailureReason) -> str:
+    """A failure reason in one line, built from its fields where a person reads it:
+    ``task pink3 won by the wrong player (6.7%, most often trick 5)``; ``trick 5`` alone when
+    every such failure struck there."""
+    where = "trick" if reason.trick_share >= 1 else "most often trick"
+    return f"{failure_what(reason)} ({100 * reason.share:.1f}%, {where} {reason.trick})"
 
 
 def rule(run: Run, mission: str, limit: int = 60) -> str:

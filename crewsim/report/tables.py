@@ -13,7 +13,7 @@ import polars as pl
 
 from crewsim.kernel.layout import FAIL_NAMES
 from crewsim.runs.reader import Run, ceiling
-from crewsim.runs.stats import spearman
+from crewsim.runs.stats import FAILURE_COLUMNS, spearman
 from crewsim.runs.stopping import Tally, overlapping
 
 RANKING_COLUMNS = (
@@ -81,7 +81,7 @@ def ranking(run: Run) -> pl.DataFrame:
         cols.append("printed_difficulty")
     if "stopped" in s.columns:  # why the cell stopped playing (``runs.stopping``)
         cols.append("stopped")
-    cols.append("top_failures")
+    cols += FAILURE_COLUMNS
     s = s.sort(["players", "success_rate", "number"], descending=[False, True, False])
     s = s.with_columns(pl.int_range(1, pl.len() + 1).over("players").alias("rank"))
     tied: list[bool] = []  # the rule `rank --separate` plays by, on rows in rank order

@@ -46,7 +46,7 @@ from crewsim.runs.folder import (
 )
 from crewsim.runs.plan import ChunkTask, RunConfig, plan
 from crewsim.runs.run_format import STOPPED, check_resumable
-from crewsim.runs.stats import summarise
+from crewsim.runs.stats import summarise, with_failures
 from crewsim.runs.stopping import Stopping
 from crewsim.runs.waves import ChunkKey, settle
 
@@ -331,9 +331,9 @@ def _finish(
         rows, schema={"mission": pl.String, "players": pl.Int64, **_FAIL_SCHEMA}, orient="row"
     ).sort("mission", "players", "kind", "detail", "trick")
     games_of = {m.id: m.game for m in config.missions}
-    summary = _with_setup_shares(
-        summarise(cell_counts, fail, config.bot.name, games_of), cell_counts
-    ).with_columns(pl.Series(STOPPED, list(reasons), pl.String))
+    summary = _with_setup_shares(summarise(cell_counts, config.bot.name), cell_counts)
+    stopped = summary.with_columns(pl.Series(STOPPED, list(reasons), pl.String))
+    summary = with_failures(stopped, fail, games_of)  # last, where reading puts them
     summary.write_parquet(out / "summary.parquet")
     write_csv(summary, out / "summary.csv")
     fail.write_parquet(out / "failures.parquet")

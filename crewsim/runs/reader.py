@@ -3,7 +3,8 @@
 Reports never re-simulate: everything they show comes from the files `crewsim simulate` wrote,
 so a report can be rebuilt (or re-styled) from a run made earlier at no cost, and its stamp
 (version, seed, date, bot, n) is the run's own, not the reporting machine's.  A folder an older
-crewsim wrote is refused in one line (``run_format``), never converted.
+crewsim wrote is refused in one line (``run_format``), never converted.  The summary's failure
+columns are computed from failures.parquet as it is read (``stats.with_failures``).
 """
 
 from __future__ import annotations
@@ -16,14 +17,15 @@ from typing import Any, NoReturn
 
 import polars as pl
 
+from crewsim.cards import Game
 from crewsim.errors import CrewsimError
 from crewsim.runs.run_format import check_games, check_summary, with_stopped
-from crewsim.runs.stats import CEILING_COLUMNS, ceiling_columns
+from crewsim.runs.stats import CEILING_COLUMNS, ceiling_columns, with_failures
 from crewsim.runs.stopping import Stopping
 
 _REQUIRED = ("manifest.json", "summary.parquet", "failures.parquet")
 _SUMMARY_COLUMNS = ("mission", "players", "games", "successes", "success_rate")
-_FAILURE_COLUMNS = ("mission", "players", "kind", "trick", "count")
+_FAILURE_COLUMNS = ("mission", "players", "kind", "detail", "trick", "count")
 _CHUNK_INDEX = re.compile(r"-(\d+)\.parquet$")  # a chunk file's place in its cell's plan
 
 
@@ -187,6 +189,11 @@ def _printed_difficulty(rec: dict[str, Any], players: int) -> int | None:
     return sum(cards[n].difficulty_for(players) for n in fixed if n in cards)
 
 
+def _games_of(missions: dict[str, MissionInfo]) -> dict[str, Game]:
+    """Each mission's box, which names its cards in the failure columns."""
+    return {m: Game(info.game) for m, info in missions.items()}
+
+
 def load_run(path: Path | str) -> Run:
     """Read a run folder; a missing or half-written folder is a one-line error, not a traceback."""
     path = Path(path)
@@ -223,6 +230,7 @@ def load_run(path: Path | str) -> Run:
             if old is not None:
                 info.printed_difficulty.update(old.printed_difficulty)
             missions[info.id] = info
+        summary = with_failures(summary, failures, _games_of(missions))
         run = Run(path, manifest, summary, failures, missions)
         run.seed, run.bot, run.games_per_cell, run.key_map()  # noqa: B018
         if int(manifest["chunk_size"]) <= 0:

@@ -12,12 +12,17 @@ import polars as pl
 
 from crewsim.errors import CrewsimError
 from crewsim.runs.chunks import RESULT_COLUMNS
-from crewsim.runs.stats import CEILING_COLUMNS, SUMMARY_SCHEMA
+from crewsim.runs.stats import CEILING_COLUMNS, FAILURE_COLUMNS, SUMMARY_SCHEMA
 from crewsim.runs.stopping import CAP
 
 CEILING_DIR = "ceiling"  # in a run folder: one file per solved cell
 STOPPED = "stopped"  # why each cell stopped playing (``runs.stopping``)
-SUMMARY_COLUMNS = (*SUMMARY_SCHEMA, "redeal_share", "repair_share", STOPPED)  # with set-up shares
+SUMMARY_COLUMNS = (*SUMMARY_SCHEMA, "redeal_share", "repair_share", STOPPED, *FAILURE_COLUMNS)
+"""Today's summary: the set-up shares, why each cell stopped, its failure reasons as data.  The
+failure columns are computed again from failures.parquet whenever a folder is read
+(``stats.with_failures``), so a folder without them (its reasons a sentence, ``top_failures``)
+is read, not refused."""
+READ_AGAIN = (STOPPED, *FAILURE_COLUMNS)  # columns a reader supplies when a summary lacks them
 
 
 def older_run(folder: Path, what: str) -> CrewsimError:
@@ -39,7 +44,7 @@ def check_cells(folder: Path, doc: dict[str, Any]) -> None:
 
 def check_summary(folder: Path, columns: Sequence[str]) -> None:
     """A summary holds every column of today's, and the ceiling's all or none."""
-    absent = [c for c in SUMMARY_COLUMNS if c not in columns and c != STOPPED]
+    absent = [c for c in SUMMARY_COLUMNS if c not in columns and c not in READ_AGAIN]
     if absent:
         raise older_run(folder, f"its summary has no column {absent[0]!r}")
     ceiling = [c for c in CEILING_COLUMNS if c not in columns]
@@ -49,8 +54,9 @@ def check_summary(folder: Path, columns: Sequence[str]) -> None:
 
 def with_stopped(summary: pl.DataFrame) -> pl.DataFrame:
     """A summary with ``stopped``: a folder made before cells could stop early lacks it, and
-    there every cell played its ``-n`` (the only change of format that is read, not refused:
-    one constant column, known for certain)."""
+    there every cell played its ``-n`` (one of two changes of format that are read, not
+    refused: one constant column, known for certain; the other is the failure columns,
+    computed from failures.parquet)."""
     if STOPPED in summary.columns:
         return summary
     return summary.with_columns(pl.lit(CAP, pl.String).alias(STOPPED))

@@ -19,6 +19,7 @@ from crewsim.kernel.layout import (
     FAIL_NOT_DONE,
     FAIL_OBJECTIVE,
     FAIL_ORDER,
+    FAIL_REASONS,
     FAIL_WRONG_WINNER,
     OBJ_NAMES,
 )
@@ -149,20 +150,83 @@ def describe_failure(kind: int, detail: int, trick: int | None, game: Game) -> s
     return f"{FAIL_NAMES.get(kind, f'failure kind {kind}')} (detail {detail})" + where
 
 
-ANY_FAILURE = {  # a kind's words when its games failed on several cards or objectives
-    FAIL_WRONG_WINNER: "any task won by the wrong player",
-    FAIL_ORDER: "any task's order broken",
-    FAIL_NOT_DONE: "any task not completed",
-    FAIL_OBJECTIVE: "any objective failed",
-    FAIL_CONDITION: "any task card failed",
+@dataclass(frozen=True)
+class FailureReason:
+    """One of a cell's top failure reasons, as data: tables, CSV and JSON carry these fields,
+    and only a display (``report.format.failure_sentence``) turns them into words."""
+
+    kind: str  # the referee's code (``kernel.layout.FAIL_REASONS``): wrong_winner, order, ...
+    card: str  # the task's card (pink3), a Deep Sea task card's ref_id; "" for several or none
+    trick: int  # the trick (from 1) where it struck most often
+    trick_share: float  # the share of its failures struck there (1.0: always there)
+    share: float  # the share of the cell's games that failed so
+
+
+FAILURE_FIELDS: dict[str, pl.DataType | type[pl.DataType]] = {
+    "kind": pl.String,
+    "card": pl.String,
+    "trick": pl.Int64,
+    "trick_share": pl.Float64,
+    "share": pl.Float64,
 }
+FAILURE_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
+    f"failure{k}_{name}": dtype
+    for k in range(1, TOP_FAILURES + 1)
+    for name, dtype in FAILURE_FIELDS.items()
+}
+"""A summary's failure columns: reason 1 (the most frequent) to TOP_FAILURES, null when a
+cell has fewer; ``failure1_kind`` is the first reason's ``FailureReason.kind``."""
+FAILURE_COLUMNS = tuple(FAILURE_SCHEMA)
+
+
+def reason_card(kind: int, detail: int | None, game: Game) -> str:
+    """The card a reason names: the task's card, or the Deep Sea task card's ref_id; "" for a
+    whole kind (several cards) and for an objective (a mission has one, named by its rule)."""
+    if detail is None:
+        return ""
+    if kind in (FAIL_WRONG_WINNER, FAIL_ORDER, FAIL_NOT_DONE) and 0 <= detail < 40:
+        return card_name(detail, game)
+    if kind == FAIL_CONDITION:
+        from crewsim.missions import load_task_cards
+
+        cards = load_task_cards()
+        return cards[detail - 1].ref_id if 1 <= detail <= len(cards) else ""
+    return ""
+
+
+def _ranked_reasons(failures: pl.DataFrame, k: int) -> pl.DataFrame:
+    """The ``k`` most frequent (kind, detail) pairs and whole kinds (detail null) by games."""
+    by_detail = failures.group_by("kind", "detail").agg(pl.col("count").sum().alias("total"))
+    by_kind = (
+        by_detail.group_by("kind")
+        .agg(pl.col("total").sum(), pl.len().alias("details"))
+        .filter(pl.col("details") > 1)
+        .select("kind", pl.lit(None, pl.Int64).alias("detail"), "total")
+    )
+    return (
+        pl.concat([by_kind, by_detail.cast({"detail": pl.Int64, "total": pl.Int64})])
+        .cast({"kind": pl.Int64, "total": pl.Int64})
+        .sort(["total", "kind", "detail"], descending=[True, False, False], nulls_last=False)
+        .head(k)
+    )
+
+
+def _top_trick(failures: pl.DataFrame, kind: int, detail: int | None) -> tuple[int, int]:
+    """The trick (from 0) where a reason struck most often (the earliest of a tie), and how
+    many of its games failed there."""
+    mine = failures.filter(pl.col("kind") == kind)
+    if detail is not None:
+        mine = mine.filter(pl.col("detail") == detail)
+    per_trick = mine.group_by("trick").agg(pl.col("count").sum())
+    top = per_trick.sort(["count", "trick"], descending=[True, False]).row(0, named=True)
+    return int(top["trick"]), int(top["count"])
 
 
 def top_failures(
     failures: pl.DataFrame, games: int, game: Game, k: int = TOP_FAILURES
-) -> list[str]:
+) -> list[FailureReason]:
     """The ``k`` most frequent failure reasons of one cell with their share of the games, and
-    the trick where each struck most often (``most often trick 6`` unless it was always there).
+    the trick where each struck most often.
 
     A reason is a (kind, detail) pair, or a whole kind when it failed on several details: the
     task cards of most missions are drawn at random, so "task pink1 won by the wrong player
@@ -172,33 +236,66 @@ def top_failures(
     """
     if failures.is_empty() or games <= 0:
         return []
-    by_detail = failures.group_by("kind", "detail").agg(pl.col("count").sum().alias("total"))
-    by_kind = (
-        by_detail.group_by("kind")
-        .agg(pl.col("total").sum(), pl.len().alias("details"))
-        .filter(pl.col("details") > 1)
-        .select("kind", pl.lit(None, pl.Int64).alias("detail"), "total")
-    )
-    reasons = (
-        pl.concat([by_kind, by_detail.cast({"detail": pl.Int64, "total": pl.Int64})])
-        .cast({"kind": pl.Int64, "total": pl.Int64})
-        .sort(["total", "kind", "detail"], descending=[True, False, False], nulls_last=False)
-        .head(k)
-    )
     out = []
-    for kind, detail, total in reasons.iter_rows():
-        mine = failures.filter(pl.col("kind") == kind)
-        if detail is not None:
-            mine = mine.filter(pl.col("detail") == detail)
-        per_trick = mine.group_by("trick").agg(pl.col("count").sum())
-        trick = per_trick.sort(["count", "trick"], descending=[True, False]).row(0, named=True)
-        where = "trick" if trick["count"] == total else "most often trick"
-        if detail is None:
-            text = ANY_FAILURE.get(kind, f"failure kind {kind}")
-        else:
-            text = describe_failure(kind, detail, None, game)
-        out.append(f"{text} ({100 * total / games:.1f}%, {where} {int(trick['trick']) + 1})")
+    for kind, detail, total in _ranked_reasons(failures, k).iter_rows():
+        trick, there = _top_trick(failures, kind, detail)
+        out.append(
+            FailureReason(
+                kind=FAIL_REASONS.get(kind, f"kind{kind}"),
+                card=reason_card(kind, detail, game),
+                trick=trick + 1,
+                trick_share=there / total,
+                share=total / games,
+            )
+        )
     return out
+
+
+def failure_columns(reasons: list[FailureReason]) -> dict[str, Any]:
+    """A cell's reasons as its summary row's failure columns (``FAILURE_SCHEMA``)."""
+    row: dict[str, Any] = dict.fromkeys(FAILURE_COLUMNS)
+    for k, reason in enumerate(reasons[:TOP_FAILURES], start=1):
+        for name in FAILURE_FIELDS:
+            row[f"failure{k}_{name}"] = getattr(reason, name)
+    return row
+
+
+def reasons_of(row: dict[str, Any]) -> list[FailureReason]:
+    """A summary row's failure columns back as reasons, the most frequent first (the
+    display's way in: a sentence is built from these, never stored)."""
+    out = []
+    for k in range(1, TOP_FAILURES + 1):
+        if row.get(f"failure{k}_kind") is None:
+            break
+        out.append(FailureReason(**{name: row[f"failure{k}_{name}"] for name in FAILURE_FIELDS}))
+    return out
+
+
+def with_failures(
+    summary: pl.DataFrame, failures: pl.DataFrame, games_of: dict[str, Game]
+) -> pl.DataFrame:
+    """The summary with its failure columns computed from the failure counts (``failures``:
+    mission, players, kind, detail, trick, count), in their place if it had them, else last:
+    a run folder's failures.parquet is the source, so a folder written before these columns
+    (its reasons one sentence, ``top_failures``) reads alike."""
+    rows = []
+    for m, p, n in summary.select("mission", "players", "games").iter_rows():
+        mine = failures.filter((pl.col("mission") == m) & (pl.col("players") == p))
+        reasons = top_failures(mine.select("kind", "detail", "trick", "count"), n, games_of[m])
+        rows.append({"mission": m, "players": p, **failure_columns(reasons)})
+    schema: dict[str, pl.DataType | type[pl.DataType]] = {
+        "mission": pl.String,
+        "players": summary.schema["players"],
+        **FAILURE_SCHEMA,
+    }
+    kept = [c for c in summary.columns if c != "top_failures"]
+    joined = summary.select(c for c in kept if c not in FAILURE_SCHEMA).join(
+        pl.DataFrame(rows, schema=schema),
+        on=["mission", "players"],
+        how="left",
+        maintain_order="left",
+    )
+    return joined.select(kept) if set(FAILURE_COLUMNS) <= set(kept) else joined
 
 
 SUMMARY_SCHEMA = {
@@ -216,21 +313,17 @@ SUMMARY_SCHEMA = {
     "distress_games": pl.Int64,
     "distress_successes": pl.Int64,
     "distress_share": pl.Float64,
-    "top_failures": pl.String,
 }
-"""A summary row per cell, as ``summarise`` writes it (``runs.montecarlo`` adds the set-up
-shares, ``runs.ceiling`` the ceiling)."""
+"""A summary row per cell, as ``summarise`` writes it before its failure columns
+(``FAILURE_SCHEMA``; ``runs.montecarlo`` adds the set-up shares, ``runs.ceiling`` the ceiling)."""
 
 
-def summarise(
-    cells: pl.DataFrame, failures: pl.DataFrame, bot: str, games_of: dict[str, Game]
-) -> pl.DataFrame:
-    """One row per mission x players from chunk counts.
+def summarise(cells: pl.DataFrame, bot: str) -> pl.DataFrame:
+    """One row per mission x players from chunk counts (the failure columns come last, from
+    ``with_failures``, as a run folder is read).
 
     ``cells``: mission, players, games, successes, distress_games, distress_successes (one
-    row per chunk);
-    ``failures``: mission, players, kind, detail, trick, count (rows per chunk, any order);
-    ``games_of``: mission id -> its game, for card names.
+    row per chunk).
     """
     totals = cells.group_by("mission", "players", maintain_order=True).agg(
         pl.col("games", "successes", "distress_games", "distress_successes").sum()
@@ -241,10 +334,6 @@ def summarise(
         ds = int(r["distress_successes"])
         low, high = wilson(s, n)
         att = expected_attempts(n, s, d, ds)
-        mine = failures.filter(
-            (pl.col("mission") == r["mission"]) & (pl.col("players") == r["players"])
-        ).select("kind", "detail", "trick", "count")
-        reasons = top_failures(mine, n, games_of[r["mission"]])
         rows.append(
             {
                 "mission": r["mission"],
@@ -261,7 +350,6 @@ def summarise(
                 "distress_games": d,
                 "distress_successes": ds,
                 "distress_share": d / n if n else math.nan,
-                "top_failures": "; ".join(reasons),
             }
         )
     return pl.DataFrame(rows, schema=SUMMARY_SCHEMA)

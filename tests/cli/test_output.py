@@ -118,13 +118,30 @@ def test_a_terminal_bar_labels_the_elapsed_time_and_separates_thousands() -> Non
     assert "12,000/12,000" in text and "elapsed" in text and "ETA" in text
 
 
-def test_failure_reasons_name_deep_sea_cards_by_their_printed_sentence() -> None:
-    from crewsim.cli.output import card_labels
+def test_failure_reasons_are_data_in_json_and_csv_words_in_the_table() -> None:
+    """The summary carries the reasons as columns; JSON lists them as objects, CSV keeps the
+    columns, and only the terminal table turns them into sentences (Deep Sea cards by their
+    printed sentence)."""
+    import io
 
-    assert (
-        card_labels("task card 57 (no5) failed (1.0%, most often trick 13)")
-        == 'task card 57 "I will win no 5s" failed (1.0%, most often trick 13)'
-    )
-    assert card_labels("pink 3 won by the wrong player (2.0%)") == (
-        "pink 3 won by the wrong player (2.0%)"
-    )
+    import polars as pl
+    from rich.console import Console
+
+    from crewsim.cli.output import JSON_COLUMNS, failures_table, summary_csv, summary_rows
+    from crewsim.missions import get_task_card
+    from crewsim.runs.stats import FailureReason, failure_columns
+
+    card = get_task_card(57)
+    reasons = [FailureReason("condition", card.ref_id, 13, 0.5, 0.01)]
+    row = {c: None for c in JSON_COLUMNS} | {"mission": "ds-9", "players": 4}
+    summary = pl.DataFrame([row | failure_columns(reasons)], infer_schema_length=None)
+    (json_row,) = summary_rows(summary)
+    assert json_row["top_failures"] == [
+        {"kind": "condition", "card": card.ref_id, "trick": 13, "trick_share": 0.5, "share": 0.01}
+    ]
+    assert not any(k.startswith("failure1_") for k in json_row)
+    csv = pl.read_csv(io.StringIO(summary_csv(summary)))
+    assert csv["failure1_card"].to_list() == [card.ref_id] and csv["failure2_kind"].is_null().all()
+    console = Console(width=200, record=True)
+    console.print(failures_table(summary))
+    assert f'task card 57 "{card.text}" failed (1.0%, most often trick 13)' in console.export_text()

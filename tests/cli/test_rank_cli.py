@@ -40,7 +40,10 @@ def test_json_ranking_from_existing_run(ranked_run: Path) -> None:
     )
     assert {c["players"] for c in doc["correlations"]} == {3, 4}
     assert all(isinstance(r["top_failures"], list) for r in rows)  # as simulate's JSON
-    assert any(r["top_failures"] and "%" in r["top_failures"][0] for r in rows)
+    first = [r["top_failures"][0] for r in rows if r["top_failures"]]
+    assert first and all(set(f) == {"kind", "card", "trick", "trick_share", "share"} for f in first)
+    assert all(0 < f["share"] <= 1 and f["trick"] >= 1 for f in first)
+    assert not any(k.startswith("failure1_") for r in rows for k in r)
 
 
 def _widest(text: str) -> int:

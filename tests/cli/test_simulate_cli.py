@@ -148,7 +148,14 @@ def test_csv_has_the_json_columns_and_quiet_leaves_stderr_empty(tmp_path: Path) 
     assert result.exit_code == 0, result.output
     df = pl.read_csv(io.StringIO(result.stdout))
     assert df["players"].to_list() == [3, 4] and df["games"].to_list() == [3000, 3000]
-    assert "success_rate" in df.columns and "top_failures" in df.columns
+    assert "success_rate" in df.columns and "top_failures" not in df.columns
+    assert set(df["failure1_kind"].drop_nulls()) <= {
+        "wrong_winner",
+        "order",
+        "not_done",
+        "objective",
+    }
+    assert df["failure1_share"].drop_nulls().is_between(0, 1).all()
     assert result.stderr == ""
     loud = runner.invoke(app, args)  # the run again, without -q: what runs where
     assert "mission x player cells" in loud.stderr and "local process" in loud.stderr

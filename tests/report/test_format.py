@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from crewsim.missions import load_task_cards, resolve_missions
-from crewsim.report.format import card_label, failure_words, short_rule
+from crewsim.report.format import card_label, failure_sentence, failure_what, short_rule
+from crewsim.runs.stats import FailureReason
 
 
 def test_card_label_is_the_task_cards_own() -> None:
@@ -29,14 +30,18 @@ def test_short_rule_keeps_the_start_and_cuts_at_a_word() -> None:
             assert words[:-1] == whole[:-1] and words[-1] == whole[-1].rstrip(",;:")
 
 
-def test_failure_words_name_cards_as_printed() -> None:
+def test_failure_sentence_is_built_from_the_fields_and_names_cards_as_printed() -> None:
     card = load_task_cards()[40]
-    stored = f"task card {card.number} ({card.ref_id}) failed (12.5%, most often trick 3)"
-    assert failure_words(stored) == f"task card {card.label} failed (12.5%, most often trick 3)"
-    assert card.ref_id not in failure_words(stored)
-    assert failure_words("objective 'balance rank wins' failed, trick 8") == (
-        "the mission's objective failed, trick 8"
+    deep = FailureReason("condition", card.ref_id, 3, 0.6, 0.125)
+    assert failure_sentence(deep) == f"task card {card.label} failed (12.5%, most often trick 3)"
+    assert card.ref_id not in failure_sentence(deep)
+    assert failure_sentence(FailureReason("objective", "", 8, 1.0, 0.5)) == (
+        "the mission's objective failed (50.0%, trick 8)"
     )
-    assert (
-        failure_words("task pink3 won by the wrong player") == "task pink3 won by the wrong player"
+    assert failure_sentence(FailureReason("wrong_winner", "pink3", 5, 0.4, 0.067)) == (
+        "task pink3 won by the wrong player (6.7%, most often trick 5)"
     )
+    assert failure_sentence(FailureReason("wrong_winner", "", 10, 0.9, 0.17)) == (
+        "any task won by the wrong player (17.0%, most often trick 10)"
+    )
+    assert failure_what(FailureReason("order", "blue2", 1, 1.0, 0.1)) == "task blue2: order broken"

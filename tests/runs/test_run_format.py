@@ -19,7 +19,7 @@ from crewsim.runs.montecarlo import prepare, run
 from crewsim.runs.plan import RunConfig
 from crewsim.runs.reader import load_run
 from crewsim.runs.run_format import SUMMARY_COLUMNS
-from crewsim.runs.stats import CEILING_COLUMNS, ceiling_columns
+from crewsim.runs.stats import CEILING_COLUMNS, FAILURE_COLUMNS, ceiling_columns
 
 CONFIG = RunConfig(
     missions=tuple(resolve_missions("pn-1,ds-3")),
@@ -71,6 +71,20 @@ def _resume(folder: Path) -> object:
 def test_todays_folder_reads_and_resumes(folder: Path) -> None:
     run = load_run(folder)
     assert list(run.summary.columns) == list(SUMMARY_COLUMNS)
+    assert not _resume(folder).todo  # type: ignore[attr-defined]
+
+
+def test_a_summary_with_the_failure_sentence_reads_with_the_columns(folder: Path) -> None:
+    """Before the failure columns a summary stored the reasons as one sentence
+    (``top_failures``): the columns are computed from failures.parquet, as for today's."""
+    today = load_run(folder).summary
+    _edit_table(
+        folder / "summary.parquet",
+        lambda s: s.drop(FAILURE_COLUMNS).with_columns(pl.lit("words").alias("top_failures")),
+    )
+    older = load_run(folder).summary
+    assert older.columns == today.columns and older.equals(today)
+    assert older["failure1_kind"].drop_nulls().len() > 0  # pn-1 and ds-3 lose games at 4 players
     assert not _resume(folder).todo  # type: ignore[attr-defined]
 
 

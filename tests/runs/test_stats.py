@@ -9,16 +9,24 @@ import polars as pl
 import pytest
 
 from crewsim.cards import Game
+from crewsim.missions import load_task_cards
 from crewsim.runs.stats import (
+    FAILURE_COLUMNS,
+    TOP_FAILURES,
+    FailureReason,
     bot_efficiency,
     ceiling_columns,
     describe_failure,
     distress_chance,
     expected_attempts,
+    failure_columns,
+    reason_card,
+    reasons_of,
     share_bounds,
     summarise,
     top_failures,
     wilson,
+    with_failures,
 )
 
 
@@ -133,8 +141,8 @@ def test_top_failures_picks_reason_then_its_most_frequent_trick() -> None:
     )
     top = top_failures(fails, 100, Game.PLANET_NINE)
     assert top == [
-        "task pink3 won by the wrong player (45.0%, most often trick 6)",
-        "objective 'player wins no tricks' failed (20.0%, trick 3)",
+        FailureReason("wrong_winner", "pink3", 6, pytest.approx(30 / 45), 0.45),
+        FailureReason("objective", "", 3, 1.0, 0.2),  # the mission's one objective: no card
     ]
 
 
@@ -149,15 +157,61 @@ def test_top_failures_counts_a_kind_over_all_its_cards() -> None:
         }
     )
     top = top_failures(fails, 100, Game.PLANET_NINE)
-    assert top == [
-        "any task won by the wrong player (17.0%, most often trick 10)",
-        "objective 'player wins no tricks' failed (12.0%, trick 3)",
-        "task pink3 won by the wrong player (8.0%, most often trick 10)",
+    assert [(r.kind, r.card, r.trick, r.share) for r in top] == [
+        ("wrong_winner", "", 10, 0.17),
+        ("objective", "", 3, 0.12),
+        ("wrong_winner", "pink3", 10, 0.08),
     ]
-    assert top_failures(fails, 100, Game.PLANET_NINE, k=5)[3:] == [
-        "task pink8 won by the wrong player (5.0%, trick 10)",
-        "task yellow4 won by the wrong player (4.0%, trick 10)",
+    assert top[0].trick_share == pytest.approx(15 / 17)
+    assert [
+        (r.card, r.trick_share) for r in top_failures(fails, 100, Game.PLANET_NINE, k=5)[3:]
+    ] == [
+        ("pink8", 1.0),
+        ("yellow4", 1.0),
     ]
+
+
+def test_a_deep_sea_reason_names_its_task_card_by_ref_id() -> None:
+    card = load_task_cards()[40]
+    fails = pl.DataFrame({"kind": [5], "detail": [card.number], "trick": [0], "count": [3]})
+    (reason,) = top_failures(fails, 10, Game.DEEP_SEA)
+    assert (reason.kind, reason.card, reason.trick) == ("condition", card.ref_id, 1)
+    assert reason_card(1, 36, Game.DEEP_SEA) == "sub1" and reason_card(1, None, Game.DEEP_SEA) == ""
+
+
+def test_failure_columns_round_trip_and_pad_with_nulls() -> None:
+    reasons = [FailureReason("order", "blue2", 4, 0.5, 0.1)]
+    row = failure_columns(reasons)
+    assert list(row) == list(FAILURE_COLUMNS) and len(FAILURE_COLUMNS) == 5 * TOP_FAILURES
+    assert row["failure1_card"] == "blue2" and row["failure2_kind"] is None
+    assert reasons_of(row) == reasons and reasons_of(failure_columns([])) == []
+
+
+def test_with_failures_replaces_an_older_sentence_by_the_columns() -> None:
+    """A folder from before the failure columns stored one sentence; reading it computes the
+    columns from the counts and drops the sentence."""
+    old = pl.DataFrame(
+        {"mission": ["pn-3"], "players": [4], "games": [50], "top_failures": ["words"]}
+    )
+    fails = pl.DataFrame(
+        {
+            "mission": ["pn-3"],
+            "players": [4],
+            "kind": [3],
+            "detail": [0],
+            "trick": [9],
+            "count": [5],
+        }
+    )
+    new = with_failures(old, fails, {"pn-3": Game.PLANET_NINE})
+    assert new.columns == ["mission", "players", "games", *FAILURE_COLUMNS]
+    assert reasons_of(new.row(0, named=True)) == [FailureReason("not_done", "pink1", 10, 1.0, 0.1)]
+    again = with_failures(
+        new.select("mission", *FAILURE_COLUMNS, "players", "games"),
+        fails,
+        {"pn-3": Game.PLANET_NINE},
+    )
+    assert again.columns[1] == FAILURE_COLUMNS[0]  # columns it had keep their place
 
 
 def test_summarise_sums_chunks_per_cell_in_order() -> None:
@@ -171,6 +225,12 @@ def test_summarise_sums_chunks_per_cell_in_order() -> None:
             "distress_successes": [1, 0, 1],
         }
     )
+    s = summarise(cells, "heuristic")
+    assert s["mission"].to_list() == ["pn-2", "pn-1"]
+    row = s.row(0, named=True)
+    assert (row["games"], row["successes"], row["distress_games"]) == (40, 20, 3)
+    assert row["success_rate"] == pytest.approx(0.5)
+    assert row["expected_attempts"] == pytest.approx(40 / 20 + 3 / (3 + 18))
     fails = pl.DataFrame(
         {
             "mission": ["pn-2"],
@@ -181,11 +241,7 @@ def test_summarise_sums_chunks_per_cell_in_order() -> None:
             "count": [20],
         }
     )
-    s = summarise(cells, fails, "heuristic", {"pn-1": Game.PLANET_NINE, "pn-2": Game.PLANET_NINE})
-    assert s["mission"].to_list() == ["pn-2", "pn-1"]
-    row = s.row(0, named=True)
-    assert (row["games"], row["successes"], row["distress_games"]) == (40, 20, 3)
-    assert row["success_rate"] == pytest.approx(0.5)
-    assert row["expected_attempts"] == pytest.approx(40 / 20 + 3 / (3 + 18))
-    assert row["top_failures"] == "task pink1 not completed (50.0%, trick 10)"
-    assert s.row(1, named=True)["top_failures"] == ""
+    s = with_failures(s, fails, {"pn-1": Game.PLANET_NINE, "pn-2": Game.PLANET_NINE})
+    assert reasons_of(s.row(0, named=True)) == [FailureReason("not_done", "pink1", 10, 1.0, 0.5)]
+    assert reasons_of(s.row(1, named=True)) == []
+    assert s.row(1, named=True)["failure1_share"] is None
