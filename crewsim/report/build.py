@@ -11,6 +11,7 @@ Layout of the output folder::
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +23,7 @@ from matplotlib.figure import Figure
 from crewsim.analysis.autopsy_run import read_summary
 from crewsim.analysis.beside import Beside
 from crewsim.report import autopsy, beside, charts, html, markdown, tables
+from crewsim.report.autopsy import Crews
 from crewsim.report.document import Block, Bullets, Contents, Fold, Heading, Image, Para, Table
 from crewsim.report.format import (
     ceiling_cells,
@@ -55,6 +57,7 @@ class Report:
     images: dict[str, Image] = field(default_factory=dict)
     beside: Beside | None = None  # another run's crew on the same deals
     autopsy: pl.DataFrame | None = None  # the run's loss autopsy (``crewsim autopsy``)
+    crews: Crews | None = None  # both autopsies, when the run beside has one too
 
     @property
     def has_ceiling(self) -> bool:
@@ -113,6 +116,7 @@ def build(run: Run | Path | str, out: Path | str, beside: Beside | None = None) 
         beside=beside,
         autopsy=read_summary(run.path),
     )
+    rep.crews = autopsy.crews(rep.autopsy, beside)
     _write_tables(rep)
     _write_charts(rep)
     blocks = content(rep)
@@ -138,6 +142,10 @@ def _write_tables(rep: Report) -> None:
         beside.write_tables(rep.beside, rep.out / "tables")
     if rep.autopsy is not None:
         write_csv(rep.autopsy, rep.out / "tables" / "autopsy.csv")
+    if rep.crews is not None:
+        write_csv(
+            autopsy.beside_rows(rep.run, rep.crews), rep.out / "tables" / "autopsy_beside.csv"
+        )
 
 
 def _add_image(rep: Report, name: str, fig: Figure, alt: str) -> None:
@@ -183,6 +191,15 @@ def _write_charts(rep: Report) -> None:
             autopsy.chart(run, lost, p),
             f"How the lost games examined at {p} players were lost, per mission",
         )
+    for p in rep.crews.players() if rep.crews is not None else ():
+        assert rep.crews is not None
+        a, b = rep.crews.names
+        _add_image(
+            rep,
+            f"why-lost-beside-{p}p",
+            autopsy.beside_chart(run, rep.crews, p),
+            f"How the lost games examined at {p} players were lost, the {a} and {b} crews",
+        )
     if rep.has_ceiling:
         _add_image(
             rep,
@@ -217,8 +234,9 @@ def content(rep: Report) -> list[Block]:
         Bullets(_reading_notes(rep)),
     ]
     if rep.autopsy is not None:
-        why = {int(k[len("why-lost-") : -1]): v for k, v in rep.images.items() if "why-lost" in k}
-        blocks += autopsy.section(rep.autopsy, why, run)
+        blocks += autopsy.section(rep.autopsy, _per_size(rep, "why-lost-"), run)
+    if rep.crews is not None:
+        blocks += autopsy.beside_blocks(rep.crews, _per_size(rep, "why-lost-beside-"), run)
     blocks += [
         Heading(2, "When missions are lost, trick by trick", "fail-tricks"),
         Para(
@@ -377,6 +395,12 @@ def _extremes(rep: Report) -> list[Block]:
     return blocks
 
 
+def _per_size(rep: Report, prefix: str) -> dict[int, Image]:
+    """The charts named ``{prefix}{players}p``, by crew size."""
+    sized = re.compile(re.escape(prefix) + r"(\d+)p")
+    return {int(m[1]): v for k, v in rep.images.items() if (m := sized.fullmatch(k))}
+
+
 def _beside_files(rep: Report) -> tuple[str, ...]:
     if rep.beside is None:
         return ()
@@ -395,6 +419,14 @@ def _autopsy_files(rep: Report) -> tuple[str, ...]:
     return (
         "[`tables/autopsy.csv`](tables/autopsy.csv): per mission and crew size, how the lost "
         "games were lost",
+        *(
+            ()
+            if rep.crews is None
+            else (
+                "[`tables/autopsy_beside.csv`](tables/autopsy_beside.csv): the same for both "
+                "crews (`crew`), per mission and crew size both autopsies examined",
+            )
+        ),
     )
 
 
