@@ -278,10 +278,12 @@ def with_failures(
     mission, players, kind, detail, trick, count), in their place if it had them, else last:
     a run folder's failures.parquet is the source, so a folder written before these columns
     (its reasons one sentence, ``top_failures``) reads alike."""
+    counts = failures.select("mission", "players", "kind", "detail", "trick", "count")
+    cells = counts.partition_by("mission", "players", as_dict=True, include_key=False)
+    none = counts.drop("mission", "players").clear()
     rows = []
     for m, p, n in summary.select("mission", "players", "games").iter_rows():
-        mine = failures.filter((pl.col("mission") == m) & (pl.col("players") == p))
-        reasons = top_failures(mine.select("kind", "detail", "trick", "count"), n, games_of[m])
+        reasons = top_failures(cells.get((m, p), none), n, games_of[m])
         rows.append({"mission": m, "players": p, **failure_columns(reasons)})
     schema: dict[str, pl.DataType | type[pl.DataType]] = {
         "mission": pl.String,
