@@ -159,7 +159,9 @@ def share_clauses(
                 counts.append((group, bound))
     if limits.one_of:
         chosen = {s: new_var() for s in limits.one_of}
-        clauses.append(list(chosen.values()))
+        picks = list(chosen.values())
+        clauses.append(picks)  # exactly one member takes them all
+        clauses.extend([-a, -b] for i, a in enumerate(picks) for b in picks[:i])
         for s in range(seats):
             for k in free:
                 clauses.append([-owner[k][s], chosen[s]] if s in chosen else [-owner[k][s]])

@@ -36,17 +36,9 @@ SHAPES = [(3, 3, 3, ("1", "2")), (4, 3, 3, ()), (4, 3, 2, (">", ">>")), (5, 2, 3
 SEEDS = range(6)
 CASES = [(shape, seed) for shape in range(len(SHAPES)) for seed in SEEDS]
 ALLOCATIONS = ("draft", "commander_distributes", "one_member")
-# the SAT model's "all tasks to one member" lacks "at most one member" (solver/free_choice.py
-# ``share_clauses``: ``chosen`` has an at-least-one clause only), so it may split the tasks
-# among members: seed 7 of the first shape is won so, and no one-member allocation wins it
-# (found by this test over seeds 0-9; left to the solver's owner; strict: the mark fails once
-# the clause is there)
-ONE_MEMBER_SPLITS = pytest.param(
-    0,
-    7,
-    "one_member",
-    marks=pytest.mark.xfail(reason="free choice one_member splits the tasks", strict=True),
-)
+# seed 7 of the first shape: the tasks won split among members, and no one-member allocation
+# wins (the SAT model once lacked "at most one member": found by this test over seeds 0-9)
+ONE_MEMBER_SPLITS = (0, 7, "one_member")
 FREE_CASES = [
     *((shape, seed, rule) for shape, seed in CASES if seed < 2 for rule in ALLOCATIONS),
     ONE_MEMBER_SPLITS,
