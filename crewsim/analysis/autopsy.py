@@ -19,7 +19,7 @@ import numpy as np
 from crewsim.cards import card_name, seats_of
 from crewsim.missions.schema import Mission
 from crewsim.rules.game import GameState
-from crewsim.rules.play import trick_winner
+from crewsim.rules.play import tricks_of
 from crewsim.runs.replay import dealt, moves, set_up
 from crewsim.solver.api import DEFAULT_BUDGET, DEFAULT_CONFLICTS, solve
 from crewsim.solver.free_choice import freed
@@ -225,10 +225,7 @@ def _play_finding(
 def _leader(state: GameState, plays: Sequence[int], trick: int) -> int:
     """Who led trick ``trick`` of the game (the commander leads the first)."""
     seats = seats_of(state.deal.players)
-    leader = state.deal.commander
-    for t in range(trick):
-        leader, _ = trick_winner(list(plays[t * seats : (t + 1) * seats]), leader, seats)
-    return leader
+    return list(tricks_of(plays[: (trick + 1) * seats], state.deal.commander, seats))[-1].leader
 
 
 def _role(state: GameState, seat: int) -> str:
@@ -273,15 +270,12 @@ def trace_text(exam: Examination) -> str:
 def _tricks(state: GameState, plays: Sequence[int], mark_trick: int, mark: int) -> list[str]:
     """One line a trick: who played what, ``mark`` flagged in trick ``mark_trick`` (from 1)."""
     seats = seats_of(state.deal.players)
-    leader, lines = state.deal.commander, []
-    for t in range(-(-len(plays) // seats)):
-        trick = list(plays[t * seats : (t + 1) * seats])
+    lines = []
+    for t, trick in enumerate(tricks_of(plays, state.deal.commander, seats), start=1):
         cards = [
-            f"{state._who((leader + k) % seats)} {card_name(c, state.game)}"
-            + (" <== decisive" if (t + 1, c) == (mark_trick, mark) else "")
-            for k, c in enumerate(trick)
+            f"{state._who(seat)} {card_name(c, state.game)}"
+            + (" <== decisive" if (t, c) == (mark_trick, mark) else "")
+            for seat, c in trick.seats(seats)
         ]
-        lines.append(f"trick {t + 1}: " + ", ".join(cards))
-        if len(trick) == seats:
-            leader, _ = trick_winner(trick, leader, seats)
+        lines.append(f"trick {t}: " + ", ".join(cards))
     return lines

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from crewsim.cards import SUIT_MASK, TRUMP, suit_of
 
@@ -34,3 +35,28 @@ def trick_winner(cards: Sequence[int], leader: int, n_seats: int) -> tuple[int, 
             best_i = i
     assert suit_of(cards[best_i]) in (led, TRUMP)
     return (leader + best_i) % n_seats, cards[best_i]
+
+
+@dataclass(frozen=True)
+class Trick:
+    """One trick of a line of play: who led it, its cards in the order played, and who won it
+    (None while it is incomplete)."""
+
+    leader: int
+    cards: tuple[int, ...]
+    winner: int | None
+
+    def seats(self, n_seats: int) -> list[tuple[int, int]]:
+        """(seat, card) in the order played."""
+        return [((self.leader + k) % n_seats, c) for k, c in enumerate(self.cards)]
+
+
+def tricks_of(plays: Sequence[int], leader: int, n_seats: int) -> Iterator[Trick]:
+    """A line of play (cards in order, ``leader`` leading the first trick) trick by trick, an
+    incomplete last trick included."""
+    for k in range(0, len(plays), n_seats):
+        cards = tuple(plays[k : k + n_seats])
+        winner = trick_winner(cards, leader, n_seats)[0] if len(cards) == n_seats else None
+        yield Trick(leader, cards, winner)
+        if winner is not None:
+            leader = winner

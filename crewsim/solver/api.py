@@ -20,7 +20,7 @@ import numpy as np
 from crewsim.cards import N_CARDS, Game
 from crewsim.missions.schema import TaskKind
 from crewsim.rules.game import GameState, IllegalMove, Rules
-from crewsim.rules.play import n_tricks, trick_winner
+from crewsim.rules.play import n_tricks, tricks_of
 from crewsim.solver import free_choice, leads, sat, sat_deep
 from crewsim.solver.deep_sea import problem_arrays, solve_deep_arrays
 from crewsim.solver.dfs_layout import KEY_W
@@ -310,25 +310,21 @@ def until_won(
 def _wins(problem: Problem, plays: Sequence[int]) -> list[int]:
     """Tricks each seat wins in a line."""
     wins = [0] * problem.seats
-    leader, n = problem.deal.commander, problem.seats
-    for k in range(0, len(plays) - len(plays) % n, n):
-        leader, _ = trick_winner(list(plays[k : k + n]), leader, n)
-        wins[leader] += 1
+    for trick in tricks_of(plays, problem.deal.commander, problem.seats):
+        if trick.winner is not None:
+            wins[trick.winner] += 1
     return wins
 
 
 def split_tricks(problem: Problem, plays: Sequence[int]) -> list[list[int]]:
-    """Plays in order -> per trick, the card each seat played (indexed by seat)."""
-    seats = problem.seats
-    leader = problem.deal.commander
+    """Plays in order -> per complete trick, the card each seat played (indexed by seat)."""
     out: list[list[int]] = []
-    for k in range(0, len(plays) - len(plays) % seats, seats):
-        trick = list(plays[k : k + seats])
-        by_seat = [0] * seats
-        for i, c in enumerate(trick):
-            by_seat[(leader + i) % seats] = c
-        out.append(by_seat)
-        leader, _ = trick_winner(trick, leader, seats)
+    for trick in tricks_of(plays, problem.deal.commander, problem.seats):
+        if trick.winner is not None:
+            by_seat = [0] * problem.seats
+            for seat, c in trick.seats(problem.seats):
+                by_seat[seat] = c
+            out.append(by_seat)
     return out
 
 

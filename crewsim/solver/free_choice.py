@@ -20,7 +20,7 @@ import numpy as np
 from crewsim.missions.schema import Mission
 from crewsim.rules.deep_sea_setup import allocation_problems
 from crewsim.rules.game import TaskSpec
-from crewsim.rules.play import trick_winner
+from crewsim.rules.play import tricks_of
 from crewsim.solver.problem import FreeChoice, Problem
 
 # splits of Deep Sea task cards tried at most, each with a small budget (DFS plays, SAT
@@ -82,12 +82,12 @@ def freed(problem: Problem, mission: Mission | None) -> Problem:
 
 def owners_of_line(problem: Problem, plays: Sequence[int]) -> list[int]:
     """Who takes each task in a line of play: the winner of the trick its card falls in."""
-    seats, leader = problem.seats, problem.deal.commander
-    winner_of: dict[int, int] = {}
-    for k in range(0, len(plays) - len(plays) % seats, seats):
-        trick = list(plays[k : k + seats])
-        leader, _ = trick_winner(trick, leader, seats)
-        winner_of.update(dict.fromkeys(trick, leader))
+    winner_of = {
+        c: trick.winner
+        for trick in tricks_of(plays, problem.deal.commander, problem.seats)
+        if trick.winner is not None
+        for c in trick.cards
+    }
     return [winner_of.get(t.card, -1) if t.owner is None else t.owner for t in problem.tasks]
 
 

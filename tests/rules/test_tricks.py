@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rules_helpers import (
     ANA,
     BETO,
@@ -35,6 +37,7 @@ from crewsim.rules import (
     n_tricks,
     trick_winner,
 )
+from crewsim.rules.play import tricks_of
 
 PINK = int(SUIT_MASK[0])
 
@@ -311,3 +314,27 @@ def test_trump_mask_constant() -> None:
     assert cards_of(TRUMP_MASK) == [36, 37, 38, 39]
     assert card_name(39, Game.DEEP_SEA) == "sub4"
     assert m(*(f"pink{v}" for v in range(1, 10))) == PINK
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seats=st.integers(3, 5),
+    leader=st.integers(0, 4),
+    order=st.permutations(list(range(40))),
+    length=st.integers(0, 40),
+)
+def test_a_line_walked_trick_by_trick(
+    seats: int, leader: int, order: list[int], length: int
+) -> None:
+    """``tricks_of``: the tricks hold the line's cards in order, each complete trick's winner
+    is the referee's and leads the next one, and only the last trick may be incomplete."""
+    leader %= seats
+    plays = order[:length]
+    tricks = list(tricks_of(plays, leader, seats))
+    assert [c for t in tricks for c in t.cards] == plays
+    for t, nxt in zip(tricks, tricks[1:], strict=False):
+        assert t.winner == trick_winner(t.cards, t.leader, seats)[0] == nxt.leader
+    assert all(len(t.cards) == seats for t in tricks[:-1])
+    if tricks and len(tricks[-1].cards) < seats:
+        assert tricks[-1].winner is None
+    assert tricks[0].leader == leader if tricks else plays == []
