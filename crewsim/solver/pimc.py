@@ -100,7 +100,8 @@ def check_mission(mp: np.ndarray, mission_id: str) -> None:
     elif mp[MP_NOBJ] == 1 and int(mp[MP_OBJ]) not in SUPPORTED_OBJECTIVES:
         why = f"objective {OBJ_NAMES[int(mp[MP_OBJ])]} is not modelled mid-hand"
     if why:
-        raise CrewsimError(f"mission '{mission_id}': the pimc crew cannot play it: {why}")
+        where = f"mission '{mission_id}'" if mission_id else "this mission"
+        raise CrewsimError(f"{where}: the pimc crew cannot play it: {why}")
 
 
 @njit(cache=True)
@@ -441,7 +442,9 @@ def run_pimc_chunk(
     oracle: bool = False,
 ) -> dict[str, np.ndarray]:
     """``engine.run.run_chunk`` for the PIMC crew: the same arguments and result arrays
-    (``oracle``, for tests: each decision sees the real deal instead of sampled worlds)."""
+    (``oracle``, for tests: each decision sees the real deal instead of sampled worlds).
+    Raises CrewsimError for a mission the crew cannot play (``check_mission``)."""
+    check_mission(mp, "")
     out: dict[str, np.ndarray] = {
         "success": np.zeros(n, dtype=np.bool_),
         "fail_trick": np.zeros(n, dtype=np.int8),

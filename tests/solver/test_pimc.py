@@ -5,21 +5,28 @@ only world it never gives away a game the solver says can still be won."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
+from typer.testing import CliRunner
 
 from crewsim.bots import get_bot
+from crewsim.cli.app import app
 from crewsim.engine.run import _tables, new_state, run_chunk
 from crewsim.errors import CrewsimError
 from crewsim.kernel import layout as L
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission, resolve_missions
 from crewsim.missions.schema import Mission
+from crewsim.runs.folder import config_from_manifest
+from crewsim.runs.plan import plan
+from crewsim.runs.reader import game_outcomes, load_run
 from crewsim.runs.replay import replay, set_up
 from crewsim.solver.api import solve
 from crewsim.solver.pimc import check_mission, position_verdicts, run_pimc_chunk
 from crewsim.solver.problem import Problem, problem_from_mission
+from tests.cli.exits import exit_2
 
 BUDGET = 200_000
 EASY = {"pn-5"}  # no task, one objective: every position of these games stays winnable
@@ -171,3 +178,36 @@ def test_missions_it_cannot_model_are_refused_in_one_line() -> None:
     assert "pn-12" in refused and "ds-1" in refused and "pn-10" not in refused
     assert refused["ds-1"].startswith("mission 'ds-1': the pimc crew cannot play it")
     assert all("\n" not in m for m in refused.values())
+
+
+@pytest.mark.parametrize(
+    ("mission_id", "why"),
+    [("ds-1", "Deep Sea is not modelled"), ("pn-13", "objective each_trump_wins")],
+)
+def test_simulate_refuses_a_mission_it_cannot_model(
+    mission_id: str, why: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["simulate", mission_id, "-p", "4", "-n", "5", "--bot", "pimc"]
+    line = exit_2([*argv, "--out", str(tmp_path / "run")], capsys)
+    assert line.startswith(f"error: mission '{mission_id}': the pimc crew cannot play it")
+    assert why in line
+    assert not (tmp_path / "run").exists()
+
+
+def test_simulate_plays_the_pimc_crew(tmp_path: Path) -> None:
+    """``crewsim simulate --bot pimc`` plays its games with this crew's chunk function (the
+    engine's would play the heuristic's cards): each game's outcome is the one
+    ``run_pimc_chunk`` gives for the chunk's seed."""
+    out = tmp_path / "run"
+    argv = ["simulate", "pn-10", "-p", "4", "-n", "6", "--seed", "3", "--bot", "pimc", "-j", "1"]
+    result = CliRunner().invoke(app, [*argv, "--distress", "never", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    config = config_from_manifest(out)
+    mp = config.mission_vector(config.cells()[0])
+    wins = []
+    for task in plan(config):
+        res = run_pimc_chunk(mp, config.bot.vector(), task.games, task.seed)
+        wins += res["success"].tolist()
+    assert game_outcomes(load_run(out))["success"].to_list() == wins
+    heuristic = run_chunk(mp, get_bot("heuristic").vector(), 6, plan(config)[0].seed)
+    assert heuristic["success"].tolist() != wins or sum(wins) == 6
