@@ -117,25 +117,50 @@ def encode_position(
     ``prefix``, ``obj`` = (kind, p1, p2, d1, d2, omega_mask, omega_last) and ``table_pos`` =
     (seats, tricks left, leader, dummy, open tasks, cards in the trick).  False when the
     mission's objective cannot be stated (``check_mission`` refuses those first)."""
-    g, mp = S.g, S.mp
+    g = S.g
     seats, leader, nin, dummy = g[G_SEATS], g[G_LEADER], g[G_NIN], g[G_DUMMY]
+    _hands_and_trick(S, hands_w, under_w, up, hands0, under0, prefix)
+    n, omega_mask = _open_tasks(S, tcard, towner, tpred)
+    kind, p1 = _objective(S)
+    if kind < 0:
+        return False
+    obj[0], obj[1], obj[2] = kind, p1, 0
+    obj[3], obj[4] = S.desig[0], S.desig[1]
+    obj[5], obj[6] = omega_mask, S.mp[MP_OMEGA_LAST]
+    table_pos[0], table_pos[1], table_pos[2] = seats, g[G_NT] - g[G_T], leader
+    table_pos[3], table_pos[4], table_pos[5] = dummy, n, nin
+    return True
+
+
+@njit(cache=True)
+def _hands_and_trick(S, hands_w, under_w, up, hands0, under0, prefix):
+    """The world's hands with each seat's card of the trick in progress back in its hand (the
+    dummy's with ``up`` beneath it), and those cards in order as the line's prefix."""
+    g = S.g
+    seats, leader, dummy = g[G_SEATS], g[G_LEADER], g[G_DUMMY]
     for s in range(5):
         hands0[s] = hands_w[s] if s < seats else 0
     for c in range(40):
         under0[c] = under_w[c]
-    for k in range(nin):
+    for k in range(g[G_NIN]):
         s = seat_after(leader, k, seats)
         c = S.trick[k]
         hands0[s] |= np.int64(1) << c
         prefix[k] = c
         if s == dummy and up >= 0:
             under0[c] = up
+
+
+@njit(cache=True)
+def _open_tasks(S, tcard, towner, tpred):
+    """The tasks not done yet, in draw order, with the order among them (a done task has no
+    say in the rest); returns their count and the mask of the omega task among them."""
+    g = S.g
     index = np.full(MAX_TASKS, -1, dtype=np.int64)
     n = 0
-    done = g[G_DONE]
     omega_mask = np.int64(0)
     for i in range(g[G_NTASK]):
-        if done >> i & 1:
+        if g[G_DONE] >> i & 1:
             continue
         index[i] = n
         tcard[n], towner[n] = S.tcard[i], S.towner[i]
@@ -150,27 +175,27 @@ def encode_position(
             if index[j] >= 0 and S.tpred[i] >> j & 1:
                 pred |= np.int64(1) << index[j]
         tpred[index[i]] = pred
-    kind, p1, p2 = 0, 0, 0
-    if mp[MP_NOBJ] == 1 and not S.obj_done[0]:
-        kind, a = mp[MP_OBJ], mp[MP_OBJ + 1]
-        if kind == OBJ_NO_TRICKS:
-            pass
-        elif kind == OBJ_NO_RANK:
-            p1 = a
-        elif kind == OBJ_PINK:
-            p1 = g[G_PINK_TARGET]
-        elif kind == OBJ_ONES:
-            p1 = max(a - g[G_ONES_WINS], 0)
-            if p1 == 0:
-                kind = 0
-        else:
-            return False
-    obj[0], obj[1], obj[2] = kind, p1, p2
-    obj[3], obj[4] = S.desig[0], S.desig[1]
-    obj[5], obj[6] = omega_mask, mp[MP_OMEGA_LAST]
-    table_pos[0], table_pos[1], table_pos[2] = seats, g[G_NT] - g[G_T], leader
-    table_pos[3], table_pos[4], table_pos[5] = dummy, n, nin
-    return True
+    return n, omega_mask
+
+
+@njit(cache=True)
+def _objective(S):
+    """(kind, p1) of the special objective still to meet from this trick on (0: none); kind
+    -1 for one whose state the DFS cannot start from."""
+    g, mp = S.g, S.mp
+    if mp[MP_NOBJ] != 1 or S.obj_done[0]:
+        return 0, 0
+    kind, a = mp[MP_OBJ], mp[MP_OBJ + 1]
+    if kind == OBJ_NO_TRICKS:
+        return kind, 0
+    if kind == OBJ_NO_RANK:
+        return kind, a
+    if kind == OBJ_PINK:
+        return kind, g[G_PINK_TARGET]
+    if kind == OBJ_ONES:  # the colour ones still to win
+        left = a - g[G_ONES_WINS]
+        return (kind, left) if left > 0 else (0, 0)
+    return -1, 0
 
 
 @njit(cache=True)
