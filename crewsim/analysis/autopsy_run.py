@@ -54,9 +54,9 @@ def examine_batch(
     conflicts: int,
 ) -> list[dict[str, Any]]:
     """Replay a chunk up to its last game asked (same seed, same games) and examine each."""
-    from crewsim.engine.run import run_chunk
+    from crewsim.solver.pimc import runner
 
-    rec = run_chunk(mp, bp, games[-1][0] + 1, seed, record=True)
+    rec = runner(bp)(mp, bp, games[-1][0] + 1, seed, record=True)
     return [
         examine(mission, players, rec, i, game, budget, conflicts).finding.row()
         for i, game in games
@@ -163,7 +163,7 @@ def examine_game(
 ) -> Examination:
     """Game ``game`` of the one cell that the mission spec and crew sizes pick, examined
     (``--trace``); a one-line error when it was won or the spec picks several cells."""
-    from crewsim.engine.run import run_chunk
+    from crewsim.solver.pimc import runner
 
     run = load_run(path)
     config = config_from_manifest(path)
@@ -180,7 +180,8 @@ def examine_game(
         raise CrewsimError(f"{path}: {cell.key} has games 0 to {config.games - 1}, not {game}")
     chunk, i = divmod(game, config.chunk_size)
     seed = next(t.seed for t in plan(config) if t.key == cell.key and t.index == chunk)
-    rec = run_chunk(config.mission_vector(cell), config.bot.vector(), i + 1, seed, record=True)
+    bp = config.bot.vector()
+    rec = runner(bp)(config.mission_vector(cell), bp, i + 1, seed, record=True)
     if rec["success"][i]:
         raise CrewsimError(f"{path}: game {game} of {cell.key} was won: nothing to examine")
     return examine(cell.mission, cell.players, rec, i, game, budget, conflicts)

@@ -37,13 +37,14 @@ def play_paired(
     distress: str = "auto",
 ) -> dict[str, np.ndarray]:
     """Each bot plays the same ``games`` deals; returns bot name -> bool array of wins."""
-    from crewsim.engine.run import run_chunk
+    from crewsim.solver.pimc import runner
 
     mp = KernelMission(mission, players, distress).vector()
     seeds = game_seeds(seed, games)
     out: dict[str, np.ndarray] = {}
     for bot in bots:
         bp = bot.vector()
+        run_chunk = runner(bp)
         out[bot.name] = np.array([bool(run_chunk(mp, bp, 1, s)["success"][0]) for s in seeds])
     return out
 

@@ -233,9 +233,9 @@ def _play(
     mp: np.ndarray, bp: np.ndarray, games: int, seed: int
 ) -> tuple[int, Counter[tuple[int, int]]]:
     """One chunk in the kernel: successes and failure (kind, detail) counts (runs in a worker)."""
-    from crewsim.engine.run import run_chunk
+    from crewsim.solver.pimc import runner
 
-    res = run_chunk(mp, bp, games, seed)
+    res = runner(bp)(mp, bp, games, seed)
     fails = ~res["success"]
     kinds = zip(res["fail_kind"][fails].tolist(), res["fail_detail"][fails].tolist(), strict=True)
     return int(res["success"].sum()), Counter(kinds)

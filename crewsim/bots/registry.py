@@ -19,7 +19,7 @@ from crewsim.errors import CrewsimError
 from crewsim.kernel import layout as L
 from crewsim.missions import scenarios_dir
 
-KINDS = {"random": 0, "heuristic": 1, "search": 2}
+KINDS = {"random": 0, "heuristic": 1, "search": 2, "pimc": 3}
 _PARAMS: dict[str, tuple[int, float]] = {  # name -> (slot, default)
     "communicate": (L.BP_COMM, 1.0),
     "distress_threshold": (L.BP_DISTRESS_THRESHOLD, 1.0),
@@ -34,6 +34,8 @@ _PARAMS: dict[str, tuple[int, float]] = {  # name -> (slot, default)
     "search_z": (L.BP_SEARCH_Z, 2.0),
     "search_loss_credit": (L.BP_SEARCH_CREDIT, 0.1),
     "search_communication": (L.BP_SEARCH_COMM, 0.0),
+    "pimc_worlds": (L.BP_PIMC_WORLDS, 32.0),
+    "pimc_budget": (L.BP_PIMC_BUDGET, 5000.0),
 }
 _RANGES = {  # a switch, shares, counts of worlds
     "communicate": (0.0, 1.0),
@@ -42,6 +44,8 @@ _RANGES = {  # a switch, shares, counts of worlds
     "search_max_worlds": (0.0, 4096.0),
     "search_loss_credit": (0.0, 1.0),
     "search_communication": (0.0, 1.0),
+    "pimc_worlds": (1.0, 4096.0),
+    "pimc_budget": (1.0, 10_000_000.0),
 }
 
 

@@ -154,7 +154,7 @@ FAIL_REASONS = {
 }
 
 # ---- bot parameter vector
-BP_KIND = 0  # 0 random, 1 heuristic, 2 search
+BP_KIND = 0  # 0 random, 1 heuristic, 2 search, 3 pimc
 BP_COMM = 1  # communicate at all (0/1)
 BP_DISTRESS_THRESHOLD = 2  # crew's summed poorness needed to call the distress signal
 BP_YES_THRESHOLD = 3  # task score at which a player answers "yes" to the commander
@@ -168,7 +168,9 @@ BP_SEARCH_MAX = 10  # search crew: at most this many worlds per decision
 BP_SEARCH_Z = 11  # search crew: the best card must lead the next by this many standard errors
 BP_SEARCH_CREDIT = 12  # search crew: a lost rollout's value at most (by the progress it made)
 BP_SEARCH_COMM = 13  # search crew: 1 = communications chosen by search too (0: the heuristic's)
-BP_SIZE = 14
+BP_PIMC_WORLDS = 14  # pimc crew: worlds sampled per card play with a choice
+BP_PIMC_BUDGET = 15  # pimc crew: the DFS's card plays per world and card before it gives up
+BP_SIZE = 16
 
 # ---- recording (cross-check) layout per game
 REC_PLAYS = 65  # 13 tricks x 5 seats

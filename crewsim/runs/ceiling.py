@@ -58,14 +58,14 @@ def ceiling_cell(
     """Solve the first ``n`` deals of a chunk seeded ``seed``, each with up to ``conflicts``
     SAT conflicts (or by ``solver``), each rebuilt from the record by ``problem``; one summary
     row."""
-    from crewsim.engine.run import run_chunk
+    from crewsim.solver.pimc import runner
 
     solve_one = solver or partial(solve, conflicts=conflicts)
 
     row: dict[str, Any] = {"mission": mission.id, "players": players, "ceiling_games": 0}
     if unsupported_reason(mission):
         return row
-    rec = run_chunk(mp, bp, n, seed, record=True)
+    rec = runner(bp)(mp, bp, n, seed, record=True)
     verdicts = []
     for i in range(n):
         try:

@@ -65,9 +65,9 @@ def warm_kernel(mp: np.ndarray, bp: np.ndarray) -> None:
     """Compile (or load from cache) once per process, so chunk timings are game time only."""
     global _warm
     if not _warm:
-        from crewsim.engine.run import run_chunk
+        from crewsim.solver.pimc import runner
 
-        run_chunk(mp, bp, 1, 0)
+        runner(bp)(mp, bp, 1, 0)
         _warm = True
 
 
@@ -120,11 +120,11 @@ def play_chunk(task: ChunkTask, mp: np.ndarray, bp: np.ndarray) -> tuple[ChunkCo
     Workers write nothing: the bytes travel back to the driver, so a Dask worker on another
     machine needs no shared file system, and the run folder has a single writer.
     """
-    from crewsim.engine.run import run_chunk
+    from crewsim.solver.pimc import runner
 
     warm_kernel(mp, bp)
     start = time.perf_counter()
-    res = run_chunk(mp, bp, task.games, task.seed)
+    res = runner(bp)(mp, bp, task.games, task.seed)
     df = games_frame(res)
     buf = io.BytesIO()
     df.write_parquet(buf)

@@ -126,8 +126,14 @@ class RunConfig:
         self.stopping.check()
 
     def mission_vector(self, cell: Cell) -> np.ndarray:
-        """The kernel's mission vector; raises CrewsimError for what the kernel cannot play."""
-        return KernelMission(cell.mission, cell.players, self.distress).vector()
+        """The kernel's mission vector; raises CrewsimError for what the kernel cannot play
+        (or the crew: the pimc crew's solver models only part of the missions)."""
+        mp = KernelMission(cell.mission, cell.players, self.distress).vector()
+        if self.bot.kind == "pimc":
+            from crewsim.solver.pimc import check_mission
+
+            check_mission(mp, cell.mission.id)
+        return mp
 
     def workers(self) -> int:
         """Worker count from ``jobs`` (0 or -1 all cores, -2 all but one)."""

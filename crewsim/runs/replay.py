@@ -113,9 +113,10 @@ class TracedGame:
 def first_games(config: RunConfig) -> Iterator[TracedGame]:
     """The first game of each cell's first chunk, played again with its moves recorded and
     replayed through the referee (`simulate --trace`): the very deal the run starts with."""
-    from crewsim.engine.run import run_chunk
+    from crewsim.solver.pimc import runner
 
     bp = config.bot.vector()
+    run_chunk = runner(bp)
     first = {t.cell: t for t in plan(config) if t.index == 0}
     for i, cell in enumerate(config.cells()):
         seed = first[i].seed

@@ -12,7 +12,7 @@ from crewsim.kernel import layout as L
 
 
 def test_the_shipped_crews_load() -> None:
-    assert set(load_bots()) == {"random", "heuristic", "heuristic-silent", "search"}
+    assert set(load_bots()) == {"random", "heuristic", "heuristic-silent", "search", "pimc"}
     assert get_bot("heuristic").kind == "heuristic"
     assert get_bot("search").kind == "search"
 
@@ -24,6 +24,14 @@ def test_the_search_crew_is_the_heuristic_with_search_parameters() -> None:
     rest = [i for i in range(L.BP_SIZE) if i not in own]
     assert (search[rest] == heuristic[rest]).all()
     assert search[L.BP_SEARCH_MAX] >= search[L.BP_SEARCH_MIN] > 0
+
+
+def test_the_pimc_crew_is_the_heuristic_with_pimc_parameters() -> None:
+    pimc, heuristic = get_bot("pimc").vector(), get_bot("heuristic").vector()
+    own = [L.BP_KIND, L.BP_PIMC_WORLDS, L.BP_PIMC_BUDGET]
+    rest = [i for i in range(L.BP_SIZE) if i not in own]
+    assert (pimc[rest] == heuristic[rest]).all()
+    assert pimc[L.BP_KIND] == 3 and pimc[L.BP_PIMC_WORLDS] >= 1 and pimc[L.BP_PIMC_BUDGET] >= 1
 
 
 @pytest.mark.parametrize(

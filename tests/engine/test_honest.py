@@ -3,13 +3,17 @@ in another way consistent with everything that seat has seen (``crewsim.rules.kn
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crewsim.bots import get_bot
+from crewsim.engine import probe as probe_module
 from crewsim.engine.probe import Decision, Swap, count_decisions, probe
+from crewsim.errors import CrewsimError
 from crewsim.kernel import layout as L
 from crewsim.kernel.spec import KernelMission
 from crewsim.missions import get_mission, resolve_missions
@@ -17,6 +21,7 @@ from crewsim.missions.schema import Mission
 from crewsim.rules.game import Claim, GameState
 from crewsim.rules.knowledge import redeal
 from crewsim.runs.replay import dealt, set_up
+from crewsim.solver.pimc import check_mission, run_pimc_chunk
 
 _CLAIMS = (Claim.HIGHEST, Claim.ONLY, Claim.LOWEST)
 MISSIONS = [m.id for m in resolve_missions("all")]
@@ -81,6 +86,44 @@ def test_decisions_do_not_see_hidden_cards(mission_id: str) -> None:
 def test_the_random_crew_too() -> None:
     for k, mission_id in enumerate(MISSIONS):
         check(mission_id, 2 + k % 4, seed=k, pick=31 * k, bot="random")
+
+
+def _pimc_plays(mission_id: str) -> bool:
+    try:
+        check_mission(KernelMission(get_mission(mission_id), 4).vector(), mission_id)
+    except CrewsimError:
+        return False
+    return True
+
+
+def test_the_pimc_crew_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The PIMC crew samples its worlds as the search crew does and asks the solver about
+    them only: its card plays do not change in a re-deal either (its own chunk function stands
+    in for the engine's in the probe)."""
+    bp = get_bot("pimc").vector()
+    bp[L.BP_PIMC_WORLDS] = 4
+    monkeypatch.setattr(probe_module, "run_chunk", run_pimc_chunk)
+    monkeypatch.setitem(BOTS, "pimc", bp)
+    plays = [m for m in MISSIONS if _pimc_plays(m)]
+    assert len(plays) > 40
+    for k, mission_id in enumerate(plays[::2]):
+        check(mission_id, 2 + k % 4, seed=700 + k, pick=7919 * k + 101, bot="pimc")
+
+
+def test_a_pimc_crew_that_sees_the_deal_is_noticed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probe can fail the PIMC crew: given the real deal as its world, its card plays
+    change in re-deals."""
+    bp = get_bot("pimc").vector()
+    bp[L.BP_PIMC_WORLDS] = 1
+    monkeypatch.setattr(probe_module, "run_chunk", functools.partial(run_pimc_chunk, oracle=True))
+    monkeypatch.setitem(BOTS, "pimc", bp)
+    changed = 0
+    for k in range(30):
+        try:
+            check("pn-10", 4, seed=900 + k, pick=7919 * k + 101, bot="pimc")
+        except AssertionError:
+            changed += 1
+    assert changed >= 2  # most picks: a set-up decision, or a play every card wins
 
 
 def test_the_search_crew_too() -> None:
