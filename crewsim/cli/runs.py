@@ -71,7 +71,12 @@ def play(
 
 # Games a second one core plays, per kind of crew: cautious figures (the slowest missions, a
 # busy machine), for the warning before a long run, never for a result.
-GAMES_PER_SECOND_PER_CORE = {"random": 10_000.0, "heuristic": 1_000.0, "search": 5.0}
+GAMES_PER_SECOND_PER_CORE = {
+    "random": 10_000.0,
+    "heuristic": 1_000.0,
+    "search": 5.0,
+    "pimc": 1.0,  # 32 worlds: 2-9 games/s on one core measured, less on hard missions
+}
 
 
 def estimate_seconds(config: RunConfig) -> float:
