@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
+from itertools import islice
 
 import numpy as np
 
@@ -225,7 +226,7 @@ def _play_finding(
 def _leader(state: GameState, plays: Sequence[int], trick: int) -> int:
     """Who led trick ``trick`` of the game (the commander leads the first)."""
     seats = seats_of(state.deal.players)
-    return list(tricks_of(plays[: (trick + 1) * seats], state.deal.commander, seats))[-1].leader
+    return next(islice(tricks_of(plays, state.deal.commander, seats), trick, None)).leader
 
 
 def _role(state: GameState, seat: int) -> str:

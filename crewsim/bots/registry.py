@@ -103,6 +103,11 @@ def _parse(path: Path, name: str, spec: Any) -> Bot:
         lo, hi = _RANGES.get(key, (-math.inf, math.inf))
         if not lo <= value <= hi:
             raise CrewsimError(f"{where}: field {key!r}: expected {lo:g} to {hi:g}, got {value!r}")
+        own = key.partition("_")[0]  # search_* and pimc_* steer only their own kind of crew
+        if own in ("search", "pimc") and own != kind:
+            raise CrewsimError(
+                f"{where}: field {key!r} is for a crew of kind {own!r}, not {kind!r}"
+            )
         params.append((key, float(value)))
     return Bot(name, kind, tuple(params))
 

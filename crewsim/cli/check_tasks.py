@@ -199,6 +199,8 @@ def check_tasks(
     if games < 0:
         raise CrewsimError(f"-n: expected 0 or more games, got {games}")
     check_games(games)
+    if games > 0 and get_bot(bot).kind == "pimc":  # its solver does not take Deep Sea tasks
+        raise CrewsimError("--bot pimc: the pimc crew plays no Deep Sea mission; use another crew")
     refuse_ceiling_options_without_it(ctx, with_ceiling)
     if with_ceiling and games == 0:
         raise CrewsimError("--ceiling solves deals the bots played: give -n too")

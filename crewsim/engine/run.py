@@ -6,7 +6,9 @@ from functools import cache
 
 import numpy as np
 
+from crewsim.bots.registry import KINDS
 from crewsim.engine.play import play_chunk
+from crewsim.errors import CrewsimError
 from crewsim.kernel import layout as L
 from crewsim.kernel.conditions import CODE_SIZE
 from crewsim.kernel.deep_sea_tables import N_COLS
@@ -54,6 +56,8 @@ def run_chunk(
     for Deep Sea ``ds_cards`` (n x 16 card numbers in reveal order, 0 = none) and
     ``ds_owners`` (their seats, -1 = none); Planet Nine games leave those empty.
     """
+    if int(bp[L.BP_KIND]) == KINDS["pimc"]:  # it would play the heuristic's cards here
+        raise CrewsimError("the pimc crew plays through crewsim.solver.pimc.runner(bp)")
     out: dict[str, np.ndarray] = {
         "success": np.zeros(n, dtype=np.bool_),
         "fail_trick": np.zeros(n, dtype=np.int8),

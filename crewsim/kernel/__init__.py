@@ -30,24 +30,19 @@ def _cache_base() -> Path:
 
 
 def game_sources() -> list[Path]:
-    """The files that decide how a game is played: the kernel, the bots, the engine and the
-    card tables they compile in (a run folder records their digest)."""
+    """The files that decide how a game is played: the kernel, the bots, the engine, the
+    solver (the pimc crew plays by it) and the card tables they compile in (a run folder
+    records their digest); every jitted file among them."""
     package = Path(__file__).resolve().parents[1]
-    folders = ("kernel", "bots", "engine")
+    folders = ("kernel", "bots", "engine", "solver")
     return sorted(
         [*(p for f in folders for p in package.joinpath(f).glob("*.py")), package / "cards.py"]
     )
 
 
-def jitted_sources() -> list[Path]:
-    """The files whose edits must invalidate compiled code: the games' and the solver's."""
-    solver = Path(__file__).resolve().parents[1] / "solver"
-    return sorted([*game_sources(), *solver.glob("*.py")])
-
-
 def _versioned_cache_dir() -> str:
     digest = hashlib.sha256()
-    for src in jitted_sources():
+    for src in game_sources():
         digest.update(src.read_bytes())
     return str(_cache_base() / digest.hexdigest()[:16])
 

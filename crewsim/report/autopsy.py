@@ -190,11 +190,17 @@ def beside_chart(run: Run, both: Crews, players: int) -> Figure:
 def beside_blocks(both: Crews, images: dict[int, Image], run: Run) -> list[Block]:
     """The other crew's autopsy beside this one's, per crew size both examined."""
     a, b = both.names
-    sizes = ", ".join(str(p) for p in sorted(_examined(both.other)))
+    examined = sorted(_examined(both.other))
+    sizes = ", ".join(str(p) for p in examined)
+    made_for = (
+        f"made for {sizes} players only"
+        if set(examined) < set(both.this["players"].to_list())
+        else f"made for {sizes} players"
+    )
     blocks: list[Block] = [
         Para(
             f"**Beside the {b} crew.** The run beside this one (`{both.other_path}`) has its "
-            f"own autopsy, made for {sizes} players only; below, per crew size both "
+            f"own autopsy, {made_for}; below, per crew size both "
             f"autopsies examined, each mission's {a} crew above its {b} crew. The deals are "
             "the same but each crew loses its own games, so each share is of that crew's "
             "lost games examined."
@@ -220,5 +226,8 @@ def beside_rows(run: Run, both: Crews) -> pl.DataFrame:
     parts = [both.pair(run, p).drop("order", "number") for p in both.players()]
     rows = pl.concat(parts) if parts else pl.DataFrame(schema={**SUMMARY_SCHEMA, "crew": pl.String})
     return rows.select(
-        "mission", "players", "crew", *SUMMARY_SCHEMA.keys() - {"mission", "players"}
+        "mission",
+        "players",
+        "crew",
+        *(k for k in SUMMARY_SCHEMA if k not in ("mission", "players")),
     )

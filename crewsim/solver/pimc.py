@@ -38,6 +38,7 @@ from crewsim.engine.tricks import crew_card, legal_cards, play_tricks
 from crewsim.errors import CrewsimError
 from crewsim.kernel.bits import lowest, popcount, seat_after
 from crewsim.kernel.layout import (
+    BP_KIND,
     BP_PIMC_BUDGET,
     BP_PIMC_WORLDS,
     G_DONE,
@@ -574,7 +575,7 @@ def position_verdicts(state, mp_in, bp_in, ds_tab_in, ds_code_in, n, seed, budge
 def runner(bp: np.ndarray) -> Callable[..., dict[str, np.ndarray]]:
     """The chunk function that plays crew ``bp``: this module's for the PIMC crew, else the
     engine's ``run_chunk``."""
-    if int(bp[0]) == PIMC:
+    if int(bp[BP_KIND]) == PIMC:
         return run_pimc_chunk
     from crewsim.engine.run import run_chunk
 

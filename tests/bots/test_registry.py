@@ -45,6 +45,8 @@ def test_the_pimc_crew_is_the_heuristic_with_pimc_parameters() -> None:
         ("poorscore = 1", "unknown field 'poorscore'"),
         ("search_loss_credit = 2", "expected 0 to 1, got 2"),
         ("search_max_worlds = -1", "expected 0 to 4096, got -1"),
+        ("pimc_worlds = 8", "field 'pimc_worlds' is for a crew of kind 'pimc', not 'heuristic'"),
+        ("search_z = 3", "field 'search_z' is for a crew of kind 'search', not 'heuristic'"),
     ],
 )
 def test_a_bad_value_is_one_line(tmp_path: Path, line: str, message: str) -> None:

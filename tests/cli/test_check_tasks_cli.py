@@ -171,6 +171,10 @@ def test_monte_carlo_numbers_do_not_depend_on_jobs() -> None:
         ([str(k) for k in range(1, 10)], "at most 8 tasks"),
         (["71", "-n", "-1"], "-n"),
         (["71", "--bot", "nobody", "-n", "10"], "unknown bot"),
+        (
+            ["71", "--bot", "pimc", "-n", "10"],
+            "--bot pimc: the pimc crew plays no Deep Sea mission",
+        ),
         (["71", "--ceiling"], "--ceiling solves deals the bots played: give -n too"),
         (["71", "-n", "10", "--ceiling-n", "5"], "--ceiling-n tunes --ceiling"),
         (["71", "-n", "10", "--ceiling", "--ceiling-n", "0"], "--ceiling-n: expected 1 or more"),

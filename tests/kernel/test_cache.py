@@ -33,4 +33,4 @@ def test_every_module_with_jitted_code_versions_the_cache() -> None:
     Planet Nine search's constants and helpers, which ``cache=True`` alone never rechecks."""
     package = Path(kernel.__file__).resolve().parents[1]
     jitted = {p for p in package.rglob("*.py") if "@njit" in p.read_text()}
-    assert jitted and jitted <= set(kernel.jitted_sources())
+    assert jitted and jitted <= set(kernel.game_sources())
