@@ -18,9 +18,10 @@ import numpy as np
 from numba import njit
 
 from crewsim.kernel.bits import FULL, lowest, popcount, rand_below
-from crewsim.kernel.layout import G_CMD, G_DUMMY, G_PLAYED, G_SEATS
+from crewsim.kernel.layout import G_CMD, G_DUMMY, G_PLAYED, G_SEATS, G_UNCOVER
 
 MAX_HOLDERS = 5
+UNCOVERED = -2  # ``holders_of``: the card under the dummy's card played this trick
 CHAIN_MOVES = 24  # chain moves per world, per card to place
 
 
@@ -201,7 +202,8 @@ def sample_holders(pool, need, allowed, m, tries, chained, out, st):
 @njit(cache=True)
 def holders_of(S, me, holder, need, allowed):
     """The holders of the cards seat ``me`` cannot see, and their pool: ``holder[h]`` is a seat,
-    or -1 for the dummy's face-down pile.  Returns ``(m, pool)``."""
+    -1 for the dummy's face-down pile, or ``UNCOVERED`` for the card the dummy's face-up card
+    played in this trick covered (turned up when the trick ends).  Returns ``(m, pool)``."""
     g = S.g
     seats, dummy = g[G_SEATS], g[G_DUMMY]
     seen = S.hands[me]
@@ -226,7 +228,20 @@ def holders_of(S, me, holder, need, allowed):
         if face_down:
             holder[m], need[m], allowed[m] = -1, face_down, pool
             m += 1
+        if g[G_UNCOVER] >= 0:
+            holder[m], need[m], allowed[m] = UNCOVERED, 1, pool
+            m += 1
     return m, pool
+
+
+@njit(cache=True)
+def uncovered_of(holder, m, dealt):
+    """The card a sampled deal puts beneath the dummy's face-up card played in this trick, or
+    -1 when it has not played one that covered a card."""
+    for h in range(m):
+        if holder[h] == UNCOVERED:
+            return lowest(dealt[h])
+    return -1
 
 
 @njit(cache=True)
@@ -243,7 +258,7 @@ def place_world(S, holder, m, dealt, hands, under, st):
         s = holder[h]
         if s >= 0:
             hands[s] = dealt[h] | S.known[s]
-        else:
+        elif s == -1:
             pile = dealt[h]
             tops = np.zeros(40, dtype=np.int64)
             n = 0

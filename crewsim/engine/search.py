@@ -19,7 +19,14 @@ from numba import njit
 from crewsim.bots.crew import choose_comm
 from crewsim.bots.endgame import LOST
 from crewsim.bots.registry import KINDS
-from crewsim.bots.worlds import MAX_HOLDERS, decider, holders_of, place_world, sample_holders
+from crewsim.bots.worlds import (
+    MAX_HOLDERS,
+    decider,
+    holders_of,
+    place_world,
+    sample_holders,
+    uncovered_of,
+)
 from crewsim.engine.tricks import crew_card, legal_cards, play_tricks, showable
 from crewsim.kernel.bits import lowest, popcount, seat_after
 from crewsim.kernel.layout import (
@@ -40,6 +47,7 @@ from crewsim.kernel.layout import (
     G_PLAYING,
     G_SEATS,
     G_T,
+    G_UNCOVER,
     SS_CHAINED,
     SS_DECISIONS,
     SS_EARLY,
@@ -177,10 +185,13 @@ def _search(S, R, deep, me, options, preferred, slot, offset, r_comms, r_draws, 
         world_hands[:] = S.hands
         world_under[:] = S.under
         place_world(S, holder, m, dealt, world_hands, world_under, S.rng)
+        up = uncovered_of(holder, m, dealt)
         for i in range(n):
             copy_game(S, R)
             R.hands[:] = world_hands
             R.under[:] = world_under
+            if up >= 0:  # the world's card turned up after this trick, not the real one
+                R.g[G_UNCOVER] = up
             R.g[slot] = options[i] + offset
             play_tricks(R, deep, False, False, 0, r_comms, r_draws, r_plays)
             value[i] = _value(R, credit)

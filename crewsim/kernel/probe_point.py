@@ -10,6 +10,7 @@ from crewsim.kernel.layout import (
     DEC_PREDICT,
     G_NIN,
     G_T,
+    G_UNCOVER,
     PR_AT,
     PR_COMMS,
     PR_COUNT,
@@ -37,6 +38,11 @@ def probe_point(S, kind, seat, n_comms):
     if p[PR_SWAP]:
         S.hands[:] = S.probe_hands
         S.under[:] = S.probe_under
+        if S.g[G_UNCOVER] >= 0:  # the dummy's card played in this trick: what it covered, which
+            for k in range(S.g[G_NIN]):  # the re-deal lists beneath it, turns up after the trick
+                top = S.trick[k]
+                if S.under[top] >= 0:
+                    S.g[G_UNCOVER], S.under[top] = S.under[top], -1
         if kind == DEC_BLIND_YES:
             S.tcard[:] = S.probe_tasks
     return True

@@ -31,7 +31,14 @@ import numpy as np
 from numba import njit
 
 from crewsim.bots.registry import KINDS
-from crewsim.bots.worlds import MAX_HOLDERS, decider, holders_of, place_world, sample_holders
+from crewsim.bots.worlds import (
+    MAX_HOLDERS,
+    decider,
+    holders_of,
+    place_world,
+    sample_holders,
+    uncovered_of,
+)
 from crewsim.engine.play import set_up_game
 from crewsim.engine.run import _tables, new_state
 from crewsim.engine.tricks import crew_card, legal_cards, play_tricks
@@ -319,18 +326,6 @@ def world_values(S, scratch, hands_w, under_w, up, options, budget, values):
 
 
 @njit(cache=True)
-def uncovered_in_world(S, pool, dealt, m):
-    """The card the world puts beneath the dummy's face-up card played in this trick: the one
-    card of the pool no holder was dealt (-1 when the dummy has not uncovered one)."""
-    if S.g[G_UNCOVER] < 0:
-        return -1
-    rest = pool
-    for h in range(m):
-        rest &= ~dealt[h]
-    return lowest(rest) if rest else -1
-
-
-@njit(cache=True)
 def pimc_decision(S, scratch, oracle):
     """The card the PIMC crew plays where the game ``S`` stopped, into ``G_FORCE``.
 
@@ -370,7 +365,7 @@ def pimc_decision(S, scratch, oracle):
         world_hands[:] = S.hands
         world_under[:] = S.under
         place_world(S, holder, m, dealt, world_hands, world_under, S.rng)
-        up = uncovered_in_world(S, pool, dealt, m)
+        up = uncovered_of(holder, m, dealt)
         world_values(S, scratch, world_hands, world_under, up, options, budget, values)
         for i in range(n):
             total[i] += values[i]

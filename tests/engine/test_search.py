@@ -9,7 +9,14 @@ from numba import njit
 
 from crewsim.bots import get_bot
 from crewsim.bots.registry import Bot
-from crewsim.bots.worlds import MAX_HOLDERS, decider, holders_of, place_world, sample_holders
+from crewsim.bots.worlds import (
+    MAX_HOLDERS,
+    decider,
+    holders_of,
+    place_world,
+    sample_holders,
+    uncovered_of,
+)
 from crewsim.engine.play import set_up_game
 from crewsim.engine.run import _tables, new_state, run_chunk
 from crewsim.engine.search import copy_game, prepare_rollouts
@@ -151,8 +158,12 @@ def test_worlds_of_games_in_play_keep_what_is_public(mission_id: str, players: i
             continue
         me = decider(S, seat_after(S.g[L.G_LEADER], S.g[L.G_NIN], S.g[L.G_SEATS]))
         m, pool = holders_of(S, me, holder, need, allowed)
+        assert need[:m].sum() == bin(pool).count("1")  # every hidden card has a place
         for _ in range(30):
             assert sample_holders(pool, need, allowed, m, 64, False, dealt, st) > 0
+            assert [bin(d).count("1") for d in dealt[:m]] == list(need[:m])
+            assert int(np.bitwise_or.reduce(dealt[:m])) == pool
+            assert (uncovered_of(holder, m, dealt) >= 0) == (S.g[L.G_UNCOVER] >= 0)
             hands, under = S.hands.copy(), S.under.copy()
             place_world(S, holder, m, dealt, hands, under, st)
             assert hands[me] == S.hands[me]
@@ -163,3 +174,31 @@ def test_worlds_of_games_in_play_keep_what_is_public(mission_id: str, players: i
                 assert s == me or hands[s] & ~S.possible[s] == 0
             checked += 1
     assert checked >= 60
+
+
+def test_the_card_the_dummy_uncovers_is_a_hidden_card_of_the_world() -> None:
+    """Two players, a decision after the dummy played a face-up card that covered one: that
+    card is hidden until the trick ends, so each world deals it like the rest: one card of the
+    pool, in no other place, not the real one by rule (``test_honest`` re-deals it)."""
+    state = _game("pn-10", 2)
+    S = state[0]
+    holder, need, allowed, dealt = (np.zeros(MAX_HOLDERS, dtype=np.int64) for _ in range(4))
+    st = np.array([5], dtype=np.int64)
+    seen = 0
+    for gi in range(8):
+        for stops in range(1, 30, 3):
+            if not _stop(state, np.int64(11), gi, stops) or S.g[L.G_UNCOVER] < 0:
+                continue
+            me = decider(S, seat_after(S.g[L.G_LEADER], S.g[L.G_NIN], S.g[L.G_SEATS]))
+            m, pool = holders_of(S, me, holder, need, allowed)
+            cards = set()
+            for _ in range(40):
+                assert sample_holders(pool, need, allowed, m, 64, False, dealt, st) > 0
+                up = uncovered_of(holder, m, dealt)
+                assert pool >> up & 1 and not any(
+                    d >> up & 1 for d, h in zip(dealt[:m], holder[:m], strict=True) if h != -2
+                )
+                cards.add(up)
+            assert len(cards) > 1  # not the real card every time
+            seen += 1
+    assert seen >= 3
