@@ -25,7 +25,7 @@ CREWSIM = Path(sys.executable).parent / "crewsim"
         ("planet_nine.toml", "ok: 50 missions"),
         ("deep_sea.toml", "ok: 32 missions"),
         ("deep_sea_tasks.toml", "ok: 96 task cards"),
-        ("bots.toml", "ok: 4 bot crews"),
+        ("bots.toml", "ok: 5 bot crews"),
     ],
 )
 def test_shipped_files_validate(name: str, expected: str) -> None:
