@@ -63,6 +63,7 @@ def _stacked(run: Run, part: pl.DataFrame, labels: list[str], title: str) -> Fig
         ax.barh(labels, share, left=left, color=COLOURS[kind], label=LABELS[kind])
         left = [a + b for a, b in zip(left, share, strict=True)]
     ax.set_xlim(0, 100)
+    ax.margins(y=0.5 / max(part.height, 1))  # half a bar above and below, not 5 % of a long chart
     ax.set_xlabel("share of the lost games examined (%)")
     ax.tick_params(axis="y", labelsize=7)
     # right of the bars, in room the constrained layout keeps for it: clear of the axis label
