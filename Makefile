@@ -44,11 +44,11 @@ demo: $(STAMP)
 # runs/deep-sea-search): the same seed and distress setting, so the very same deals; and in
 # both campaign reports "Why games are lost", the autopsy of the first AUTOPSY_LOST lost games
 # of every cell (a few minutes), and of the search crew's first AUTOPSY_SEARCH_LOST at 4 players.
-# Without the search crew 6-10 minutes on this 2-core machine (6 min 5 s and 7 min 23 s
-# measured on 2026-12-02; the ceiling cells run on both cores, and the hardest of their deals
-# get up to CEILING_CONFLICTS).  The search crew plays thousands of times slower than the
-# heuristic crew: its two runs take most of the time of `make reports` (about 45 minutes at
-# SEARCH_GAMES = 200, estimated from 100-deal runs at 3 and 4 players on 2026-12-06).
+# Measured on 2026-12-07 on this 2-core machine while other work shared it: the heuristic
+# runs with their ceilings and autopsies 57 min (Planet Nine 26, Deep Sea 31), the search
+# crew's runs 55 min (27 and 28: it plays thousands of times slower than the heuristic crew),
+# their autopsies 14 min (a replay of the search crew's games is as slow as playing them),
+# then the pages and the balance fit.
 REPORT_GAMES ?= 100000
 REPORT_SEED ?= 1
 CEILING_DEALS ?= 100
