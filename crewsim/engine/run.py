@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 import numpy as np
@@ -58,6 +59,21 @@ def run_chunk(
     """
     if int(bp[L.BP_KIND]) == KINDS["pimc"]:  # it would play the heuristic's cards here
         raise CrewsimError("the pimc crew plays through crewsim.solver.pimc.runner(bp)")
+    return play_with(play_chunk, mp, bp, n, seed, record, state)
+
+
+def play_with(
+    kernel: Callable[..., None],
+    mp: np.ndarray,
+    bp: np.ndarray,
+    n: int,
+    seed: int,
+    record: bool,
+    state: np.recarray | None,
+    *extra: object,
+) -> dict[str, np.ndarray]:
+    """Allocate ``run_chunk``'s result arrays, let ``kernel`` (``play_chunk`` or a chunk
+    function with its arguments, then ``extra``) fill them, and return them by name."""
     out: dict[str, np.ndarray] = {
         "success": np.zeros(n, dtype=np.bool_),
         "fail_trick": np.zeros(n, dtype=np.int8),
@@ -83,7 +99,7 @@ def run_chunk(
         "ds": np.full((r, L.REC_DS), -1, dtype=np.int64),
     }
     tab, codes = _tables(mp)
-    play_chunk(
+    kernel(
         new_state() if state is None else state,
         mp,
         bp,
@@ -110,6 +126,7 @@ def run_chunk(
         out["repairs"],
         out["ds_cards"],
         out["ds_owners"],
+        *extra,
     )
     if record:
         out.update({f"rec_{k}": v for k, v in rec.items()})

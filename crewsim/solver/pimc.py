@@ -40,7 +40,7 @@ from crewsim.bots.worlds import (
     uncovered_of,
 )
 from crewsim.engine.play import set_up_game
-from crewsim.engine.run import _tables, new_state
+from crewsim.engine.run import play_with
 from crewsim.engine.tricks import crew_card, legal_cards, play_tricks
 from crewsim.errors import CrewsimError
 from crewsim.kernel.bits import lowest, popcount, seat_after
@@ -76,9 +76,6 @@ from crewsim.kernel.layout import (
     OBJ_ONES,
     OBJ_PINK,
     OMEGA_CODE,
-    REC_COMMS,
-    REC_DS,
-    REC_PLAYS,
     SS_CHAINED,
     SS_DECISIONS,
     SS_ROLLOUTS,
@@ -466,64 +463,7 @@ def run_pimc_chunk(
     (``oracle``, for tests: each decision sees the real deal instead of sampled worlds).
     Raises CrewsimError for a mission the crew cannot play (``check_mission``)."""
     check_mission(mp, "")
-    out: dict[str, np.ndarray] = {
-        "success": np.zeros(n, dtype=np.bool_),
-        "fail_trick": np.zeros(n, dtype=np.int8),
-        "fail_kind": np.zeros(n, dtype=np.int8),
-        "fail_detail": np.zeros(n, dtype=np.int8),
-        "distress": np.zeros(n, dtype=np.bool_),
-        "redeals": np.zeros(n, dtype=np.int8),
-        "repairs": np.zeros(n, dtype=np.int8),
-        "ds_cards": np.zeros((n, MAX_DS), dtype=np.int8),
-        "ds_owners": np.full((n, MAX_DS), -1, dtype=np.int8),
-    }
-    r = n if record else 1
-    rec = {
-        "hands": np.zeros((r, 5), dtype=np.int64),
-        "under": np.full((r, 7, 2), -1, dtype=np.int64),
-        "tasks": np.zeros((r, MAX_TASKS, 3), dtype=np.int64),
-        "pick": np.zeros((r, MAX_TASKS), dtype=np.int64),
-        "setup": np.zeros((r, 11), dtype=np.int64),
-        "comms": np.full((r, REC_COMMS, 4), -1, dtype=np.int64),
-        "draws": np.full((r, 5), -1, dtype=np.int64),
-        "plays": np.full((r, REC_PLAYS), -1, dtype=np.int64),
-        "ds": np.full((r, REC_DS), -1, dtype=np.int64),
-    }
-    if state is None:
-        state = new_state()
-    tab, codes = _tables(mp)
-    pimc_chunk(
-        state,
-        mp,
-        bp,
-        tab,
-        codes,
-        n,
-        np.int64(seed),
-        out["success"],
-        out["fail_trick"],
-        out["fail_kind"],
-        out["fail_detail"],
-        out["distress"],
-        record,
-        rec["hands"],
-        rec["under"],
-        rec["tasks"],
-        rec["pick"],
-        rec["setup"],
-        rec["comms"],
-        rec["draws"],
-        rec["plays"],
-        rec["ds"],
-        out["redeals"],
-        out["repairs"],
-        out["ds_cards"],
-        out["ds_owners"],
-        oracle,
-    )
-    if record:
-        out.update({f"rec_{k}": v for k, v in rec.items()})
-    return out
+    return play_with(pimc_chunk, mp, bp, n, seed, record, state, oracle)
 
 
 @njit(cache=True)

@@ -11,6 +11,7 @@ from crewsim.bots import get_bot
 from crewsim.bots.registry import Bot
 from crewsim.bots.worlds import (
     MAX_HOLDERS,
+    UNCOVERED,
     decider,
     holders_of,
     place_world,
@@ -196,7 +197,9 @@ def test_the_card_the_dummy_uncovers_is_a_hidden_card_of_the_world() -> None:
                 assert sample_holders(pool, need, allowed, m, 64, False, dealt, st) > 0
                 up = uncovered_of(holder, m, dealt)
                 assert pool >> up & 1 and not any(
-                    d >> up & 1 for d, h in zip(dealt[:m], holder[:m], strict=True) if h != -2
+                    d >> up & 1
+                    for d, h in zip(dealt[:m], holder[:m], strict=True)
+                    if h != UNCOVERED
                 )
                 cards.add(up)
             assert len(cards) > 1  # not the real card every time
