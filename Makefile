@@ -6,7 +6,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba-cache
 
-.PHONY: venv demo test lint bench profile reports report-runs report-pages clean
+.PHONY: venv demo test lint bench profile reports report-runs report-heuristic-runs \
+	report-search-runs report-pages clean
 
 $(STAMP): pyproject.toml
 	@$(PY) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { \
@@ -66,8 +67,10 @@ reports: report-runs report-pages
 
 # the runs behind the reports (runs/), each autopsied right after it is played: an autopsy
 # replays the games, which needs the kernel that played them
-report-runs: $(STAMP)
-	rm -rf runs/planet-nine runs/planet-nine-search runs/deep-sea runs/deep-sea-search
+report-runs: report-heuristic-runs report-search-runs
+
+report-heuristic-runs: $(STAMP)
+	rm -rf runs/planet-nine runs/deep-sea
 	$(BIN)/crewsim simulate planet-nine --players 2,3,4,5 -n $(REPORT_GAMES) --seed $(REPORT_SEED) \
 		--distress $(REPORT_DISTRESS) --out runs/planet-nine --ceiling --ceiling-n $(CEILING_DEALS) \
 		--ceiling-conflicts $(CEILING_CONFLICTS) --format json > /dev/null
@@ -76,6 +79,11 @@ report-runs: $(STAMP)
 		--distress $(REPORT_DISTRESS) --out runs/deep-sea --ceiling --ceiling-n $(CEILING_DEALS) \
 		--ceiling-conflicts $(CEILING_CONFLICTS) --format json > /dev/null
 	$(BIN)/crewsim autopsy runs/deep-sea --lost $(AUTOPSY_LOST) --format csv > /dev/null
+
+# the search crew's runs alone (after a change to it, then report-pages): the heuristic
+# crew's deals, which the seed and distress setting fix
+report-search-runs: $(STAMP)
+	rm -rf runs/planet-nine-search runs/deep-sea-search
 	$(BIN)/crewsim simulate planet-nine --players 2,3,4,5 -n $(SEARCH_GAMES) --seed $(REPORT_SEED) \
 		--distress $(REPORT_DISTRESS) --bot search --out runs/planet-nine-search \
 		--format json > /dev/null

@@ -218,8 +218,9 @@ def throughput(
 
 def search_throughput(mission: str, games: int, repeats: int, seed: int = SEED) -> dict[str, Any]:
     """The search crew's games/s on one core (median of ``repeats`` runs of the same deals),
-    with what its decisions cost: worlds and rollouts each, the share the sequential test
-    settled before the most worlds, the share of worlds the chain gave."""
+    with its searched decisions per game (and of them, the set-up's) and what they cost:
+    worlds and rollouts each, the share the sequential test settled before the most worlds,
+    the share of worlds the chain gave."""
     from crewsim.engine.run import new_state, run_chunk
     from crewsim.kernel import layout as L
 
@@ -244,6 +245,7 @@ def search_throughput(mission: str, games: int, repeats: int, seed: int = SEED) 
         "games_per_s": games / statistics.median(runs),
         "success_rate": float(last["success"].mean()),
         "decisions_per_game": decisions / games,
+        "setup_decisions_per_game": stats[L.SS_SETUP] / games,
         "worlds_per_decision": stats[L.SS_WORLDS] / decisions,
         "rollouts_per_decision": stats[L.SS_ROLLOUTS] / decisions,
         "settled_early": stats[L.SS_EARLY] / decisions,
@@ -762,6 +764,8 @@ def figures(results: dict[str, Any]) -> list[Figure]:
                     f"≥ {target:g}",
                     _ok(r["games_per_s"], target),
                     f"median of {r['repeats']} x {r['games']}; success {r['success_rate']:.1%}; "
+                    f"{r['decisions_per_game']:.0f} decisions a game "
+                    f"({r['setup_decisions_per_game']:.1f} in the set-up); "
                     f"per decision {r['worlds_per_decision']:.0f} worlds, "
                     f"{r['rollouts_per_decision']:.0f} rollouts; settled early "
                     f"{r['settled_early']:.0%}; worlds from the chain {r['chained_worlds']:.1%}",

@@ -1,6 +1,6 @@
 """Two bot crews on exactly the same deals: a paired comparison (McNemar).
 
-Deals come from their own random stream (``engine.play``: ``deal_st``, seeded by the chunk's
+Deals come from their own random stream (``engine.setup``: ``deal_st``, seeded by the chunk's
 seed and the game's place in it), apart from the bots' choices.  Two runs of the same root
 seed, distress setting and chunk size therefore deal game ``i`` of every cell alike, whatever
 the crew, and can be paired game by game (``analysis.run_pairs``); ``play_paired`` does the

@@ -82,6 +82,7 @@ from crewsim.kernel.layout import (
     PR_VALUE,
 )
 from crewsim.kernel.probe_point import probe_point
+from crewsim.kernel.script import YES_NO, begin, end
 
 LOW = np.int64(0x1F) * ONES  # the colours' 1 to 5
 HIGH = np.int64(0x7 << 6) * ONES  # the colours' 7 to 9
@@ -223,11 +224,10 @@ def select(S, bp, alloc, hands, st):
             first = 1 if alloc == ALLOC_VOLUNTEER_1 else 0
             for j in range(first, first + seats):
                 s = (cap + j) % seats
-                probed = probe_point(S, DEC_ANSWER, s, 0)
-                yes = _all_score(tab, task, n, s, cap, hands[s]) >= -DS_ACCEPT * n
-                if probed:
-                    S.probe[PR_VALUE] = yes
-                if yes:
+                yes = False
+                if not begin(S, DEC_ANSWER, s):
+                    yes = _all_score(tab, task, n, s, cap, hands[s]) >= -DS_ACCEPT * n
+                if end(S, DEC_ANSWER, s, yes, YES_NO):
                     chosen = s
                     break
             if chosen < 0:  # nobody said yes: the captain, or if a captain card is among
@@ -248,14 +248,13 @@ def select(S, bp, alloc, hands, st):
         got = 0
         for j in range(1, seats + 1):
             s = (cap + j) % seats
-            probed = probe_point(S, DEC_ANSWER, s, 0)
-            sc = 0.0
-            for k in range(n):
-                sc += task_score(tab, task[k] * N_COLS, hands[s])
-            yes = random_crew.answer(st) if rnd else sc >= -DS_ACCEPT * n
-            if probed:
-                S.probe[PR_VALUE] = yes
-            if yes or seats - j + 1 <= 2 - got:
+            yes = False
+            if not begin(S, DEC_ANSWER, s):
+                sc = 0.0
+                for k in range(n):
+                    sc += task_score(tab, task[k] * N_COLS, hands[s])
+                yes = random_crew.answer(st) if rnd else sc >= -DS_ACCEPT * n
+            if end(S, DEC_ANSWER, s, yes, YES_NO) or seats - j + 1 <= 2 - got:
                 takers |= np.int64(1) << s
                 got += 1
                 if got == 2:
@@ -299,15 +298,14 @@ def select(S, bp, alloc, hands, st):
                     continue
                 if fewest < 0 or seat_count(counts, q) < seat_count(counts, fewest):
                     fewest = q
-                probed = probe_point(S, DEC_ANSWER, q, 0)
-                if rnd:
-                    yes = random_crew.answer(st)
-                else:
-                    b = task_score(tab, row, hands[q]) - DS_TAKEN_COST * seat_count(counts, q)
-                    yes = b >= PASS_MARGIN - tab[row + C_VALUE]
-                if probed:
-                    S.probe[PR_VALUE] = yes
-                if yes:
+                yes = False
+                if not begin(S, DEC_ANSWER, q):
+                    if rnd:
+                        yes = random_crew.answer(st)
+                    else:
+                        b = task_score(tab, row, hands[q]) - DS_TAKEN_COST * seat_count(counts, q)
+                        yes = b >= PASS_MARGIN - tab[row + C_VALUE]
+                if end(S, DEC_ANSWER, q, yes, YES_NO):
                     best_s = q
                     break
             if best_s < 0:
@@ -319,50 +317,69 @@ def select(S, bp, alloc, hands, st):
         turn = (turn + 1) % seats
         if not (takers >> s & 1):
             continue
-        probed = probe_point(S, DEC_SELECT, s, 0)
-        best_k, best_sc = -1, -1e18
-        for k in range(n):
-            row = task[k] * N_COLS
-            if owner[k] >= 0 or not may_take(tab, row, s, cap):
-                continue
-            sc = task_score(tab, row, hands[s])
-            if rnd:
-                sc = random_crew.pick_score(st)
-            elif clashes_at(clash, owner, k, s):
-                sc -= 1e9  # a bot takes a task that cannot go with the others only if forced
-            elif not _ends_clean(
-                tab, task, owner, n, k, s, seats, takers, cap, hands[s], clash, S.ds_sim
-            ):
-                sc -= 1e6  # ... or one that leaves a clash for the rest of the draft
-            if sc > best_sc:
-                best_k, best_sc = k, sc
-        if best_k < 0:
-            if probed:
-                S.probe[PR_VALUE] = -1
+        if begin(S, DEC_SELECT, s):
+            v = end(S, DEC_SELECT, s, 0, 0)
+        else:
+            v, options = _select_one(S, s, passes, rnd, takers, st)
+            v = end(S, DEC_SELECT, s, v, options)
+        if v <= 0:  # a pass, or nothing left to take
+            if v == 0:
+                passes -= 1
             continue
-        # with fewer tasks than players a member may pass (rule 16); a bot passes on a task
-        # that suits its hand worse than an average hand, while passes are still to spare
-        value = tab[task[best_k] * N_COLS + C_VALUE]
-        if (
-            not rnd
-            and passes > 0
-            and best_sc < PASS_MARGIN - value
-            and not (
-                passes == 1
-                and best_sc > -NO_WAY / 2
-                and _only_held_count(tab, task[best_k] * N_COLS)
-            )
-        ):  # an exact count of submarines: with one pass left, a hand able to end on it
-            passes -= 1  # keeps it rather than leave it to the next, which may hold none
-            if probed:
-                S.probe[PR_VALUE] = -1
-            continue
-        if probed:
-            S.probe[PR_VALUE] = best_k
+        best_k = v - 1
         owner[best_k] = s
         counts = count_seat(counts, s)
         left -= 1
     return False
+
+
+@njit(cache=True)
+def _select_one(S, s, passes, rnd, takers, st):
+    """Seat ``s``'s turn in the selection: 1 + the task card it takes, 0 to pass (with fewer
+    tasks than players, while passes are to spare), -1 when none is left it may take; and the
+    mask of those values the search crew may choose among (the cards that clash with no
+    card taken, the heuristic's own choice, a pass)."""
+    tab, task, owner = S.ds_tab, S.ds_task, S.ds_owner
+    g = S.g
+    seats, cap, n = g[G_SEATS], g[G_CMD], g[G_NDS]
+    hands, clash = S.hands, S.ds_clash
+    best_k, best_sc = -1, -1e18
+    options = np.int64(1) if passes > 0 else np.int64(0)
+    for k in range(n):
+        row = task[k] * N_COLS
+        if owner[k] >= 0 or not may_take(tab, row, s, cap):
+            continue
+        sc = task_score(tab, row, hands[s])
+        if rnd:
+            sc = random_crew.pick_score(st)
+        elif clashes_at(clash, owner, k, s):
+            sc -= 1e9  # a bot takes a task that cannot go with the others only if forced
+        else:
+            options |= np.int64(1) << (k + 1)
+            if not _ends_clean(
+                tab, task, owner, n, k, s, seats, takers, cap, hands[s], clash, S.ds_sim
+            ):
+                sc -= 1e6  # ... or one that leaves a clash for the rest of the draft
+        if sc > best_sc:
+            best_k, best_sc = k, sc
+    if best_k < 0:
+        return np.int64(-1), np.int64(0)
+    options |= np.int64(1) << (best_k + 1)
+    # with fewer tasks than players a member may pass (rule 16); a bot passes on a task
+    # that suits its hand worse than an average hand, while passes are still to spare
+    value = tab[task[best_k] * N_COLS + C_VALUE]
+    if (
+        not rnd
+        and passes > 0
+        and best_sc < PASS_MARGIN - value
+        and not (
+            passes == 1 and best_sc > -NO_WAY / 2 and _only_held_count(tab, task[best_k] * N_COLS)
+        )
+    ):  # an exact count of submarines: with one pass left, a hand able to end on it
+        return np.int64(
+            0
+        ), options  # keeps it rather than leave it to the next, which may hold none
+    return best_k + 1, options
 
 
 @njit(cache=True)

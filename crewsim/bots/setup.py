@@ -61,6 +61,7 @@ from crewsim.kernel.layout import (
     PR_VALUE,
 )
 from crewsim.kernel.probe_point import probe_point
+from crewsim.kernel.script import UNPROBED, YES_NO, begin, end
 
 
 @njit(cache=True, forceinline=True)
@@ -173,10 +174,10 @@ def allocate(S, mp, bp, g, hands, tcard, towner, pick, st):
         free = (np.int64(1) << n) - 1
         for k in range(n):
             s = (cmd + k) % seats
-            probed = probe_point(S, DEC_DRAFT, s, 0)
-            i = choose_draft(bp, hands[s], free, tcard, st)
-            if probed:
-                S.probe[PR_VALUE] = i
+            i = -1
+            if not begin(S, DEC_DRAFT, s):
+                i = choose_draft(bp, hands[s], free, tcard, st)
+            i = end(S, DEC_DRAFT, s, i, free)
             towner[i] = s
             pick[k] = i
             free &= ~(np.int64(1) << i)
@@ -199,14 +200,13 @@ def allocate(S, mp, bp, g, hands, tcard, towner, pick, st):
                     continue
                 if fewest < 0 or c < seat_count(counts, fewest):
                     fewest = s
-                probed = probe_point(S, DEC_YES, s, 0)
-                if bp[BP_KIND] == RANDOM:
-                    yes = random_crew.answer(st)
-                else:
-                    yes = says_yes(bp, hands[s], tcard[i])
-                if probed:
-                    S.probe[PR_VALUE] = yes
-                if yes:
+                yes = False
+                if not begin(S, DEC_YES, s):
+                    if bp[BP_KIND] == RANDOM:
+                        yes = random_crew.answer(st)
+                    else:
+                        yes = says_yes(bp, hands[s], tcard[i])
+                if end(S, DEC_YES, s, yes, YES_NO):
                     chosen = s
                     break
             if chosen < 0:  # nobody said yes: the seat with the fewest tasks takes it
@@ -223,11 +223,10 @@ def allocate(S, mp, bp, g, hands, tcard, towner, pick, st):
         else:
             for k in range(1, seats):
                 s = (cmd + k) % seats
-                probed = probe_point(S, DEC_BLIND_YES, s, 0)
-                yes = says_yes_blind(bp, hands[s])
-                if probed:
-                    S.probe[PR_VALUE] = yes
-                if yes:
+                yes = False  # not searched: the task cards are hidden, so worlds would need them
+                if not begin(S, DEC_BLIND_YES, s):
+                    yes = says_yes_blind(bp, hands[s])
+                if end(S, DEC_BLIND_YES, s, yes, 0):
                     chosen = s
                     break
             if chosen < 0:
@@ -251,11 +250,10 @@ def designate(S, mp, bp, g, hands, desig, st):
             desig[0] = (cmd + 1) % seats
             for j in range(1, seats):
                 s = (cmd + j) % seats
-                probed = probe_point(S, DEC_ANSWER, s, 0)
-                yes = answers_good(kind, hands[s])
-                if probed:
-                    S.probe[PR_VALUE] = yes
-                if yes:
+                yes = False
+                if not begin(S, DEC_ANSWER, s):
+                    yes = answers_good(kind, hands[s])
+                if end(S, DEC_ANSWER, s, yes, YES_NO):
                     desig[0] = s
                     break
         elif kind == OBJ_ROLES:  # roles, agreed without showing cards: the first tricks go to the
@@ -265,17 +263,11 @@ def designate(S, mp, bp, g, hands, desig, st):
                 desig[0] = random_crew.any_member(seats, st)
                 desig[1] = random_crew.other_member(desig[0], seats, st)
                 continue
-            first, last = -1e9, -1e9
-            for j in range(seats):
-                s = (cmd + j) % seats
-                sc = DESIG_SURE_TRICK * sure_tricks(hands[s], 0) + strength(hands[s])
-                if sc > first:
-                    desig[0], first = s, sc
-            for j in range(seats):
-                s = (cmd + j) % seats
-                sc = (DESIG_LAST_SURE if sure_tricks(hands[s], 0) else 0.0) - strength(hands[s])
-                if s != desig[0] and sc > last:
-                    desig[1], last = s, sc
+            if not begin(S, UNPROBED, cmd):  # agreed in the open: replayed in every world
+                _roles(hands, seats, cmd, desig)
+            desig[0] = end(S, UNPROBED, cmd, desig[0], 0)
+            begin(S, UNPROBED, cmd)
+            desig[1] = end(S, UNPROBED, cmd, desig[1], 0)
     g[G_SILENCED] = -1
     if mp[MP_SILENCED]:
         for j in range(1, seats):
@@ -283,6 +275,23 @@ def designate(S, mp, bp, g, hands, desig, st):
             if s != g[G_DUMMY]:
                 g[G_SILENCED] = s
                 break
+
+
+@njit(cache=True)
+def _roles(hands, seats, cmd, desig):
+    """The member to win the first tricks (the most sure winners, then the strongest) and the
+    one to win the last (the weakest other holding a sure winner to keep, or the weakest)."""
+    first, last = -1e9, -1e9
+    for j in range(seats):
+        s = (cmd + j) % seats
+        sc = DESIG_SURE_TRICK * sure_tricks(hands[s], 0) + strength(hands[s])
+        if sc > first:
+            desig[0], first = s, sc
+    for j in range(seats):
+        s = (cmd + j) % seats
+        sc = (DESIG_LAST_SURE if sure_tricks(hands[s], 0) else 0.0) - strength(hands[s])
+        if s != desig[0] and sc > last:
+            desig[1], last = s, sc
 
 
 @njit(cache=True)

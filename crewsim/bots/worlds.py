@@ -21,6 +21,7 @@ from crewsim.kernel.bits import FULL, lowest, popcount, rand_below
 from crewsim.kernel.layout import G_CMD, G_DUMMY, G_PLAYED, G_SEATS, G_UNCOVER
 
 MAX_HOLDERS = 5
+ROCKET_4 = np.int64(1) << 39  # the commander's card
 UNCOVERED = -2  # ``holders_of``: the card under the dummy's card played this trick
 CHAIN_MOVES = 24  # chain moves per world, per card to place
 
@@ -231,6 +232,33 @@ def holders_of(S, me, holder, need, allowed):
         if g[G_UNCOVER] >= 0:
             holder[m], need[m], allowed[m] = UNCOVERED, 1, pool
             m += 1
+    return m, pool
+
+
+@njit(cache=True)
+def set_up_holders(S, me, holder, need, allowed):
+    """``holders_of`` before the first trick: every card seat ``me`` does not see, except that
+    the commander (who says so) holds the rocket 4, which never lies beneath the dummy."""
+    g = S.g
+    seats, dummy, cmd = g[G_SEATS], g[G_DUMMY], g[G_CMD]
+    seen = S.hands[me]
+    if dummy >= 0:
+        seen |= S.hands[dummy]
+    pool = FULL & ~seen
+    rest = pool & ~ROCKET_4
+    m = 0
+    for s in range(seats):
+        if s == me or s == dummy:
+            continue
+        holder[m], need[m] = s, popcount(S.hands[s])
+        allowed[m] = pool if s == cmd else rest
+        m += 1
+    if dummy >= 0:
+        face_down = 0
+        for c in range(40):
+            face_down += S.under[c] >= 0
+        holder[m], need[m], allowed[m] = -1, face_down, rest
+        m += 1
     return m, pool
 
 

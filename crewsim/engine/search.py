@@ -9,7 +9,11 @@ view of that world.  A won rollout is worth 1, a lost one a little by the progre
 (tasks done, tricks survived).  Every option meets the same worlds, so the comparison is
 paired; after ``search_min_worlds`` a sequential test stops as soon as the best option leads
 every other by ``search_z`` standard errors of their paired difference, else at
-``search_max_worlds``.  Ties go to the heuristic's own choice.  The set-up steps are the
+``search_max_worlds``.  Ties go to the heuristic's own choice.
+
+With ``search_setup``, the set-up's draft picks, yes/no answers and Deep Sea's task selection
+are searched the same way, each rollout dealing the game again with the world's hands and
+replaying the set-up's decisions so far (``kernel.script``); the other set-up steps are the
 heuristic's.
 """
 
@@ -25,8 +29,10 @@ from crewsim.bots.worlds import (
     holders_of,
     place_world,
     sample_holders,
+    set_up_holders,
     uncovered_of,
 )
+from crewsim.engine.setup import deal_game, decide_set_up
 from crewsim.engine.tricks import crew_card, legal_cards, play_tricks, showable
 from crewsim.kernel.bits import lowest, popcount, seat_after
 from crewsim.kernel.layout import (
@@ -46,12 +52,18 @@ from crewsim.kernel.layout import (
     G_NTASK,
     G_PLAYING,
     G_SEATS,
+    G_SU_OPTIONS,
+    G_SU_PREF,
+    G_SU_SEAT,
+    G_SU_STOP,
     G_T,
     G_UNCOVER,
+    MAX_DS,
     SS_CHAINED,
     SS_DECISIONS,
     SS_EARLY,
     SS_ROLLOUTS,
+    SS_SETUP,
     SS_WORLDS,
 )
 
@@ -157,15 +169,50 @@ def _cards(mask, first):
 
 
 @njit(cache=True)
-def _search(S, R, deep, me, options, preferred, slot, offset, r_comms, r_draws, r_plays):
-    """The option the rollouts rate best in worlds of seat ``me``'s knowledge; each rollout
-    plays on from ``S`` with ``options[i] + offset`` in ``R.g[slot]``."""
+def set_up_decision(S, R, seed, gi, deep, r_comms, r_draws, r_plays):
+    """Decide by search the set-up decision where the pass over game ``gi`` of ``seed``
+    stopped (``kernel.script``): each option is played in worlds of the deciding seat from
+    the deal on, through the rest of the set-up and the hand, by the heuristic crew."""
+    g = S.g
+    S.search_stats[SS_SETUP] += 1
+    return _search(
+        S,
+        R,
+        deep,
+        decider(S, g[G_SU_SEAT]),
+        _cards(g[G_SU_OPTIONS], 0),
+        g[G_SU_PREF],
+        g[G_SU_STOP],
+        0,
+        r_comms,
+        r_draws,
+        r_plays,
+        seed,
+        gi,
+    )
+
+
+@njit(cache=True)
+def _search(
+    S, R, deep, me, options, preferred, slot, offset, r_comms, r_draws, r_plays, seed=0, gi=-1
+):
+    """The option the rollouts rate best in worlds of seat ``me``'s knowledge.  In play
+    (``gi`` < 0) each rollout plays on from ``S`` with ``options[i] + offset`` in
+    ``R.g[slot]``; in the set-up, ``slot`` is 1 + the set-up decision, and each rollout deals
+    game ``gi`` of ``seed`` again and replays the set-up's script with ``options[i]`` there."""
     bp = S.bp
     holder = np.zeros(MAX_HOLDERS, dtype=np.int64)
     need = np.zeros(MAX_HOLDERS, dtype=np.int64)
     allowed = np.zeros(MAX_HOLDERS, dtype=np.int64)
     dealt = np.zeros(MAX_HOLDERS, dtype=np.int64)
-    m, pool = holders_of(S, me, holder, need, allowed)
+    setting_up = gi >= 0
+    if setting_up:
+        m, pool = set_up_holders(S, me, holder, need, allowed)
+    else:
+        m, pool = holders_of(S, me, holder, need, allowed)
+    e2 = np.zeros((1, 1), dtype=np.int64)  # the set-up's record arrays, never written
+    e3 = np.zeros((1, 1, 1), dtype=np.int64)
+    e8 = np.zeros((1, MAX_DS), dtype=np.int8)
     n = len(options)
     total = np.zeros(n)
     cross = np.zeros((n, n))  # sums of products, for the paired differences' variance
@@ -187,12 +234,22 @@ def _search(S, R, deep, me, options, preferred, slot, offset, r_comms, r_draws, 
         place_world(S, holder, m, dealt, world_hands, world_under, S.rng)
         up = uncovered_of(holder, m, dealt)
         for i in range(n):
-            copy_game(S, R)
-            R.hands[:] = world_hands
-            R.under[:] = world_under
-            if up >= 0:  # the world's card turned up after this trick, not the real one
-                R.g[G_UNCOVER] = up
-            R.g[slot] = options[i] + offset
+            if setting_up:
+                R.rng[:] = S.rng
+                R.endgame[LOST] = S.endgame[LOST]
+                deal_game(R, seed, gi)
+                R.hands[:] = world_hands
+                R.under[:] = world_under
+                R.script[: slot - 1] = S.script[: slot - 1]
+                R.script[slot - 1] = options[i]
+                decide_set_up(R, 0, False, 0, e2, e3, e3, e2, e2, e2, e8, e8, slot, False)
+            else:
+                copy_game(S, R)
+                R.hands[:] = world_hands
+                R.under[:] = world_under
+                if up >= 0:  # the world's card turned up after this trick, not the real one
+                    R.g[G_UNCOVER] = up
+                R.g[slot] = options[i] + offset
             play_tricks(R, deep, False, False, 0, r_comms, r_draws, r_plays)
             value[i] = _value(R, credit)
         for i in range(n):

@@ -170,7 +170,8 @@ BP_SEARCH_CREDIT = 12  # search crew: a lost rollout's value at most (by the pro
 BP_SEARCH_COMM = 13  # search crew: 1 = communications chosen by search too (0: the heuristic's)
 BP_PIMC_WORLDS = 14  # pimc crew: worlds sampled per card play with a choice
 BP_PIMC_BUDGET = 15  # pimc crew: the DFS's card plays per world and card before it gives up
-BP_SIZE = 16
+BP_SEARCH_SETUP = 16  # search crew: 1 = the set-up's choices (draft, answers) by search too
+BP_SIZE = 17
 
 # ---- recording (cross-check) layout per game
 REC_PLAYS = 65  # 13 tricks x 5 seats
@@ -214,7 +215,18 @@ G_FORCE = 30  # 1 + the card the next play must be (the search crew's choice), 0
 G_PROBED = 31  # 1: the stopped decision is the one the honesty probe watches
 G_COMM_K = 32  # the seat (counted from the leader) whose communication is next
 G_FORCE_COMM = 33  # 2 + the card the next communication must be (1: none; 0: no choice made)
-G_SIZE = 34
+# the set-up's decisions as a script (kernel.script): replayed, taken, or a stop for the search
+G_SU_J = 34  # set-up decisions met so far in this pass
+G_SU_N = 35  # the first ones, replayed from ``S.script``
+G_SU_SEARCH = 36  # 1: stop at a set-up decision the search crew takes
+G_SU_STOP = 37  # 1 + the set-up decision the pass stopped at (0: none)
+G_SU_KIND = 38  # its DEC_* kind, seat, options (a mask of values) and the heuristic's value
+G_SU_SEAT = 39
+G_SU_OPTIONS = 40
+G_SU_PREF = 41
+G_SIZE = 42
+
+SCRIPT_SIZE = 64  # set-up decisions a game may replay
 
 ENDGAME_SCRATCH = 1024  # room for 13 tricks of 5 seats, 8 deals of the unseen cards, 12 tasks
 
@@ -229,13 +241,14 @@ PR_VALUE = 5  # what it decided: task index, 0/1, card, or -1 (no communication)
 PR_TRICK = 6  # trick index (-1 during set-up)
 PR_NIN = 7  # cards already in the trick
 PR_COMMS = 8  # communications made before it in the game
-PROBE_SIZE = 9
+PR_SETUP = 9  # 1 + the index of the probed decision among the set-up's (0: not a set-up one)
+PROBE_SIZE = 10
 DEC_DRAFT = 1  # which open task to take
 DEC_YES = 2  # "can you take this task?" when the commander distributes
 DEC_BLIND_YES = 3  # "will you take all the tasks?" before they are shown (pn-20/27/37)
 DEC_PASS = 4  # the card to pass in the distress signal
 DEC_ANSWER = 5  # a yes/no answer from the seat's own hand (designation, Deep Sea selection)
-DEC_SELECT = 6  # Deep Sea: the task card to take in turn, or -1 to pass
+DEC_SELECT = 6  # Deep Sea: 1 + the task card taken in turn, 0 a pass, -1 none left to take
 DEC_PREDICT = 7  # Deep Sea: the trick count predicted
 DEC_COMM = 8  # the card to communicate, or none
 DEC_PLAY = 9  # the card to play
@@ -246,7 +259,8 @@ SS_WORLDS = 1  # worlds sampled
 SS_ROLLOUTS = 2  # games played on to their end
 SS_EARLY = 3  # decisions the sequential test settled before the most worlds
 SS_CHAINED = 4  # worlds the chain gave (rejection kept failing)
-SEARCH_STATS = 5
+SS_SETUP = 5  # set-up decisions searched (of SS_DECISIONS)
+SEARCH_STATS = 6
 
 # ---- the chunk's scratch state as one record: arrays viewed out of a numpy record carry no
 # reference count, so passing them between jitted functions costs no atomic incref/decref.
@@ -295,4 +309,5 @@ STATE_FIELDS = (
     ("probe_tasks", "i8", MAX_TASKS),
     ("ds_clash", "i8", 2 * MAX_DS),  # the selection's clashes per task slot (deep_sea_setup)
     ("ds_sim", "i8", MAX_DS),  # the selection's look-ahead owners (deep_sea_setup)
+    ("script", "i8", SCRIPT_SIZE),  # the set-up's decisions of this game (kernel.script)
 )

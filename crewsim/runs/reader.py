@@ -130,7 +130,7 @@ class Run:
         """Every game of the run (or the first ``first`` of each cell), lazily, with ``mission``
         and ``players`` from the file name and ``game``, its place in the cell: runs of the
         same seed, distress and chunk size deal game ``i`` of a cell alike, whatever the crew
-        (``engine.play``: ``deal_st``)."""
+        (``engine.setup``: ``deal_st``)."""
         size = int(self.manifest["chunk_size"])
         files: Path | list[Path] = self.path / "chunks" / "*.parquet"
         if first is not None:  # the chunks past the first games are not opened

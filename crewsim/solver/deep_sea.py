@@ -2,7 +2,7 @@
 every task card in play (and the mission's crew objective)?
 
 The conditions are judged by the kernel's own judges (``crewsim.kernel.conditions.ds_judge``
-for task cards, ``crewsim.engine.play.judge_objective`` for objectives), which the referee
+for task cards, ``crewsim.kernel.judge.judge_objective`` for objectives), which the referee
 cross-checks hold equal to the rules: the search and the simulation agree on what a win is.
 
 One explicit-stack depth-first search over single card plays, like ``crewsim.solver.search``

@@ -39,8 +39,8 @@ from crewsim.bots.worlds import (
     sample_holders,
     uncovered_of,
 )
-from crewsim.engine.play import set_up_game
 from crewsim.engine.run import play_with
+from crewsim.engine.setup import set_up_game
 from crewsim.engine.tricks import crew_card, legal_cards, play_tricks
 from crewsim.errors import CrewsimError
 from crewsim.kernel.bits import lowest, popcount, seat_after

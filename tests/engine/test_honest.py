@@ -26,6 +26,8 @@ from crewsim.solver.pimc import check_mission, run_pimc_chunk
 _CLAIMS = (Claim.HIGHEST, Claim.ONLY, Claim.LOWEST)
 MISSIONS = [m.id for m in resolve_missions("all")]
 BOTS = {name: get_bot(name).vector() for name in ("heuristic", "random", "search")}
+BOTS["search-setup"] = BOTS["search"].copy()
+BOTS["search-setup"][[L.BP_SEARCH_SETUP, L.BP_SEARCH_MAX]] = 1, 16
 
 
 def position(mission: Mission, players: int, rec: dict[str, np.ndarray], d: Decision) -> GameState:
@@ -131,6 +133,16 @@ def test_the_search_crew_too() -> None:
     heuristic's decisions it keeps) do not change in a re-deal either."""
     for k, mission_id in enumerate(MISSIONS[::2]):
         check(mission_id, 2 + k % 4, seed=500 + k, pick=7919 * k + 101, bot="search")
+
+
+def test_the_search_crew_at_the_set_up() -> None:
+    """With ``search_setup`` the draft picks and answers are searched from the deal on, in
+    worlds of what the seat sees before the first trick: they do not change in a re-deal."""
+    set_ups = 0
+    for k, mission_id in enumerate(("pn-10", "pn-5", "pn-33", "pn-36", "pn-8") * 4):
+        where = check(mission_id, 2 + k % 4, seed=900 + k, pick=k % 3, bot="search-setup")
+        set_ups += "trick=-1" in where
+    assert set_ups >= 15
 
 
 @settings(max_examples=300, deadline=None)

@@ -16,11 +16,12 @@ from crewsim.bots.worlds import (
     holders_of,
     place_world,
     sample_holders,
+    set_up_holders,
     uncovered_of,
 )
-from crewsim.engine.play import set_up_game
 from crewsim.engine.run import _tables, new_state, run_chunk
 from crewsim.engine.search import copy_game, prepare_rollouts
+from crewsim.engine.setup import deal_game, set_up_game
 from crewsim.engine.tricks import crew_card, legal_cards, play_tricks
 from crewsim.kernel import layout as L
 from crewsim.kernel.bits import seat_after
@@ -106,17 +107,37 @@ def _search(**params: float) -> np.ndarray:
     return Bot("s", "search", tuple(base.items())).vector()
 
 
-@pytest.mark.parametrize("mission_id", ["pn-10", "pn-12", "pn-24", "pn-46", "ds-6", "ds-20"])
+@pytest.mark.parametrize(
+    "mission_id",
+    [
+        "pn-10",
+        "pn-12",
+        "pn-24",
+        "pn-46",
+        "pn-5",
+        "pn-20",
+        "pn-36",
+        "pn-41",
+        "pn-50",
+        "ds-6",
+        "ds-20",
+    ],
+)
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_a_search_of_no_world_is_the_heuristic_crew(mission_id: str, players: int) -> None:
-    """Stopping at every card play and communication with a choice, asking the heuristic and
-    resuming with its choice plays the heuristic crew's games move for move (the stops, the
-    forced choices and the recording lose nothing)."""
+    """Stopping at every set-up decision, card play and communication with a choice, asking
+    the heuristic and resuming with its choice plays the heuristic crew's games move for move
+    (the stops, the set-up's replays, the forced choices and the recording lose nothing)."""
     mp = KernelMission(get_mission(mission_id), players, distress="always").vector()
     a = run_chunk(mp, get_bot("heuristic").vector(), 30, 7, record=True)
-    b = run_chunk(mp, _search(search_max_worlds=0, search_communication=1), 30, 7, record=True)
-    for key in ("success", "fail_trick", "rec_plays", "rec_comms", "rec_draws"):
+    bp = _search(search_max_worlds=0, search_communication=1, search_setup=1)
+    state = new_state()
+    b = run_chunk(mp, bp, 30, 7, record=True, state=state)
+    keys = ("success", "fail_trick", "rec_plays", "rec_comms", "rec_draws", "rec_hands")
+    for key in (*keys, "rec_tasks", "rec_pick", "rec_setup", "rec_ds"):
         np.testing.assert_array_equal(a[key], b[key], err_msg=f"{mission_id} {players}p {key}")
+    if mission_id in ("pn-10", "pn-5", "pn-36"):  # a draft, a designation, yes/no answers
+        assert state.search_stats[0, L.SS_SETUP] > 0
 
 
 def test_search_wins_more_than_the_heuristic() -> None:
@@ -205,3 +226,58 @@ def test_the_card_the_dummy_uncovers_is_a_hidden_card_of_the_world() -> None:
             assert len(cards) > 1  # not the real card every time
             seen += 1
     assert seen >= 3
+
+
+@njit
+def _deal(state, seed, gi):
+    deal_game(state[0], seed, gi)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_set_up_worlds_keep_what_is_public(players: int) -> None:
+    """Before the first trick a seat sees its hand (and the dummy's face-up cards); its worlds
+    give each hand its number of cards, the rocket 4 to the commander, the face-down pile its
+    cards, and each other hidden card to each place as often as that place has room."""
+    state = _game("pn-10", players)
+    S = state[0]
+    holder, need, allowed, dealt = (np.zeros(MAX_HOLDERS, dtype=np.int64) for _ in range(4))
+    st = np.array([9], dtype=np.int64)
+    for gi in range(3):
+        _deal(state, np.int64(11), gi)
+        cmd = S.g[L.G_CMD]
+        for me in range(players):
+            m, pool = set_up_holders(S, me, holder, need, allowed)
+            assert need[:m].sum() == bin(pool).count("1")
+            counts = np.zeros((m, 40))
+            worlds = 400
+            for _ in range(worlds):
+                assert sample_holders(pool, need, allowed, m, 64, False, dealt, st) > 0
+                hands, under = S.hands.copy(), S.under.copy()
+                place_world(S, holder, m, dealt, hands, under, st)
+                assert hands[me] == S.hands[me] and hands[cmd] >> 39 & 1
+                for s in range(S.g[L.G_SEATS]):
+                    assert bin(hands[s]).count("1") == bin(S.hands[s]).count("1")
+                assert ((under >= 0) == (S.under >= 0)).all()
+                for h in range(m):
+                    counts[h] += [dealt[h] >> c & 1 for c in range(40)]
+            rest = pool & ~(1 << 39)
+            room = np.array([need[h] - (holder[h] == cmd) for h in range(m)], dtype=float)
+            expected = room / room.sum()
+            for c in (c for c in range(40) if rest >> c & 1):
+                share = counts[:, c] / worlds
+                assert np.abs(share - expected).max() < 0.12, (players, me, c, share, expected)
+
+
+@pytest.mark.parametrize(("mission_id", "players"), [("pn-10", 4), ("pn-5", 3), ("pn-36", 5)])
+def test_searched_set_up_decisions_are_the_games_decisions(mission_id: str, players: int) -> None:
+    """The search crew takes the set-up's draft picks and answers by search: the game goes on
+    from its choices (recorded as the heuristic would record its own), and with the same seed
+    the same games follow."""
+    mp = KernelMission(get_mission(mission_id), players).vector()
+    bp = _search(search_max_worlds=16, search_setup=1)
+    state = new_state()
+    a = run_chunk(mp, bp, 8, 5, record=True, state=state)
+    b = run_chunk(mp, bp, 8, 5, record=True)
+    assert state.search_stats[0, L.SS_SETUP] >= 8
+    for key in ("rec_tasks", "rec_pick", "rec_setup", "rec_plays"):
+        np.testing.assert_array_equal(a[key], b[key], err_msg=key)
