@@ -222,16 +222,19 @@ def select(S, bp, alloc, hands, st):
             # volunteer) at the captain's left with the captain last
             chosen = -1
             first = 1 if alloc == ALLOC_VOLUNTEER_1 else 0
+            # nobody says yes: the captain, or if a captain card is among them its left
+            fallback = cap if cap_ok else (cap + 1) % seats
             for j in range(first, first + seats):
                 s = (cap + j) % seats
                 yes = False
                 if not begin(S, DEC_ANSWER, s):
                     yes = _all_score(tab, task, n, s, cap, hands[s]) >= -DS_ACCEPT * n
-                if end(S, DEC_ANSWER, s, yes, YES_NO):
+                last = j == first + seats - 1 and s == fallback  # takes them either way
+                if end(S, DEC_ANSWER, s, yes, 0 if last else YES_NO):
                     chosen = s
                     break
-            if chosen < 0:  # nobody said yes: the captain, or if a captain card is among
-                chosen = cap if cap_ok else (cap + 1) % seats  # them the member at its left
+            if chosen < 0:
+                chosen = fallback
         for k in range(n):
             owner[k] = chosen
         return alloc == ALLOC_CAPTAIN_ALL_OR_PASS and chosen != cap
@@ -254,7 +257,8 @@ def select(S, bp, alloc, hands, st):
                 for k in range(n):
                     sc += task_score(tab, task[k] * N_COLS, hands[s])
                 yes = random_crew.answer(st) if rnd else sc >= -DS_ACCEPT * n
-            if end(S, DEC_ANSWER, s, yes, YES_NO) or seats - j + 1 <= 2 - got:
+            must = seats - j + 1 <= 2 - got  # too few asked after it: a taker either way
+            if end(S, DEC_ANSWER, s, yes, 0 if must else YES_NO) or must:
                 takers |= np.int64(1) << s
                 got += 1
                 if got == 2:

@@ -19,6 +19,7 @@ from crewsim.kernel.layout import (
     G_SU_STOP,
     G_T,
     MP_GAME,
+    PR_SETUP,
 )
 from crewsim.kernel.script import stopped
 
@@ -73,6 +74,7 @@ def play_chunk(
     for gi in range(n):
         ri = gi if record else 0
         replay = 0
+        S.probe[PR_SETUP] = 0  # the probe's set-up decision is one of this game's
         while True:  # the set-up, again after each decision the search crew took in it
             d = set_up_game(
                 S,

@@ -265,7 +265,8 @@ def decide_set_up(
             if under[c] >= 0:
                 r_under[ri, k, 0], r_under[ri, k, 1] = c, under[c]
                 k += 1
-    allocate(S, mp, bp, g, hands, tcard, towner, pick, st)
+    if not deep:  # Deep Sea gives its task cards out in the selection below
+        allocate(S, mp, bp, g, hands, tcard, towner, pick, st)
     if stopped(S):
         return 0
     if record:

@@ -226,7 +226,7 @@ G_SU_OPTIONS = 40
 G_SU_PREF = 41
 G_SIZE = 42
 
-SCRIPT_SIZE = 64  # set-up decisions a game may replay
+SCRIPT_SIZE = 160  # set-up decisions a game may replay (Deep Sea: 16 cards x 5 answers, ...)
 
 ENDGAME_SCRATCH = 1024  # room for 13 tricks of 5 seats, 8 deals of the unseen cards, 12 tasks
 
