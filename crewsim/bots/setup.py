@@ -37,6 +37,7 @@ from crewsim.kernel.layout import (
     BP_HANDOVER_GAIN,
     BP_KIND,
     BP_POOR_SCORE,
+    BP_SEARCH_DISTRESS,
     BP_YES_THRESHOLD,
     DEC_ANSWER,
     DEC_BLIND_YES,
@@ -49,6 +50,8 @@ from crewsim.kernel.layout import (
     G_NTASK,
     G_SEATS,
     G_SILENCED,
+    G_SU_GROUP,
+    G_SU_J,
     MP_ALLOC,
     MP_DISTRESS,
     MP_NOBJ,
@@ -58,9 +61,7 @@ from crewsim.kernel.layout import (
     OBJ_NO_TRICKS,
     OBJ_ONE_TRICK,
     OBJ_ROLES,
-    PR_VALUE,
 )
-from crewsim.kernel.probe_point import probe_point
 from crewsim.kernel.script import UNPROBED, YES_NO, begin, end
 
 
@@ -330,6 +331,25 @@ def call_distress(S, mp, bp, g, hands, tcard, towner, passes, st):
         # the random crew calls it only when it must
         return 0
     seats, n = g[G_SEATS], g[G_NTASK]
+    d = 0
+    if not begin(S, UNPROBED, g[G_CMD]):  # the call and its direction, agreed in the open
+        d = _call(mode, bp, hands, seats, towner, tcard, n, st)
+    d = end(S, UNPROBED, g[G_CMD], d, 0)
+    if d == 0:
+        return 0
+    g[G_SU_GROUP] = g[G_SU_J]  # the passes are chosen at once, each unseen by the others
+    searched = bp[BP_SEARCH_DISTRESS] != 0
+    for s in range(seats):
+        c = -1
+        if not begin(S, DEC_PASS, s):
+            c = distress_card(bp, hands[s], s, (s + d) % seats, towner, tcard, n, st)
+        passes[s] = end(S, DEC_PASS, s, c, hands[s] & COLOURS if searched else 0)
+    return d
+
+
+@njit(cache=True, forceinline=True)
+def _call(mode, bp, hands, seats, towner, tcard, n, st):
+    """The distress signal's direction, or 0 when the crew does not call it."""
     if mode == DISTRESS_AUTO:
         # every task counts: the commander judges the dummy's from its face-up cards
         poor = 0
@@ -343,9 +363,4 @@ def call_distress(S, mp, bp, g, hands, tcard, towner, passes, st):
     d = 1 if vote >= 0 else -1
     if bp[BP_KIND] == RANDOM:
         d = random_crew.direction(st)
-    for s in range(seats):
-        probed = probe_point(S, DEC_PASS, s, 0)
-        passes[s] = distress_card(bp, hands[s], s, (s + d) % seats, towner, tcard, n, st)
-        if probed:
-            S.probe[PR_VALUE] = passes[s]
     return d

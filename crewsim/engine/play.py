@@ -76,6 +76,7 @@ def play_chunk(
         replay = 0
         S.probe[PR_SETUP] = 0  # the probe's set-up decision is one of this game's
         while True:  # the set-up, again after each decision the search crew took in it
+            drawn = S.rng[0]
             d = set_up_game(
                 S,
                 seed,
@@ -95,6 +96,7 @@ def play_chunk(
             )
             if not stopped(S):
                 break
+            S.rng[0] = drawn  # undo the stopped pass's draws (repairs, before a distress pass)
             replay = g[G_SU_STOP]
             S.script[replay - 1] = set_up_decision(S, R, seed, gi, deep, r_comms, r_draws, r_plays)
         distress[gi] = d != 0

@@ -12,9 +12,9 @@ every other by ``search_z`` standard errors of their paired difference, else at
 ``search_max_worlds``.  Ties go to the heuristic's own choice.
 
 With ``search_setup``, the set-up's draft picks, yes/no answers and Deep Sea's task selection
-are searched the same way, each rollout dealing the game again with the world's hands and
-replaying the set-up's decisions so far (``kernel.script``); the other set-up steps are the
-heuristic's.
+(with ``search_distress`` also the distress signal's passes) are searched the same way, each
+rollout dealing the game again with the world's hands and replaying the set-up's decisions so
+far (``kernel.script``); the other set-up steps are the heuristic's.
 """
 
 import numpy as np
@@ -54,6 +54,7 @@ from crewsim.kernel.layout import (
     G_SEATS,
     G_SU_OPTIONS,
     G_SU_PREF,
+    G_SU_PREFIX,
     G_SU_SEAT,
     G_SU_STOP,
     G_T,
@@ -183,7 +184,7 @@ def set_up_decision(S, R, seed, gi, deep, r_comms, r_draws, r_plays):
         _cards(g[G_SU_OPTIONS], 0),
         g[G_SU_PREF],
         g[G_SU_STOP],
-        0,
+        g[G_SU_PREFIX],
         r_comms,
         r_draws,
         r_plays,
@@ -199,7 +200,8 @@ def _search(
     """The option the rollouts rate best in worlds of seat ``me``'s knowledge.  In play
     (``gi`` < 0) each rollout plays on from ``S`` with ``options[i] + offset`` in
     ``R.g[slot]``; in the set-up, ``slot`` is 1 + the set-up decision, and each rollout deals
-    game ``gi`` of ``seed`` again and replays the set-up's script with ``options[i]`` there."""
+    game ``gi`` of ``seed`` again, replays the set-up's script before decision ``offset`` and
+    takes ``options[i]`` at the decision."""
     bp = S.bp
     holder = np.zeros(MAX_HOLDERS, dtype=np.int64)
     need = np.zeros(MAX_HOLDERS, dtype=np.int64)
@@ -240,9 +242,10 @@ def _search(
                 deal_game(R, seed, gi)
                 R.hands[:] = world_hands
                 R.under[:] = world_under
-                R.script[: slot - 1] = S.script[: slot - 1]
-                R.script[slot - 1] = options[i]
-                decide_set_up(R, 0, False, 0, e2, e3, e3, e2, e2, e2, e8, e8, slot, False)
+                R.script[:offset] = S.script[:offset]
+                decide_set_up(
+                    R, 0, False, 0, e2, e3, e3, e2, e2, e2, e8, e8, offset, False, slot, options[i]
+                )
             else:
                 copy_game(S, R)
                 R.hands[:] = world_hands

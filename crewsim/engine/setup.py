@@ -37,6 +37,8 @@ from crewsim.kernel.layout import (
     G_REDEALS,
     G_SEATS,
     G_SILENCED,
+    G_SU_FORCE,
+    G_SU_FORCE_V,
     G_SU_J,
     G_SU_N,
     G_SU_SEARCH,
@@ -105,7 +107,7 @@ def _distress(S, mp, bp, g, hands, under, tcard, towner, passes, st):
         if hands[s] & COLOURS == 0:  # a seat without a colour card cannot pass
             return 0
     d = call_distress(S, mp, bp, g, hands, tcard, towner, passes, st)
-    if d == 0:
+    if d == 0 or stopped(S):
         return 0
     seats = g[G_SEATS]
     for s in range(seats):
@@ -239,13 +241,16 @@ def decide_set_up(
     ds_owners,
     replay,
     search,
+    force=0,
+    force_value=0,
 ):
     """Take every decision of the dealt game before the first trick; returns the distress
     signal's direction (0: none).
 
     The first ``replay`` decisions of the set-up's script (``kernel.script``) are taken from
     ``S.script``; with ``search``, the pass stops at the first later decision the search crew
-    takes (``kernel.script.stopped``): the caller decides it and runs the set-up again."""
+    takes (``kernel.script.stopped``): the caller decides it and runs the set-up again.
+    ``force``: 1 + a decision taken as ``force_value`` (a search rollout's option)."""
     mp, bp, g, st = S.mp, S.bp, S.g, S.rng
     deep = mp[MP_GAME] == 1
     players, seats, ntask = g[G_PLAYERS], g[G_SEATS], g[G_NTASK]
@@ -255,6 +260,7 @@ def decide_set_up(
     desig, obj_done, res = S.desig, S.obj_done, S.res
     ct = S.ct  # per card: task owner (-1 none), then task index
     g[G_SU_J], g[G_SU_N], g[G_SU_SEARCH], g[G_SU_STOP] = 0, replay, search, 0
+    g[G_SU_FORCE], g[G_SU_FORCE_V] = force, force_value
     if mp[MP_TOKEN_ADJUST]:  # 23 / 40: the crew may swap or move one token
         change_tokens(bp, tcard, ttok, ntask, mp[MP_TOKEN_ADJUST])
     if record:
@@ -318,6 +324,8 @@ def decide_set_up(
                     ct[c], ct[40 + c] = S.ds_owner[k], MAX_TASKS - 1  # no order token
                     g[G_TASKMASK] |= np.int64(1) << c
     d = _distress(S, mp, bp, g, hands, under, tcard, towner, passes, st)
+    if stopped(S):
+        return 0
     if record:
         r_setup[ri, 0], r_setup[ri, 1], r_setup[ri, 2] = desig[0], desig[1], g[G_SILENCED]
         r_setup[ri, 3], r_setup[ri, 4], r_setup[ri, 5] = ho_i, ho_to, d

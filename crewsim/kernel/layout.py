@@ -171,7 +171,8 @@ BP_SEARCH_COMM = 13  # search crew: 1 = communications chosen by search too (0: 
 BP_PIMC_WORLDS = 14  # pimc crew: worlds sampled per card play with a choice
 BP_PIMC_BUDGET = 15  # pimc crew: the DFS's card plays per world and card before it gives up
 BP_SEARCH_SETUP = 16  # search crew: 1 = the set-up's choices (draft, answers) by search too
-BP_SIZE = 17
+BP_SEARCH_DISTRESS = 17  # search crew: 1 = the distress signal's passes by search too
+BP_SIZE = 18
 
 # ---- recording (cross-check) layout per game
 REC_PLAYS = 65  # 13 tricks x 5 seats
@@ -224,7 +225,11 @@ G_SU_KIND = 38  # its DEC_* kind, seat, options (a mask of values) and the heuri
 G_SU_SEAT = 39
 G_SU_OPTIONS = 40
 G_SU_PREF = 41
-G_SIZE = 42
+G_SU_GROUP = 42  # the first decision of the distress signal's passes, chosen at once
+G_SU_PREFIX = 43  # a rollout of the stopped decision replays the script up to this one
+G_SU_FORCE = 44  # 1 + a decision the pass takes as ``G_SU_FORCE_V`` (a rollout's option)
+G_SU_FORCE_V = 45
+G_SIZE = 46
 
 SCRIPT_SIZE = 160  # set-up decisions a game may replay (Deep Sea: 16 cards x 5 answers, ...)
 

@@ -14,11 +14,16 @@ from numba import njit
 
 from crewsim.kernel.bits import popcount
 from crewsim.kernel.layout import (
+    DEC_PASS,
+    G_SU_FORCE,
+    G_SU_FORCE_V,
+    G_SU_GROUP,
     G_SU_J,
     G_SU_KIND,
     G_SU_N,
     G_SU_OPTIONS,
     G_SU_PREF,
+    G_SU_PREFIX,
     G_SU_SEARCH,
     G_SU_SEAT,
     G_SU_STOP,
@@ -34,13 +39,14 @@ UNPROBED = 0  # ``kind`` of a crew decision the honesty probe does not watch
 
 @njit(cache=True, forceinline=True)
 def begin(S, kind, seat):
-    """Start a set-up decision; True when it is replayed from the script (nothing to decide).
-    A decision taken now is counted by the honesty probe, unless a stop was met before it
-    (the pass is provisional: the decision is taken again in the next one)."""
+    """Start a set-up decision; True when it is replayed from the script or forced (a
+    rollout's option): nothing to decide. A decision taken now is counted by the honesty
+    probe, unless a stop was met before it (the pass is provisional: the decision is taken
+    again in the next one)."""
     g = S.g
     j = g[G_SU_J]
     g[G_SU_J] = j + 1
-    if j < g[G_SU_N]:
+    if j < g[G_SU_N] or j + 1 == g[G_SU_FORCE]:
         return True
     if kind != UNPROBED and g[G_SU_STOP] == 0 and probe_point(S, kind, seat, 0):
         S.probe[PR_SETUP] = j + 1
@@ -49,20 +55,24 @@ def begin(S, kind, seat):
 
 @njit(cache=True, forceinline=True)
 def end(S, kind, seat, value, options):
-    """The decision's value: the script's when replayed, else ``value`` (the heuristic's),
-    recorded in the script. When the search crew takes this decision (``options``: a mask of
-    the values it may take, searched when more than one; 0 for a decision never searched),
-    the pass stops here."""
+    """The decision's value: the script's when replayed, the option when forced, else
+    ``value`` (the heuristic's), recorded in the script. When the search crew takes this
+    decision (``options``: a mask of the values it may take, searched when more than one; 0
+    for a decision never searched), the pass stops here."""
     g = S.g
     j = g[G_SU_J] - 1
     out = np.int64(value)
     if j < g[G_SU_N]:
         out = S.script[j]
+    elif j + 1 == g[G_SU_FORCE]:
+        out = g[G_SU_FORCE_V]
     elif g[G_SU_STOP] == 0 and j < SCRIPT_SIZE:
         S.script[j] = out
         if g[G_SU_SEARCH] and popcount(options) > 1:
             g[G_SU_STOP], g[G_SU_KIND], g[G_SU_SEAT] = j + 1, kind, seat
             g[G_SU_OPTIONS], g[G_SU_PREF] = options, out
+            # a world replays what the seat saw decided: not the other passes, made unseen
+            g[G_SU_PREFIX] = g[G_SU_GROUP] if kind == DEC_PASS else j
     if S.probe[PR_SETUP] == j + 1:
         S.probe[PR_VALUE] = out
     return out

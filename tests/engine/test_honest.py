@@ -27,7 +27,7 @@ _CLAIMS = (Claim.HIGHEST, Claim.ONLY, Claim.LOWEST)
 MISSIONS = [m.id for m in resolve_missions("all")]
 BOTS = {name: get_bot(name).vector() for name in ("heuristic", "random", "search")}
 BOTS["search-setup"] = BOTS["search"].copy()
-BOTS["search-setup"][[L.BP_SEARCH_SETUP, L.BP_SEARCH_MAX]] = 1, 16
+BOTS["search-setup"][[L.BP_SEARCH_SETUP, L.BP_SEARCH_DISTRESS, L.BP_SEARCH_MAX]] = 1, 1, 16
 
 
 def position(mission: Mission, players: int, rec: dict[str, np.ndarray], d: Decision) -> GameState:
@@ -143,6 +143,22 @@ def test_the_search_crew_at_the_set_up() -> None:
         where = check(mission_id, 2 + k % 4, seed=900 + k, pick=k % 3, bot="search-setup")
         set_ups += "trick=-1" in where
     assert set_ups >= 15
+
+
+def test_the_search_crews_distress_passes() -> None:
+    """With ``search_distress`` each seat's pass is searched in worlds where the others pass
+    as they would in that world, unseen: it does not change in a re-deal."""
+    passes = 0
+    for k, mission_id in enumerate(("pn-10", "pn-2", "pn-36", "ds-6") * 2):
+        seed, players = 3 * k, 2 + k % 4  # a multiple of 3: the crew always calls the signal
+        mp = KernelMission(get_mission(mission_id), players, distress="always").vector()
+        for at in range(1, 16):
+            d, _ = probe(mp, BOTS["search-setup"], seed, at)
+            if d.kind == L.DEC_PASS:
+                check(mission_id, players, seed=seed, pick=at - 1, bot="search-setup")
+                passes += 1
+                break
+    assert passes >= 6
 
 
 @settings(max_examples=300, deadline=None)

@@ -130,7 +130,7 @@ def test_a_search_of_no_world_is_the_heuristic_crew(mission_id: str, players: in
     (the stops, the set-up's replays, the forced choices and the recording lose nothing)."""
     mp = KernelMission(get_mission(mission_id), players, distress="always").vector()
     a = run_chunk(mp, get_bot("heuristic").vector(), 30, 7, record=True)
-    bp = _search(search_max_worlds=0, search_communication=1, search_setup=1)
+    bp = _search(search_max_worlds=0, search_communication=1, search_setup=1, search_distress=1)
     state = new_state()
     b = run_chunk(mp, bp, 30, 7, record=True, state=state)
     keys = ("success", "fail_trick", "rec_plays", "rec_comms", "rec_draws", "rec_hands")
