@@ -230,7 +230,8 @@ def select(S, bp, alloc, hands, st):
                 if not begin(S, DEC_ANSWER, s):
                     yes = _all_score(tab, task, n, s, cap, hands[s]) >= -DS_ACCEPT * n
                 last = j == first + seats - 1 and s == fallback  # takes them either way
-                if end(S, DEC_ANSWER, s, yes, 0 if last else YES_NO):
+                free = score[s] > -1e5 and not last  # no card it may not take (a captain card)
+                if end(S, DEC_ANSWER, s, yes, YES_NO if free else 0):
                     chosen = s
                     break
             if chosen < 0:

@@ -20,10 +20,12 @@ PLAYERS = (2, 3, 4, 5)
 CREWS = (("heuristic", "auto"), ("random", "always"))
 
 
-def _mismatches(mission: Mission, players: int, bot: str, distress: str, n: int) -> list[str]:
+def _mismatches(
+    mission: Mission, players: int, bot: str, distress: str, n: int, bp: np.ndarray | None = None
+) -> list[str]:
     mp = KernelMission(mission, players, distress=distress).vector()
     seed = 1000 * mission.number + players
-    rec = run_chunk(mp, get_bot(bot).vector(), n, seed, record=True)
+    rec = run_chunk(mp, get_bot(bot).vector() if bp is None else bp, n, seed, record=True)
     bad = []
     for i in range(n):
         state = replay(mission, players, rec, i)  # raises IllegalMove on any bad move
@@ -56,6 +58,22 @@ def test_search_crew_games_agree_with_referee(players: int) -> None:
     bad: list[str] = []
     for mission in (*CAMPAIGN, *DEEP_SEA):
         bad += _mismatches(mission, players, "search", "auto", 2)
+    assert not bad, "\n".join(bad[:20])
+
+
+@pytest.mark.parametrize("players", (3, 5))
+def test_search_crew_set_up_choices_agree_with_referee(players: int) -> None:
+    """The choices the search crew searches at the set-up are legal ones: Deep Sea's one
+    member for every task card (never a captain who may not take one of them), the free
+    selection, and with ``search_distress`` the passes; 10 games of each such mission."""
+    bp = get_bot("search").vector()
+    bp[[L.BP_SEARCH_MAX, L.BP_SEARCH_DISTRESS]] = 16, 1
+    alloc = ("one_member", "captain_all_or_pass", "volunteer_1", "volunteer_2", "free_selection")
+    missions = [m for m in DEEP_SEA if m.allocation.value in alloc]
+    missions += [m for m in CAMPAIGN if m.id in ("pn-5", "pn-36")]
+    bad: list[str] = []
+    for mission in missions:
+        bad += _mismatches(mission, players, "search", "always", 10, bp)
     assert not bad, "\n".join(bad[:20])
 
 
