@@ -118,9 +118,10 @@ def _ceiling_note(side: Beside) -> str:
         "crew won; its interval also spans the deals the solver left open. A crew whose run "
         "has no ceiling is measured on the other run's, by its wins on the same deals; the "
         "solver took each deal as the crew of that run set it up (who took which task, the "
-        "cards passed), which is the same set-up when both crews decide it alike (the search "
-        "crew takes the heuristic crew's). A crew that played fewer games than were solved "
-        "shows -."
+        "cards passed). Where the other crew set a deal up otherwise (the search crew searches "
+        "its own draft, answers and selection), its efficiency there is measured against "
+        "another set-up's ceiling: it may lose a deal that set-up wins, or win one it cannot. "
+        "A crew that played fewer games than were solved shows -."
     )
 
 
