@@ -322,11 +322,10 @@ def select(S, bp, alloc, hands, st):
         turn = (turn + 1) % seats
         if not (takers >> s & 1):
             continue
-        if begin(S, DEC_SELECT, s):
-            v = end(S, DEC_SELECT, s, 0, 0)
-        else:
+        v, options = np.int64(0), np.int64(0)
+        if not begin(S, DEC_SELECT, s):
             v, options = _select_one(S, s, passes, rnd, takers, st)
-            v = end(S, DEC_SELECT, s, v, options)
+        v = end(S, DEC_SELECT, s, v, options)
         if v <= 0:  # a pass, or nothing left to take
             if v == 0:
                 passes -= 1
@@ -380,10 +379,8 @@ def _select_one(S, s, passes, rnd, takers, st):
         and not (
             passes == 1 and best_sc > -NO_WAY / 2 and _only_held_count(tab, task[best_k] * N_COLS)
         )
-    ):  # an exact count of submarines: with one pass left, a hand able to end on it
-        return np.int64(
-            0
-        ), options  # keeps it rather than leave it to the next, which may hold none
+    ):  # an exact count of submarines: with one pass left, a hand able to end on it keeps
+        return np.int64(0), options  # it rather than leave it to the next, which may hold none
     return best_k + 1, options
 
 

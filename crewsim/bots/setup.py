@@ -337,13 +337,14 @@ def call_distress(S, mp, bp, g, hands, tcard, towner, passes, st):
     d = end(S, UNPROBED, g[G_CMD], d, 0)
     if d == 0:
         return 0
-    g[G_SU_GROUP] = g[G_SU_J]  # the passes are chosen at once, each unseen by the others
+    g[G_SU_GROUP] = 1 + g[G_SU_J]  # the passes are chosen at once, each unseen by the others
     searched = bp[BP_SEARCH_DISTRESS] != 0
     for s in range(seats):
         c = -1
         if not begin(S, DEC_PASS, s):
             c = distress_card(bp, hands[s], s, (s + d) % seats, towner, tcard, n, st)
         passes[s] = end(S, DEC_PASS, s, c, hands[s] & COLOURS if searched else 0)
+    g[G_SU_GROUP] = 0
     return d
 
 

@@ -221,15 +221,14 @@ G_SU_J = 34  # set-up decisions met so far in this pass
 G_SU_N = 35  # the first ones, replayed from ``S.script``
 G_SU_SEARCH = 36  # 1: stop at a set-up decision the search crew takes
 G_SU_STOP = 37  # 1 + the set-up decision the pass stopped at (0: none)
-G_SU_KIND = 38  # its DEC_* kind, seat, options (a mask of values) and the heuristic's value
-G_SU_SEAT = 39
-G_SU_OPTIONS = 40
-G_SU_PREF = 41
-G_SU_GROUP = 42  # the first decision of the distress signal's passes, chosen at once
-G_SU_PREFIX = 43  # a rollout of the stopped decision replays the script up to this one
-G_SU_FORCE = 44  # 1 + a decision the pass takes as ``G_SU_FORCE_V`` (a rollout's option)
-G_SU_FORCE_V = 45
-G_SIZE = 46
+G_SU_SEAT = 38  # its seat, options (a mask of values) and the heuristic's value
+G_SU_OPTIONS = 39
+G_SU_PREF = 40
+G_SU_GROUP = 41  # 1 + the first of decisions taken at once, unseen by each other (0: none)
+G_SU_PREFIX = 42  # a rollout of the stopped decision replays the script up to this one
+G_SU_FORCE = 43  # 1 + a decision the pass takes as ``G_SU_FORCE_V`` (a rollout's option)
+G_SU_FORCE_V = 44
+G_SIZE = 45
 
 SCRIPT_SIZE = 160  # set-up decisions a game may replay (Deep Sea: 16 cards x 5 answers, ...)
 

@@ -14,12 +14,10 @@ from numba import njit
 
 from crewsim.kernel.bits import popcount
 from crewsim.kernel.layout import (
-    DEC_PASS,
     G_SU_FORCE,
     G_SU_FORCE_V,
     G_SU_GROUP,
     G_SU_J,
-    G_SU_KIND,
     G_SU_N,
     G_SU_OPTIONS,
     G_SU_PREF,
@@ -69,10 +67,10 @@ def end(S, kind, seat, value, options):
     elif g[G_SU_STOP] == 0 and j < SCRIPT_SIZE:
         S.script[j] = out
         if g[G_SU_SEARCH] and popcount(options) > 1:
-            g[G_SU_STOP], g[G_SU_KIND], g[G_SU_SEAT] = j + 1, kind, seat
+            g[G_SU_STOP], g[G_SU_SEAT] = j + 1, seat
             g[G_SU_OPTIONS], g[G_SU_PREF] = options, out
-            # a world replays what the seat saw decided: not the other passes, made unseen
-            g[G_SU_PREFIX] = g[G_SU_GROUP] if kind == DEC_PASS else j
+            # a world replays what the seat saw decided: not its group's, taken unseen
+            g[G_SU_PREFIX] = g[G_SU_GROUP] - 1 if g[G_SU_GROUP] else j
     if S.probe[PR_SETUP] == j + 1:
         S.probe[PR_VALUE] = out
     return out
