@@ -35,7 +35,7 @@ _PARAMS: dict[str, tuple[int, float]] = {  # name -> (slot, default)
     "search_loss_credit": (L.BP_SEARCH_CREDIT, 0.1),
     "search_communication": (L.BP_SEARCH_COMM, 0.0),
     "search_setup": (L.BP_SEARCH_SETUP, 1.0),
-    "search_distress": (L.BP_SEARCH_DISTRESS, 0.0),
+    "search_distress": (L.BP_SEARCH_DISTRESS, 1.0),
     "pimc_worlds": (L.BP_PIMC_WORLDS, 32.0),
     "pimc_budget": (L.BP_PIMC_BUDGET, 5000.0),
 }
