@@ -34,9 +34,11 @@ from crewsim.kernel.layout import (
     G_NT,
     G_NTASK,
     G_PLAYED,
+    G_PLAYING,
     G_SEATS,
     G_T,
     MAX_TASKS,
+    MP_DRAW_AFTER,
     MP_GAME,
     MP_NOBJ,
     MP_OBJ,
@@ -271,33 +273,95 @@ def _kept(g, me, rest, viewer, worlds, best_n, hands, buf, packed, tasks, rules,
     return kept
 
 
-@njit(cache=True)
-def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, won, possible, pick):
-    """The legal card that keeps a line completing every task in the most deals of the unseen
-    cards that public knowledge allows (``pick`` among equals); ``pick`` when there are more
-    than ``WORLDS`` such deals."""
-    seats, t, nt, n_tasks = g[G_SEATS], g[G_T], g[G_NT], g[G_NTASK]
+@njit(cache=True, forceinline=True)
+def _searchable(S, mp, g):
+    """Whether the search judges this game: Planet Nine tasks and order tokens, or the balance
+    of tricks, with something still to do; and no dummy's card covers a face-down one (its
+    stacks are public, the cards beneath are not)."""
+    n_tasks = g[G_NTASK]
     balance = mp[MP_NOBJ] == 1 and mp[MP_OBJ] == OBJ_BALANCED
-    if (
-        nt - t > bp[BP_ENDGAME]
-        or mp[MP_GAME] != 0
-        or legal & (legal - 1) == 0
-        or not (balance or mp[MP_NOBJ] == 0 and n_tasks > 0)
-        or n_tasks > 0
-        and g[G_DONE] == (np.int64(1) << n_tasks) - 1
-    ):
-        return pick
-    eg = S.endgame
-    if eg[LOST] == S.deal_rng[0]:  # this game was found lost: no search can change that
-        return pick
+    if mp[MP_GAME] != 0 or not (balance or mp[MP_NOBJ] == 0 and n_tasks > 0):
+        return False
+    if n_tasks > 0 and g[G_DONE] == (np.int64(1) << n_tasks) - 1:
+        return False
     dummy = g[G_DUMMY]
-    if dummy >= 0:  # the dummy's stacks show how many face-down cards it has: public
+    if dummy >= 0:
         m = S.hands[dummy]
         while m:
             c = lowest(m)
             m &= m - 1
             if S.under[c] >= 0:
-                return pick
+                return False
+    return True
+
+
+@njit(cache=True, forceinline=True)
+def _tables(S, mp, g, trick, won, nin):
+    """The search's tables in ``S.endgame``: the task rows, the trick buffer with the ``nin``
+    cards of the trick under way, the stack, the tricks won (packed) and the rules."""
+    eg = S.endgame
+    n_tasks = g[G_NTASK]
+    balance = mp[MP_NOBJ] == 1 and mp[MP_OBJ] == OBJ_BALANCED
+    tasks = eg[_TASKS : _TASKS + 4 * MAX_TASKS].reshape((4, MAX_TASKS))[:, :n_tasks]
+    buf = eg[_BUF : _BUF + 5 * 13].reshape((13, 5))
+    stack = eg[_STACK : _STACK + 9 * 66].reshape((66, 9))
+    for i in range(n_tasks):
+        tasks[0, i], tasks[1, i] = S.tcard[i], S.towner[i]
+        tasks[2, i], tasks[3, i] = S.tpred[i], S.ttok[i]
+    buf[0, :nin] = trick[:nin]
+    packed = np.int64(0)  # tricks won, 4 bits a seat
+    for q in range(g[G_SEATS]):
+        packed |= won[q] << 4 * q
+    rules = (
+        mp[MP_OMEGA_LAST],
+        mp[MP_OBJ + 1] if balance else np.int64(0),
+        g[G_CMD] if balance and mp[MP_OBJ + 2] else np.int64(-1),
+    )
+    return tasks, buf, stack, packed, rules
+
+
+@njit(cache=True)
+def exact_line(S):
+    """With every hand seen (a search crew's rollout in a world it dealt): 1 when some line of
+    legal plays from here completes every task, 0 when none does, -1 when the search does not
+    judge this game (``_searchable``) or pn-12's draw is still to come."""
+    mp, g = S.mp, S.g
+    draw = mp[MP_DRAW_AFTER]  # (drawn at the start of that trick)
+    if not _searchable(S, mp, g) or draw > 0 and draw >= g[G_T] + g[G_PLAYING]:
+        return -1
+    nin = g[G_NIN] if g[G_PLAYING] else 0
+    tasks, buf, stack, packed, rules = _tables(S, mp, g, S.trick, S.won, nin)
+    hands = S.endgame[10:15]
+    hands[:] = S.hands
+    found = _line_left(
+        hands,
+        buf,
+        nin,
+        g[G_LEADER],
+        g[G_T],
+        g[G_NT],
+        g[G_SEATS],
+        g[G_DONE],
+        packed,
+        tasks,
+        rules,
+        stack,
+    )
+    return 1 if found else 0
+
+
+@njit(cache=True)
+def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, won, possible, pick):
+    """The legal card that keeps a line completing every task in the most deals of the unseen
+    cards that public knowledge allows (``pick`` among equals); ``pick`` when there are more
+    than ``WORLDS`` such deals."""
+    seats, t, nt = g[G_SEATS], g[G_T], g[G_NT]
+    if nt - t > bp[BP_ENDGAME] or legal & (legal - 1) == 0 or not _searchable(S, mp, g):
+        return pick
+    eg = S.endgame
+    if eg[LOST] == S.deal_rng[0]:  # this game was found lost: no search can change that
+        return pick
+    dummy = g[G_DUMMY]
     # the search's arrays live in the kernel's state: allocating them cost more than it did
     # (each reshape calls into numba's runtime: made only once the search goes on)
     cands, need, hands = eg[0:5], eg[5:10], eg[10:15]
@@ -321,22 +385,8 @@ def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, won, possible, pi
     n_worlds = _worlds(cands, need, unseen, seats, worlds[:cap], eg[_DEALING : _DEALING + 96])
     if n_worlds == 0 or n_worlds > cap:
         return pick
-    tasks = eg[_TASKS : _TASKS + 4 * MAX_TASKS].reshape((4, MAX_TASKS))[:, :n_tasks]
-    buf = eg[_BUF : _BUF + 5 * 13].reshape((13, 5))
-    stack = eg[_STACK : _STACK + 9 * 66].reshape((66, 9))
-    for i in range(n_tasks):
-        tasks[0, i], tasks[1, i] = S.tcard[i], S.towner[i]
-        tasks[2, i], tasks[3, i] = S.tpred[i], S.ttok[i]
     nin = g[G_NIN]
-    buf[0, :nin] = trick[:nin]
-    packed = np.int64(0)  # tricks won, 4 bits a seat
-    for q in range(seats):
-        packed |= won[q] << 4 * q
-    rules = (
-        mp[MP_OMEGA_LAST],
-        mp[MP_OBJ + 1] if balance else np.int64(0),
-        g[G_CMD] if balance and mp[MP_OBJ + 2] else np.int64(-1),
-    )
+    tasks, buf, stack, packed, rules = _tables(S, mp, g, trick, won, nin)
     best, best_n = pick, -1
     c = pick
     m = legal & ~(np.int64(1) << pick)

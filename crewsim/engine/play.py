@@ -100,7 +100,7 @@ def play_chunk(
             replay = g[G_SU_STOP]
             S.script[replay - 1] = set_up_decision(S, R, seed, gi, deep, r_comms, r_draws, r_plays)
         distress[gi] = d != 0
-        while play_tricks(S, deep, searching, record, ri, r_comms, r_draws, r_plays):
+        while play_tricks(S, deep, searching, record, ri, r_comms, r_draws, r_plays, 0):
             search_decision(S, R, deep, r_comms, r_draws, r_plays)
         success[gi] = res[0] == 1
         redeals[gi] = g[G_REDEALS]

@@ -6,8 +6,9 @@ communication: no card, or a card the seat may show), the seat samples a deal of
 cannot see (``bots.worlds``), and for each option copies the game into the rollout record
 ``R``, plays the option there and lets the heuristic crew play on, every seat from its own
 view of that world.  A won rollout is worth 1, a lost one a little by the progress it made
-(tasks done, tricks survived).  Every option meets the same worlds, so the comparison is
-paired; after ``search_min_worlds`` a sequential test stops as soon as the best option leads
+(tasks done, tricks survived); with ``search_exact`` its last tricks are decided by the
+endgame search instead, every hand of the world seen.  Every option meets the same worlds, so
+the comparison is paired; after ``search_min_worlds`` a sequential test stops as soon as the best option leads
 every other by ``search_z`` standard errors of their paired difference, else at
 ``search_max_worlds``.  Ties go to the heuristic's own choice.
 
@@ -21,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from crewsim.bots.crew import choose_comm
-from crewsim.bots.endgame import LOST
+from crewsim.bots.endgame import LOST, exact_line
 from crewsim.bots.registry import KINDS
 from crewsim.bots.worlds import (
     MAX_HOLDERS,
@@ -38,6 +39,7 @@ from crewsim.kernel.bits import lowest, popcount, seat_after
 from crewsim.kernel.layout import (
     BP_KIND,
     BP_SEARCH_CREDIT,
+    BP_SEARCH_EXACT,
     BP_SEARCH_MAX,
     BP_SEARCH_MIN,
     BP_SEARCH_Z,
@@ -119,6 +121,21 @@ def prepare_rollouts(S, R):
     R.bp[BP_KIND] = HEURISTIC
     R.ds_tab[:] = S.ds_tab
     R.ds_code[:] = S.ds_code
+
+
+@njit(cache=True)
+def _roll_out(R, deep, exact, credit, r_comms, r_draws, r_plays):
+    """The heuristic crew plays the rollout on; with ``exact``, its last ``exact`` tricks are
+    decided by the endgame search instead, every hand of the world seen (a line that completes
+    every task wins), where that search judges the game.  The rollout's value."""
+    play_tricks(R, deep, False, False, 0, r_comms, r_draws, r_plays, exact)
+    if R.res[0] == 0:
+        line = exact_line(R)
+        if line < 0:
+            play_tricks(R, deep, False, False, 0, r_comms, r_draws, r_plays, 0)
+        elif line == 1:
+            return 1.0
+    return _value(R, credit)
 
 
 @njit(cache=True)
@@ -223,6 +240,7 @@ def _search(
     world_under = np.zeros(40, dtype=np.int64)
     lo, hi = int(bp[BP_SEARCH_MIN]), int(bp[BP_SEARCH_MAX])
     credit, z = bp[BP_SEARCH_CREDIT], bp[BP_SEARCH_Z]
+    exact = int(bp[BP_SEARCH_EXACT])
     worlds = 0
     chained = False
     while worlds < hi:
@@ -253,8 +271,7 @@ def _search(
                 if up >= 0:  # the world's card turned up after this trick, not the real one
                     R.g[G_UNCOVER] = up
                 R.g[slot] = options[i] + offset
-            play_tricks(R, deep, False, False, 0, r_comms, r_draws, r_plays)
-            value[i] = _value(R, credit)
+            value[i] = _roll_out(R, deep, exact, credit, r_comms, r_draws, r_plays)
         for i in range(n):
             total[i] += value[i]
             for j in range(n):

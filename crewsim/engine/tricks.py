@@ -276,16 +276,19 @@ def _before_trick(S, bp, mp, t, stop, record, ri, r_comms, r_draws):
 
 
 @njit(cache=True)
-def play_tricks(S, deep, stop, record, ri, r_comms, r_draws, r_plays):
-    """Play on from where the game stands until it is decided; True when it stopped instead
-    at a card play or a communication with a choice (``stop``: the search crew decides those
-    itself; ``G_PLAYING`` tells which)."""
+def play_tricks(S, deep, stop, record, ri, r_comms, r_draws, r_plays, until):
+    """Play on from where the game stands until it is decided, or ``until`` tricks are left
+    (at a trick's start); True when it stopped instead at a card play or a communication with
+    a choice (``stop``: the search crew decides those itself; ``G_PLAYING`` tells which)."""
     mp, bp, g = S.mp, S.bp, S.g
     seats = g[G_SEATS]
     for t in range(g[G_T], g[G_NT]):
         g[G_T] = t
-        if not g[G_PLAYING] and _before_trick(S, bp, mp, t, stop, record, ri, r_comms, r_draws):
-            return True
+        if not g[G_PLAYING]:
+            if g[G_NT] - t <= until:
+                return False
+            if _before_trick(S, bp, mp, t, stop, record, ri, r_comms, r_draws):
+                return True
         for k in range(g[G_NIN], seats):
             s = seat_after(g[G_LEADER], k, seats)
             g[G_NIN] = k

@@ -437,7 +437,7 @@ def pimc_chunk(
             ds_owners,
         )
         distress[gi] = d != 0
-        while play_tricks(S, deep, True, record, ri, r_comms, r_draws, r_plays):
+        while play_tricks(S, deep, True, record, ri, r_comms, r_draws, r_plays, 0):
             pimc_decision(S, scratch, oracle)
         success[gi] = res[0] == 1
         redeals[gi] = g[G_REDEALS]
@@ -487,7 +487,7 @@ def position_verdicts(state, mp_in, bp_in, ds_tab_in, ds_code_in, n, seed, budge
     rows = 0
     for gi in range(n):
         set_up_game(S, seed, gi, False, 0, e, e3, e3, e, e, e, e8, e8)
-        while play_tricks(S, deep, True, False, 0, e3, e, e):
+        while play_tricks(S, deep, True, False, 0, e3, e, e, 0):
             seat = seat_after(g[G_LEADER], g[G_NIN], g[G_SEATS])
             legal = legal_cards(S)
             k = popcount(legal)

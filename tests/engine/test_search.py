@@ -8,6 +8,7 @@ import pytest
 from numba import njit
 
 from crewsim.bots import get_bot
+from crewsim.bots.endgame import exact_line
 from crewsim.bots.registry import Bot
 from crewsim.bots.worlds import (
     MAX_HOLDERS,
@@ -32,12 +33,8 @@ MISSIONS = [m.id for m in resolve_missions("all")]
 
 
 @njit
-def _stop(state, seed, gi, stops):
-    """Set game ``gi`` up and stop it at its ``stops``-th card play with a choice (the crew's
-    card played at each stop before); False when the game ended first."""
-    S, R = state[0], state[1]
-    plays = np.zeros((1, L.REC_PLAYS), dtype=np.int64)
-    comms = np.zeros((1, L.REC_COMMS, 4), dtype=np.int64)
+def _set_up(S, seed, gi):
+    """Deal game ``gi`` of ``seed`` and set it up, unrecorded."""
     five = np.zeros((1, 5), dtype=np.int64)
     tasks = np.zeros((1, L.MAX_TASKS, 3), dtype=np.int64)
     pick = np.zeros((1, L.MAX_TASKS), dtype=np.int64)
@@ -46,15 +43,70 @@ def _stop(state, seed, gi, stops):
     ds = np.zeros((1, L.REC_DS), dtype=np.int64)
     ds_cards = np.zeros((gi + 1, L.MAX_DS), dtype=np.int8)
     set_up_game(S, seed, gi, False, 0, five, under, tasks, pick, setup, ds, ds_cards, ds_cards)
+
+
+@njit
+def _stop(state, seed, gi, stops):
+    """Set game ``gi`` up and stop it at its ``stops``-th card play with a choice (the crew's
+    card played at each stop before); False when the game ended first."""
+    S, R = state[0], state[1]
+    plays = np.zeros((1, L.REC_PLAYS), dtype=np.int64)
+    comms = np.zeros((1, L.REC_COMMS, 4), dtype=np.int64)
+    five = np.zeros((1, 5), dtype=np.int64)
+    _set_up(S, seed, gi)
     deep = S.mp[L.MP_GAME] == 1
     prepare_rollouts(S, R)
     for k in range(stops):
-        if not play_tricks(S, deep, True, False, 0, comms, five, plays):
+        if not play_tricks(S, deep, True, False, 0, comms, five, plays, 0):
             return False
         if k < stops - 1:
             seat = seat_after(S.g[L.G_LEADER], S.g[L.G_NIN], S.g[L.G_SEATS])
             S.g[L.G_FORCE] = 1 + crew_card(S, S.bp, S.mp, S.g, seat, legal_cards(S))
     return True
+
+
+@njit
+def _late(state, seed, gi, left):
+    """Set game ``gi`` up and let the heuristic crew play it to the start of the trick with
+    ``left`` tricks to go: the endgame search's verdict there with every hand seen (-2: the
+    game was decided before), and whether the crew then wins."""
+    S = state[0]
+    plays = np.zeros((1, L.REC_PLAYS), dtype=np.int64)
+    comms = np.zeros((1, L.REC_COMMS, 4), dtype=np.int64)
+    five = np.zeros((1, 5), dtype=np.int64)
+    _set_up(S, seed, gi)
+    deep = S.mp[L.MP_GAME] == 1
+    play_tricks(S, deep, False, False, 0, comms, five, plays, left)
+    if S.res[0] != 0:
+        return -2, False
+    line = exact_line(S)
+    play_tricks(S, deep, False, False, 0, comms, five, plays, 0)
+    return line, S.res[0] == 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_exact_finish_finds_every_line_the_crew_found(players: int) -> None:
+    """The search crew's exact finish (``search_exact``): at a trick's start with every hand
+    seen, the endgame search finds a line whenever the heuristic crew went on to win from
+    there, and finds lines in some games the crew lost; it judges Planet Nine tasks, tokens
+    and the balance of tricks, nothing else."""
+    verdicts = {-2: 0, -1: 0, 0: 0, 1: 0}
+    saved = 0
+    for mission_id in ("pn-10", "pn-24", "pn-30", "pn-25", "pn-29", "pn-40"):
+        state = _game(mission_id, players)
+        for gi in range(40):
+            line, won = _late(state, np.int64(5), gi, 1 + gi % 3)
+            verdicts[line] += 1
+            assert not (won and line == 0), f"{mission_id} {players}p game {gi}: a missed line"
+            saved += line == 1 and not won
+            if players > 2:  # (two players: a dummy's card may still cover a face-down one)
+                assert line != -1, f"{mission_id} {players}p game {gi}"
+    assert verdicts[0] > 0 and verdicts[1] > 0, verdicts
+    assert saved > 0 or players == 2, verdicts  # (two players: mostly cards still covered)
+    for mission_id, left in (("ds-20", 3), ("pn-9", 7), ("pn-12", 99)):  # pn-12: the draw
+        state = _game(mission_id, players)
+        seen = {_late(state, np.int64(5), gi, left)[0] for gi in range(8)}
+        assert -1 in seen and seen <= {-2, -1}, (mission_id, seen)  # -2: decided before
 
 
 @njit
@@ -69,8 +121,8 @@ def _copy_and_play_on(state):
     seat = seat_after(S.g[L.G_LEADER], S.g[L.G_NIN], S.g[L.G_SEATS])
     S.g[L.G_FORCE] = 1 + crew_card(S, S.bp, S.mp, S.g, seat, legal_cards(S))
     copy_game(S, R)
-    play_tricks(S, deep, False, False, 0, comms, five, plays)
-    play_tricks(R, deep, False, False, 0, comms, five, plays)
+    play_tricks(S, deep, False, False, 0, comms, five, plays, 0)
+    play_tricks(R, deep, False, False, 0, comms, five, plays, 0)
     same = (S.res == R.res).all() and (S.won == R.won).all() and S.g[L.G_T] == R.g[L.G_T]
     return same and (S.won_cards == R.won_cards).all()
 
