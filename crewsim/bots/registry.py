@@ -36,7 +36,7 @@ _PARAMS: dict[str, tuple[int, float]] = {  # name -> (slot, default)
     "search_communication": (L.BP_SEARCH_COMM, 0.0),
     "search_setup": (L.BP_SEARCH_SETUP, 1.0),
     "search_distress": (L.BP_SEARCH_DISTRESS, 1.0),
-    "search_exact": (L.BP_SEARCH_EXACT, 0.0),
+    "search_exact": (L.BP_SEARCH_EXACT, 3.0),
     "pimc_worlds": (L.BP_PIMC_WORLDS, 32.0),
     "pimc_budget": (L.BP_PIMC_BUDGET, 5000.0),
 }
