@@ -8,9 +8,9 @@ cannot see (``bots.worlds``), and for each option copies the game into the rollo
 view of that world.  A won rollout is worth 1, a lost one a little by the progress it made
 (tasks done, tricks survived); with ``search_exact`` its last tricks are decided by the
 endgame search instead, every hand of the world seen.  Every option meets the same worlds, so
-the comparison is paired; after ``search_min_worlds`` a sequential test stops as soon as the best option leads
-every other by ``search_z`` standard errors of their paired difference, else at
-``search_max_worlds``.  Ties go to the heuristic's own choice.
+the comparison is paired; after ``search_min_worlds`` a sequential test stops as soon as the
+best option leads every other by ``search_z`` standard errors of their paired difference,
+else at ``search_max_worlds``.  Ties go to the heuristic's own choice.
 
 With ``search_setup``, the set-up's draft picks, yes/no answers and Deep Sea's task selection
 (with ``search_distress`` also the distress signal's passes) are searched the same way, each
