@@ -242,6 +242,25 @@ def _worlds(cands, need, unseen, seats, out, scratch):
 
 
 @njit(cache=True, forceinline=True)
+def _line_from(g, hands, buf, nin, packed, tasks, rules, stack):
+    """``_line_left`` from where game ``g`` stands, ``nin`` cards into its trick."""
+    return _line_left(
+        hands,
+        buf,
+        nin,
+        g[G_LEADER],
+        g[G_T],
+        g[G_NT],
+        g[G_SEATS],
+        g[G_DONE],
+        packed,
+        tasks,
+        rules,
+        stack,
+    )
+
+
+@njit(cache=True, forceinline=True)
 def _kept(g, me, rest, viewer, worlds, best_n, hands, buf, packed, tasks, rules, stack):
     """In how many ``worlds`` a line completing every task is left once I have played
     ``buf[0, nin]`` and hold ``rest``; counting stops once it can no longer beat ``best_n``
@@ -255,20 +274,7 @@ def _kept(g, me, rest, viewer, worlds, best_n, hands, buf, packed, tasks, rules,
         hands[me] = rest
         if me == g[G_DUMMY]:
             hands[g[G_CMD]] = viewer
-        if _line_left(
-            hands,
-            buf,
-            g[G_NIN] + 1,
-            g[G_LEADER],
-            g[G_T],
-            g[G_NT],
-            g[G_SEATS],
-            g[G_DONE],
-            packed,
-            tasks,
-            rules,
-            stack,
-        ):
+        if _line_from(g, hands, buf, g[G_NIN] + 1, packed, tasks, rules, stack):
             kept += 1
     return kept
 
@@ -333,21 +339,7 @@ def exact_line(S):
     tasks, buf, stack, packed, rules = _tables(S, mp, g, S.trick, S.won, nin)
     hands = S.endgame[10:15]
     hands[:] = S.hands
-    found = _line_left(
-        hands,
-        buf,
-        nin,
-        g[G_LEADER],
-        g[G_T],
-        g[G_NT],
-        g[G_SEATS],
-        g[G_DONE],
-        packed,
-        tasks,
-        rules,
-        stack,
-    )
-    return 1 if found else 0
+    return 1 if _line_from(g, hands, buf, nin, packed, tasks, rules, stack) else 0
 
 
 @njit(cache=True)
