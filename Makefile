@@ -47,7 +47,7 @@ demo: $(STAMP)
 # of every cell (a few minutes), and of the search crew's first AUTOPSY_SEARCH_LOST at 4 players.
 # Measured on 2026-12-07 on this 2-core machine while other work shared it: the heuristic
 # runs with their ceilings and autopsies 57 min (Planet Nine 26, Deep Sea 31), the search
-# crew's runs (report-search-runs) 49 min (26 and 23: it plays thousands of times slower than
+# crew's runs (report-search-runs) 54 min (28 and 25: it plays thousands of times slower than
 # the heuristic crew), their autopsies 15-20 min (a replay of the search crew's games is as
 # slow as playing them), then the pages and the balance fit.
 REPORT_GAMES ?= 100000

@@ -169,6 +169,8 @@ def set_up_game(
         ds_owners,
         replay,
         search,
+        0,
+        0,
     )
 
 
@@ -241,8 +243,8 @@ def decide_set_up(
     ds_owners,
     replay,
     search,
-    force=0,
-    force_value=0,
+    force,
+    force_value,
 ):
     """Take every decision of the dealt game before the first trick; returns the distress
     signal's direction (0: none).

@@ -172,9 +172,7 @@ BP_PIMC_WORLDS = 14  # pimc crew: worlds sampled per card play with a choice
 BP_PIMC_BUDGET = 15  # pimc crew: the DFS's card plays per world and card before it gives up
 BP_SEARCH_SETUP = 16  # search crew: 1 = the set-up's choices (draft, answers) by search too
 BP_SEARCH_DISTRESS = 17  # search crew: 1 = the distress signal's passes by search too
-BP_SEARCH_EXACT = (
-    18  # search crew: a rollout's last tricks (this many) decided by the endgame search
-)
+BP_SEARCH_EXACT = 18  # search crew: a rollout's last tricks (this many) solved exactly
 BP_SIZE = 19
 
 # ---- recording (cross-check) layout per game
