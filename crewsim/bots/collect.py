@@ -10,7 +10,6 @@ reads the judge's own encoding (``conditions.encode_task``) and asks the judge's
 """
 
 import numpy as np
-from numba import njit
 
 from crewsim.bots.weights import (
     EXCESS,
@@ -36,9 +35,10 @@ from crewsim.kernel.conditions import (
     K_ONLY_SUB,
     won_cards_verdict,
 )
+from crewsim.kernel.jit import compiled, inlined
 
 
-@njit(cache=True)
+@compiled
 def is_collect(kind):
     """Whether a condition kind counts the cards its owner wins."""
     return (
@@ -55,7 +55,7 @@ def is_collect(kind):
     )
 
 
-@njit(cache=True)
+@compiled
 def counted(codes, at):
     """The cards whose place a counting card depends on: a card outside them changes nothing
     (so the bots skip it)."""
@@ -73,14 +73,14 @@ def counted(codes, at):
     return a  # the counted cards (colours for each colour / all of one colour)
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _tight(short, more):
     """Cards still missing with fewer than two to spare among the ``more`` still unplayed."""
     slack = more - short
     return TIGHT * (TIGHT_SLACK - slack) if short > 0 and slack < TIGHT_SLACK else 0.0
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _exact(have, more, own, n, excess=EXCESS):
     """(value, missing) of "exactly ``n``", still within reach, with ``more`` such cards
     still unplayed, ``own`` of them in the owner's hand; ``excess`` per card beyond the
@@ -93,7 +93,7 @@ def _exact(have, more, own, n, excess=EXCESS):
     return -WANT * short - _tight(short, more) - over, short
 
 
-@njit(cache=True)
+@compiled
 def sub_wins(mine, others):
     """(fewest, most) more submarines a hand holding the submarines ``mine`` can end up
     winning while ``others`` are still in other hands, all hands known: only a submarine takes
@@ -116,7 +116,7 @@ def sub_wins(mine, others):
     return fewest, most
 
 
-@njit(cache=True)
+@compiled
 def collect_value(codes, at, mine, live, held, spare):
     """(value, cards missing) of the counting card whose ``encode_task`` row starts at
     ``codes[at]``, for an owner who has won ``mine`` with ``live`` still unplayed, ``held`` of

@@ -1,7 +1,6 @@
 """Communication: the card a seat shows now, or none (the claim follows from its hand)."""
 
 import numpy as np
-from numba import njit
 
 from crewsim.bots.hand import best_card
 from crewsim.bots.objectives import one_to_show, takes_first
@@ -28,6 +27,7 @@ from crewsim.kernel.bits import (
     value_of,
 )
 from crewsim.kernel.deep_sea_tables import C_FAMILY, C_LAST, C_TRICKS, FAM_COUNT, FAM_WIN, N_COLS
+from crewsim.kernel.jit import inlined
 from crewsim.kernel.layout import (
     G_LEADER,
     G_NDS,
@@ -39,7 +39,7 @@ from crewsim.kernel.layout import (
 )
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def heuristic_comm(S, g, mp, me, hand, told, ct):
     """The heuristic's card to communicate now, or -1.  The claim follows from the hand.
 
@@ -89,7 +89,7 @@ def heuristic_comm(S, g, mp, me, hand, told, ct):
     return best_c
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _owns_open(S, g, me, col, families):
     """Does one of my open Deep Sea task cards have bit 0 of column ``col`` set (``C_TRICKS``:
     the first trick; ``C_LAST``: the last) and a family in the ``families`` bits?"""
@@ -105,7 +105,7 @@ def _owns_open(S, g, me, col, families):
     return False
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _top_card(g, hand):
     """My highest card of a colour that at most one other card tops, the fewest such cards
     first, then the colour the others hold most of (the least likely to be ruffed); or -1."""
@@ -123,7 +123,7 @@ def _top_card(g, hand):
     return best_c
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _comm_score(me, hand, same, c, is_hi, is_lo, tasks, ct):
     """Worth of communicating ``c`` (my highest and/or lowest of its colour) given the open
     task cards ``tasks`` of that colour."""

@@ -5,8 +5,6 @@ the distress signal, then each trick's communications and cards.  Each sends the
 crew's decisions to ``random_crew`` (the set-up steps do so inside ``setup`` and
 ``deep_sea_setup``)."""
 
-from numba import njit
-
 from crewsim.bots import random_crew
 from crewsim.bots.comm import heuristic_comm
 from crewsim.bots.deep_sea_setup import predict, select
@@ -15,6 +13,7 @@ from crewsim.bots.play import heuristic_play
 from crewsim.bots.random_crew import RANDOM
 from crewsim.bots.setup import allocate, call_distress, designate, handover
 from crewsim.bots.tokens import adjust_tokens
+from crewsim.kernel.jit import compiled, inlined
 from crewsim.kernel.layout import BP_COMM, BP_KIND, BP_TOKEN_GAIN
 
 __all__ = [
@@ -30,7 +29,7 @@ __all__ = [
 ]
 
 
-@njit(cache=True)
+@compiled
 def change_tokens(bp, tcard, ttok, n, mode):
     """Planet Nine 23 / 40: the crew's one order-token swap or move (``mode``), if it gains
     enough; the random crew makes none."""
@@ -39,7 +38,7 @@ def change_tokens(bp, tcard, ttok, n, mode):
     adjust_tokens(tcard, ttok, n, mode, bp[BP_TOKEN_GAIN])
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def choose_comm(S, bp, g, mp, me, hand, told, ct):
     """The card seat ``me`` communicates now, or -1 (``told``: the cards it has shown)."""
     if bp[BP_KIND] == RANDOM:
@@ -49,7 +48,7 @@ def choose_comm(S, bp, g, mp, me, hand, told, ct):
     return heuristic_comm(S, g, mp, me, hand, told, ct)
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def choose_play(
     S,
     bp,

@@ -4,7 +4,6 @@ read from the coarse hints of ``kernel.deep_sea_tables``.  The scores themselves
 family: ``deep_sea_counts``, ``deep_sea_cards``, ``deep_sea_tricks``."""
 
 import numpy as np
-from numba import njit
 
 from crewsim.bots.collect import collect_value, is_collect
 from crewsim.bots.deep_sea_counts import (
@@ -60,6 +59,7 @@ from crewsim.kernel.deep_sea_tables import (
     N_COLS,
     RUN_EXACTLY,
 )
+from crewsim.kernel.jit import compiled
 from crewsim.kernel.layout import (
     G_CMD,
     G_LEADER,
@@ -76,7 +76,7 @@ from crewsim.kernel.layout import (
 DS_SHED, DS_KEEP, DS_WITH, DS_FIT, DS_COLLECT, DS_SUB, DS_EQUAL, DS_BAD = (1 << k for k in range(8))
 
 
-@njit(cache=True)
+@compiled
 def deep_sea_scores(S, g, me):
     """Which per-card Deep Sea scores the open task cards call for now (``DS_*`` bits): a
     decision skips the others' loops over the task cards."""
@@ -114,7 +114,7 @@ def deep_sea_scores(S, g, me):
     return ds
 
 
-@njit(cache=True)
+@compiled
 def deep_sea_want(S, g, me, won, want, trick, drawn):
     """Add what the open Deep Sea task cards want from the current trick (coarse hints from
     ``deep_sea_tables``; exact-card tasks are handled as task cards already).  A counting card

@@ -3,7 +3,6 @@ with a submarine, a card that must win or lie in the last trick, and the cards t
 their owner wins ("at least 5 pink", valued by ``collect``)."""
 
 import numpy as np
-from numba import njit
 
 from crewsim.bots.collect import collect_value, counted, is_collect
 from crewsim.bots.view import knows, led_suit, never_played
@@ -47,10 +46,11 @@ from crewsim.kernel.deep_sea_tables import (
     FAM_COUNT,
     N_COLS,
 )
+from crewsim.kernel.jit import compiled, inlined
 from crewsim.kernel.layout import G_LEADER, G_NDS, G_NIN, G_NT, G_PLAYED, G_SEATS, G_T, G_TRICKMASK
 
 
-@njit(cache=True)
+@compiled
 def deep_sea_own_bad(S, g, me, c, first, possible, mine):
     """A card its owner may not win ("no 5s") played by that owner to take the trick: lost
     for sure when no seat after position ``first`` may top it; following, else a gamble on a
@@ -71,7 +71,7 @@ def deep_sea_own_bad(S, g, me, c, first, possible, mine):
     return 0.0
 
 
-@njit(cache=True)
+@compiled
 def deep_sea_bad_lead(S, g, me, c):
     """Leading the colour of the one card of it another seat may not win, when that card tops
     the colour ("no 9s", a 9): the seat may hold it, and holding nothing else of the colour
@@ -91,7 +91,7 @@ def deep_sea_bad_lead(S, g, me, c):
     return sc
 
 
-@njit(cache=True)
+@compiled
 def deep_sea_bad(S, g, me, c, wseat, wcard):
     """Cards another seat may not win ("no 5s", "no submarines"): the crew keeps them out of a
     trick that seat takes, and out of one it is still to play to and may have to win: with a
@@ -111,7 +111,7 @@ def deep_sea_bad(S, g, me, c, wseat, wcard):
     return sc
 
 
-@njit(cache=True)
+@compiled
 def sub_cards(S, g):
     """The open task cards that must be won with a submarine."""
     cards = np.int64(0)
@@ -122,7 +122,7 @@ def sub_cards(S, g):
     return cards
 
 
-@njit(cache=True)
+@compiled
 def deep_sea_sub(S, g, me, c, wseat, wcard):
     """A card to win with a submarine: a trick holding it that its owner takes with a colour
     card fails the task, and the owner empties the card's colour to ruff it."""
@@ -140,7 +140,7 @@ def deep_sea_sub(S, g, me, c, wseat, wcard):
     return sc
 
 
-@njit(cache=True)
+@compiled
 def deep_sea_keep(S, g, me, c, keeper):
     """Before the last trick, for a card that must win it or lie in it: its owner keeps
     ``keeper``, the best card of its own hand (``best_card``), the others spend submarines
@@ -184,7 +184,7 @@ def deep_sea_keep(S, g, me, c, keeper):
     return sc
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _draws_named(S, g, me, c, named):
     """What leading ``c`` risks for a card named for the last trick that another seat holds:
     it must follow with it if it has no other card of the colour (certainly so once it has
@@ -202,7 +202,7 @@ def _draws_named(S, g, me, c, named):
     return risk
 
 
-@njit(cache=True)
+@compiled
 def collect_scope(S, g):
     """(cards, owners) of the open counting cards: a card outside the first changes none of
     them, and the chance that a trick slips away matters only for a trick going to an owner."""
@@ -215,7 +215,7 @@ def collect_scope(S, g):
     return cards, owners
 
 
-@njit(cache=True)
+@compiled
 def deep_sea_collect(S, g, me, c, wseat, risk, drawn, base, toppers):
     """What ``c`` does to the counting cards (``collect``) if the trick goes to ``wseat``
     (``risk``: that a later card takes it elsewhere), against ``base``, the trick as already

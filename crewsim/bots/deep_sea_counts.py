@@ -2,8 +2,6 @@
 count compared with the other seats' or the captain's.  Who leans towards the trick, who
 sheds its winners, and when submarine 4 (the captain's sure trick) is spent."""
 
-from numba import njit
-
 from crewsim.bots.collect import collect_value, is_collect
 from crewsim.bots.hand import spent
 from crewsim.bots.view import never_played
@@ -48,22 +46,23 @@ from crewsim.kernel.deep_sea_tables import (
     N_COLS,
     RUN_EXACTLY,
 )
+from crewsim.kernel.jit import compiled, inlined
 from crewsim.kernel.layout import G_CMD, G_NDS, G_NT, G_PLAYED, G_T
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def sub4_left(g):
     """1 while submarine 4 is unplayed: the captain holds it and takes a trick with it."""
     return 1 - (g[G_PLAYED] >> 39 & 1)
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def capt_lead(g, won, o):
     """The captain's tricks over seat ``o``'s, submarine 4's sure trick counted."""
     return won[g[G_CMD]] + sub4_left(g) - won[o]
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _feeds(cmp, me, capt):
     """Whether seat ``me``, not the owner, gives up its winners under a trick count compared
     with its own: every other seat's against "more than each" or "than all the others", the
@@ -71,7 +70,7 @@ def _feeds(cmp, me, capt):
     return cmp == CMP_MORE_ALL or cmp == CMP_MORE_EACH or (cmp == CMP_MORE_CAPT and me == capt)
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def fewer_want(o, capt, seats, won, want, left, sub4):
     """Fewer tricks than each other seat: the owner loses its tricks and the seats at most one
     ahead of it lean towards taking them; those not yet ahead (submarine 4 counted as the
@@ -97,7 +96,7 @@ def fewer_want(o, capt, seats, won, want, left, sub4):
                 want[q] -= FEWER_GIVE_UP * u
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def compare_want(cmp, o, capt, seats, won, want, lead):
     """A trick count compared with the others': the owner and the seats it is measured
     against lean towards the tricks that keep the comparison reachable.  ``lead``: the
@@ -126,7 +125,7 @@ def compare_want(cmp, o, capt, seats, won, want, lead):
         want[capt] -= AS_CAPT_LEVEL
 
 
-@njit(cache=True)
+@compiled
 def deep_sea_shed(S, g, me, c, wseat, won):
     """Owners of "win no X" cards get rid of X while someone else takes the trick, and owners
     who may not win this trick (a trick count reached, or only other tricks allowed) get rid
@@ -183,7 +182,7 @@ def deep_sea_shed(S, g, me, c, wseat, won):
     return sc
 
 
-@njit(cache=True)
+@compiled
 def needs_trick(S, g, me, won):
     """Whether I own a card that must win exactly n tricks, or only named ones, and still
     need this trick: I take it with a high card or a submarine, one card fewer
@@ -204,7 +203,7 @@ def needs_trick(S, g, me, won):
     return False
 
 
-@njit(cache=True)
+@compiled
 def equal_pair(S, g, me):
     """Whether I am the captain or the owner of an open 'as many tricks as the captain':
     a submarine of mine that nobody tops (but the 4, which everyone counts as the captain's
@@ -217,7 +216,7 @@ def equal_pair(S, g, me):
     return False
 
 
-@njit(cache=True)
+@compiled
 def run_sub4(S, g, me, won):
     """Submarine 4 takes a trick whenever it is played, so the captain who must win exactly
     n tricks in a row spends it on the streak's last trick and not before."""

@@ -3,7 +3,6 @@
 trick-count predictions."""
 
 import numpy as np
-from numba import njit
 
 from crewsim.bots import random_crew
 from crewsim.bots.collect import sub_wins
@@ -60,6 +59,7 @@ from crewsim.kernel.deep_sea_tables import (
     contradiction,
     may_take,
 )
+from crewsim.kernel.jit import compiled, copy_into, inlined
 from crewsim.kernel.layout import (
     ALLOC_CAPTAIN_ALL_OR_PASS,
     ALLOC_CAPTAIN_HARDEST_FIRST,
@@ -88,7 +88,7 @@ LOW = np.int64(0x1F) * ONES  # the colours' 1 to 5
 HIGH = np.int64(0x7 << 6) * ONES  # the colours' 7 to 9
 
 
-@njit(cache=True)
+@compiled
 def task_score(tab, row, hand):
     """How much a crew member wants a task card, from its own hand only."""
     fam = tab[row + C_FAMILY]
@@ -131,7 +131,7 @@ def task_score(tab, row, hand):
     return sc
 
 
-@njit(cache=True)
+@compiled
 def _with_cover(hand, with_):
     """For a card won with a given rank: the most cards of its own colour a hand holds above
     one of its cards to win with, over what an average hand holds (the fewer other hands hold
@@ -146,14 +146,14 @@ def _with_cover(hand, with_):
     return best if best > -99.0 else 0.0
 
 
-@njit(cache=True)
+@compiled
 def _over_average(hand, cards):
     """How many of ``cards`` this hand holds beyond an average hand of its size: the draft's
     measure of how much better a card suits this hand than the others."""
     return popcount(hand & cards) - popcount(cards) * popcount(hand) / 40.0
 
 
-@njit(cache=True)
+@compiled
 def clash_table(tab, task, n, clash):
     """``clash[k]`` / ``clash[MAX_DS + k]``: the slots whose card contradicts slot ``k``'s when
     the same seat / another seat owns it, in either reveal order (``clashes``, once per deal
@@ -174,7 +174,7 @@ def clash_table(tab, task, n, clash):
         clash[k], clash[MAX_DS + k] = same, diff
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def clashes_at(clash, owner, k, seat):
     """``clashes(tab, task, owner, n, task[k], seat, k)`` read from ``clash_table``: whether
     slot ``k``'s card owned by ``seat`` contradicts a card already owned."""
@@ -188,7 +188,7 @@ def clashes_at(clash, owner, k, seat):
     return False
 
 
-@njit(cache=True)
+@compiled
 def select(S, bp, alloc, hands, st):
     """Give every task card an owner by the mission's selection rule.
 
@@ -337,7 +337,7 @@ def select(S, bp, alloc, hands, st):
     return False
 
 
-@njit(cache=True)
+@compiled
 def _select_one(S, s, passes, rnd, takers, st):
     """Seat ``s``'s turn in the selection: 1 + the task card it takes, 0 to pass (with fewer
     tasks than players, while passes are to spare), -1 when none is left it may take; and the
@@ -384,7 +384,7 @@ def _select_one(S, s, passes, rnd, takers, st):
     return best_k + 1, options
 
 
-@njit(cache=True)
+@compiled
 def _all_score(tab, task, n, s, cap, hand):
     """How well ``hand`` (seat ``s``) suits every task at once; -1e6 a card it may not take."""
     sc = 0.0
@@ -396,20 +396,20 @@ def _all_score(tab, task, n, s, cap, hand):
     return sc
 
 
-@njit(cache=True)
+@compiled
 def _only_held_count(tab, row):
     """A count that only cards in its owner's hand can make (exactly n submarines)."""
     return tab[row + C_HOLD_ANY] != 0 and tab[row + C_FAMILY] == FAM_COUNT
 
 
-@njit(cache=True)
+@compiled
 def _ends_clean(tab, task, owner, n, k, seat, seats, takers, cap, hand, clash, sim):
     """Whether the draft, with task ``k`` to ``seat`` and each later member taking the first
     task that clashes with none it would hold, ends with no pairwise contradiction.  A crew
     looks that far ahead: the member who must take the last card cannot refuse it (ds-32).
     The others' hands are unseen: their picks are judged by the cards' clashes alone, and
     ``seat``'s own by its ``hand``.  (``clash``: ``clash_table``; ``sim``: scratch.)"""
-    sim[:] = owner
+    copy_into(sim, owner)
     sim[k] = seat
     left = 0  # slots without an owner: once none, the turns left change nothing
     for j in range(n):
@@ -440,7 +440,7 @@ def _ends_clean(tab, task, owner, n, k, seat, seats, takers, cap, hand, clash, s
     return True
 
 
-@njit(cache=True)
+@compiled
 def predict(S, hands):
     """Owners of prediction cards fix their trick count before trick 1, from hand strength,
     plus the tricks that fall to a hand unasked when there are more than 2.5 a seat (2 and 3

@@ -2,7 +2,6 @@
 fitting cards (even cards, a sum of values), or with as many cards of two colours."""
 
 import numpy as np
-from numba import njit
 
 from crewsim.bots.view import holds, led_suit, to_play
 from crewsim.bots.weights import (
@@ -34,10 +33,11 @@ from crewsim.kernel.bits import (
 )
 from crewsim.kernel.conditions import CODE_SIZE, K_TRICK_EQUAL_COLOURS
 from crewsim.kernel.deep_sea_tables import C_FIT, C_NEED, C_SUM_HI, C_SUM_LO, C_WITH, N_COLS
+from crewsim.kernel.jit import compiled, inlined
 from crewsim.kernel.layout import G_LEADER, G_NDS, G_NIN, G_PLAYED, G_SEATS, G_TRICKMASK
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def wins_with(S, g, me, c):
     """Whether ``c`` is a card ``me`` must take a trick with (an open card of its own)."""
     for k in range(g[G_NDS]):
@@ -47,7 +47,7 @@ def wins_with(S, g, me, c):
     return False
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def clears_for(S, g, me, c, hand, others_poss):
     """Whether leading ``c`` draws out the others' cards above one of my cards of its colour
     that I must take a trick with: a 2 or a 3 wins only once they are gone, and a card to
@@ -67,7 +67,7 @@ def clears_for(S, g, me, c, hand, others_poss):
     return False
 
 
-@njit(cache=True)
+@compiled
 def deep_sea_with(S, g, me, c, wseat, wcard, risk):
     """Cards won with a given rank: the owner takes the trick with one (``risk``: that a later
     card tops it), keeps them otherwise and takes the lead once one is safe to lead; the
@@ -126,7 +126,7 @@ def deep_sea_with(S, g, me, c, wseat, wcard, risk):
     return sc
 
 
-@njit(cache=True)
+@compiled
 def _ready(S, g, me, o, with_, out):
     """Whether seat ``o`` may hold a colour card of ``with_`` that no other seat may top
     (``out``: the cards gone): led, it takes the trick."""
@@ -143,7 +143,7 @@ def _ready(S, g, me, o, with_, out):
     return False
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _owner_may_take(S, g, o, with_, wcard):
     """Whether seat ``o``, still to play in this trick, may hold a card of ``with_`` of the
     colour led that tops the trick's winning card ``wcard``."""
@@ -152,7 +152,7 @@ def _owner_may_take(S, g, o, with_, wcard):
     return S.possible[o] & with_ & SUIT[suit_of(wcard)] & BEATS[wcard] & ~g[G_PLAYED] != 0
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _may_drop(S, g, me, c, need):
     """Whether a seat still to play after my ``c`` may put one of the ``need`` cards into
     the trick: one of the colour led, or any once it is void in that colour."""
@@ -166,7 +166,7 @@ def _may_drop(S, g, me, c, need):
     return False
 
 
-@njit(cache=True)
+@compiled
 def deep_sea_fit(S, g, me, c, wseat):
     """A trick of fitting cards for its owner: while the trick still fits and goes to the
     owner, cards that keep it fitting are worth playing into it, and the others spoil it;
@@ -185,7 +185,7 @@ def deep_sea_fit(S, g, me, c, wseat):
     return sc
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def fits(tab, row, cards, more):
     """Whether a trick holding ``cards``, with ``more`` cards still to come, can still fit."""
     if cards & ~tab[row + C_FIT]:
@@ -201,7 +201,7 @@ def fits(tab, row, cards, more):
     return total + more <= hi and total + 9 * more >= tab[row + C_SUM_LO]
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _scarce(tab, row, c, seats):
     """Whether ``c`` is a card the owner's trick of fitting cards will be short of: any
     fitting card, or for a sum only a low (or high) bound limits, the low (high) ones: up to
@@ -219,7 +219,7 @@ def _scarce(tab, row, c, seats):
     return False
 
 
-@njit(cache=True)
+@compiled
 def deep_sea_equal(S, g, me, c, wseat):
     """As many cards of two colours in one trick its owner wins: cards that make the owner's
     trick even are worth playing into it, and those that leave it out of reach spoil it;
@@ -239,7 +239,7 @@ def deep_sea_equal(S, g, me, c, wseat):
     return sc
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def colour_gap(code, at, cards):
     """The cards a trick holding ``cards`` still lacks to hold as many of one colour as of
     the other (and at least the least number of each) for an equal-colours card."""

@@ -11,7 +11,6 @@ face-down cards.  A game found lost in every deal is not searched again: nothing
 """
 
 import numpy as np
-from numba import njit
 
 from crewsim.kernel.bits import (
     BEATS,
@@ -23,6 +22,7 @@ from crewsim.kernel.bits import (
     seat_after,
     suit_of,
 )
+from crewsim.kernel.jit import compiled, copy_into, inlined
 from crewsim.kernel.layout import (
     BP_ENDGAME,
     ENDGAME_SCRATCH,
@@ -48,7 +48,7 @@ from crewsim.kernel.layout import (
 )
 
 
-@njit(cache=True)
+@compiled
 def _trick_done(buf, r, leader, t, nt, seats, done, won, tasks, rules):
     """A complete trick ``buf[r]`` judged as the kernel's ``_judge`` judges tasks, tokens and
     the balance of tricks: (1 won / 2 failed / 0 the hand goes on, the winner, the tasks done,
@@ -91,7 +91,7 @@ def _trick_done(buf, r, leader, t, nt, seats, done, won, tasks, rules):
     return (2 if t == nt - 1 else 0), winner, done, won
 
 
-@njit(cache=True)
+@compiled
 def _one_of_twins(cands, hands, buf, r, nin, seats, task_cards):
     """``cands`` less each card whose next lower card of its suit still in play is of the
     same hand: neither a task card, the two are interchangeable in any line."""
@@ -113,7 +113,7 @@ def _one_of_twins(cands, hands, buf, r, nin, seats, task_cards):
     return out
 
 
-@njit(cache=True)
+@compiled
 def _line_left(hands, buf, nin, leader, t, nt, seats, done, won, tasks, rules, stack):
     """Whether some continuation completes every task: trick ``t`` has ``nin`` cards in
     ``buf[0]``; ``hands`` holds every seat's cards (as given again on return); ``tasks`` the
@@ -188,14 +188,14 @@ _DEALING = _STACK + 9 * 66
 assert _DEALING + 96 <= ENDGAME_SCRATCH
 
 
-@njit(cache=True)
+@compiled
 def _worlds(cands, need, unseen, seats, out, scratch):
     """Fill ``out`` with the deals of the ``unseen`` cards that give each seat ``need[q]`` of
     its candidates ``cands[q]``; their count, or ``len(out) + 1`` when there are more
     (``scratch``: 96 integers)."""
     cards, choice = scratch[:40], scratch[40:80]
     left, hands = scratch[80:85], scratch[85:90]
-    left[:] = need
+    copy_into(left, need)
     hands[:] = 0
     ge = scratch[90:96]  # ge[k]: the cards with k candidate seats or more
     ge[:] = 0
@@ -218,7 +218,7 @@ def _worlds(cands, need, unseen, seats, out, scratch):
         if i == n:
             if found == len(out):
                 return found + 1
-            out[found] = hands
+            copy_into(out[found], hands)
             found += 1
             i -= 1
             continue
@@ -241,7 +241,7 @@ def _worlds(cands, need, unseen, seats, out, scratch):
     return found
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _line_from(g, hands, buf, nin, packed, tasks, rules, stack):
     """``_line_left`` from where game ``g`` stands, ``nin`` cards into its trick."""
     return _line_left(
@@ -260,7 +260,7 @@ def _line_from(g, hands, buf, nin, packed, tasks, rules, stack):
     )
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _kept(g, me, rest, viewer, worlds, best_n, hands, buf, packed, tasks, rules, stack):
     """In how many ``worlds`` a line completing every task is left once I have played
     ``buf[0, nin]`` and hold ``rest``; counting stops once it can no longer beat ``best_n``
@@ -270,7 +270,7 @@ def _kept(g, me, rest, viewer, worlds, best_n, hands, buf, packed, tasks, rules,
     for w in range(n_worlds):
         if kept + n_worlds - w <= best_n:
             break
-        hands[:] = worlds[w]
+        copy_into(hands, worlds[w])
         hands[me] = rest
         if me == g[G_DUMMY]:
             hands[g[G_CMD]] = viewer
@@ -279,7 +279,7 @@ def _kept(g, me, rest, viewer, worlds, best_n, hands, buf, packed, tasks, rules,
     return kept
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _searchable(S, mp, g):
     """Whether the search judges this game: Planet Nine tasks and order tokens, or the balance
     of tricks, with something still to do; and no dummy's card covers a face-down one (its
@@ -301,7 +301,7 @@ def _searchable(S, mp, g):
     return True
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _tables(S, mp, g, trick, won, nin):
     """The search's tables in ``S.endgame``: the task rows, the trick buffer with the ``nin``
     cards of the trick under way, the stack, the tricks won (packed) and the rules."""
@@ -314,7 +314,7 @@ def _tables(S, mp, g, trick, won, nin):
     for i in range(n_tasks):
         tasks[0, i], tasks[1, i] = S.tcard[i], S.towner[i]
         tasks[2, i], tasks[3, i] = S.tpred[i], S.ttok[i]
-    buf[0, :nin] = trick[:nin]
+    copy_into(buf[0, :nin], trick[:nin])
     packed = np.int64(0)  # tricks won, 4 bits a seat
     for q in range(g[G_SEATS]):
         packed |= won[q] << 4 * q
@@ -326,7 +326,7 @@ def _tables(S, mp, g, trick, won, nin):
     return tasks, buf, stack, packed, rules
 
 
-@njit(cache=True)
+@compiled
 def exact_line(S):
     """With every hand seen (a search crew's rollout in a world it dealt): 1 when some line of
     legal plays from here completes every task, 0 when none does, -1 when the search does not
@@ -338,11 +338,11 @@ def exact_line(S):
     nin = g[G_NIN] if g[G_PLAYING] else 0
     tasks, buf, stack, packed, rules = _tables(S, mp, g, S.trick, S.won, nin)
     hands = S.endgame[10:15]
-    hands[:] = S.hands
+    copy_into(hands, S.hands)
     return 1 if _line_from(g, hands, buf, nin, packed, tasks, rules, stack) else 0
 
 
-@njit(cache=True)
+@compiled
 def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, won, possible, pick):
     """The legal card that keeps a line completing every task in the most deals of the unseen
     cards that public knowledge allows (``pick`` among equals); ``pick`` when there are more

@@ -2,7 +2,6 @@
 seat that would then win it, and what a discard keeps or sheds."""
 
 import numpy as np
-from numba import njit
 
 from crewsim.bots.deep_sea import (
     DS_BAD,
@@ -73,6 +72,7 @@ from crewsim.kernel.bits import (
     suit_of,
     value_of,
 )
+from crewsim.kernel.jit import inlined
 from crewsim.kernel.layout import (
     G_DONE,
     G_DUMMY,
@@ -89,7 +89,7 @@ from crewsim.kernel.layout import (
 )
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def card_score(
     g, mp, me, c, winner, wcard, want, ct, tpred, desig, risk, others_open, mine_open, hand, shown
 ):
@@ -123,7 +123,7 @@ def card_score(
     return sc
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def safe_tops(g, led, want, possible, known, unseen):
     """The shown cards a seat still to play takes the trick with: the highest card of the
     colour led shown by a seat the crew wants to take it, when no other seat still to play
@@ -145,7 +145,7 @@ def safe_tops(g, led, want, possible, known, unseen):
     return tops
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def sure_taker(g, wcard, led, known, tops):
     """The first seat still to play holding one of ``tops`` (``safe_tops``) above ``wcard``:
     it takes the trick.  The seat and that card, or -1s."""
@@ -159,7 +159,7 @@ def sure_taker(g, wcard, led, known, tops):
     return -1, np.int64(-1)
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def follow_card(S, mp, g, me, hand, legal, trick, won, desig, possible, known, ct, tpred, want, dc):
     """The card to play into a trick already led: each legal card's ``card_score`` for the seat
     that would then win the trick, and what the decision's context (``dc``), the special

@@ -3,7 +3,6 @@ strength, the tricks it takes for sure, its best card, what spending a high card
 and the trumps its owner's task cards in other hands need."""
 
 import numpy as np
-from numba import njit
 
 from crewsim.bots.weights import (
     POWER_EIGHT,
@@ -31,9 +30,10 @@ from crewsim.kernel.bits import (
     suit_of,
     value_of,
 )
+from crewsim.kernel.jit import compiled, inlined
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def task_score(hand: np.int64, tc: np.int64):
     """How well a hand can deliver task card ``tc``: high cards and length in its colour, trumps."""
     s = suit_of(tc)
@@ -52,7 +52,7 @@ def task_score(hand: np.int64, tc: np.int64):
     return TASK_VOID + TASK_VOID_TRUMP * trumps
 
 
-@njit(cache=True)
+@compiled
 def strength(hand: np.int64):
     """Trick-taking power of a hand: trumps, nines and eights."""
     s = POWER_TRUMP * popcount(hand & TRUMPS)
@@ -65,7 +65,7 @@ def strength(hand: np.int64):
     return s
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def sure_tricks(hand, played):
     """How many tricks ``hand`` surely takes on lead: per suit, its cards above every card
     still out."""
@@ -82,7 +82,7 @@ def sure_tricks(hand, played):
     return n
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def best_card(hand):
     """The highest submarine in ``hand``, else its highest-valued colour card."""
     if hand & TRUMPS:
@@ -97,14 +97,14 @@ def best_card(hand):
     return best
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def spent(c):
     """What playing high card ``c`` now is worth to a hand that sheds its winners (a submarine
     a little more)."""
     return SHED_HIGH * value_of(c) + (SHED_SUB if c >= 36 else 0.0)
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def ruffs_needed(hand, mine_open):
     """My open task cards held by others that no card of mine tops in their colour: each
     needs a trump of mine (once void in the colour) unless its holder discards it.  (How

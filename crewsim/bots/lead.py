@@ -3,7 +3,6 @@ take the trick, owners cash their own task cards or draw out the cards above the
 leads into a trick that surely fails a task."""
 
 import numpy as np
-from numba import njit
 
 from crewsim.bots.deep_sea import (
     DS_BAD,
@@ -102,6 +101,7 @@ from crewsim.kernel.bits import (
     suit_of,
     value_of,
 )
+from crewsim.kernel.jit import inlined
 from crewsim.kernel.layout import (
     G_DONE,
     G_DUMMY,
@@ -129,7 +129,7 @@ from crewsim.kernel.layout import (
 )
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def lead_score(
     S,
     g,
@@ -268,7 +268,7 @@ def lead_score(
     return sc
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _route(g, c, me, mine, possible, known, want):
     """What leading ``c`` is worth when others may beat it: the followers steer the trick to
     the seat that wants it most among those who may top it (with a submarine only when the
@@ -291,7 +291,7 @@ def _route(g, c, me, mine, possible, known, want):
     return best
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def sure_loss(g, me, c, ct, possible, known, unseen, shown):
     """Leading ``c`` surely fails a task: a seat that has shown a task card as its only card
     of the colour must follow with it, and that card's owner cannot take the trick (another
@@ -319,7 +319,7 @@ def sure_loss(g, me, c, ct, possible, known, unseen, shown):
     return owners & (owners - 1) != 0
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def others_need_trumps(g, me, ct, possible, unseen):
     """Whether another owner, known not to hold an open task card of a colour, may hold trumps:
     a trump led draws the one it may need to ruff that card with."""
@@ -333,7 +333,7 @@ def others_need_trumps(g, me, ct, possible, unseen):
     return False
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def entry_bonus(g, me, c, ct, tpred, omega, mine_open, possible, known, others_poss, unseen):
     """Leading ``c``, a sure winner of another colour than my open task cards held by others:
     a holder void in it can discard my task card onto the trick.  Worth the chance that the
@@ -380,7 +380,7 @@ def entry_bonus(g, me, c, ct, tpred, omega, mine_open, possible, known, others_p
     return ENTRY_GAIN * ruff * best * (1.0 + g[G_T] / g[G_NT])
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def lead_card(S, mp, g, me, hand, legal, won, desig, possible, known, ct, tpred, want, dc):
     """The card to lead: each legal card's ``lead_score`` and what the decision's context
     (``dc``), the special objectives and the Deep Sea task cards add to it."""

@@ -3,7 +3,6 @@ trick with ..." task cards): shed them when void, and let a trick go only to a s
 holds a card it may lead."""
 
 import numpy as np
-from numba import njit
 
 from crewsim.bots.weights import (
     BAN_EMPTY_COLOUR,
@@ -17,10 +16,11 @@ from crewsim.bots.weights import (
 )
 from crewsim.kernel.bits import SUIT, popcount, suit_of, value_of
 from crewsim.kernel.deep_sea_tables import C_NEVER_LEAD, N_COLS
+from crewsim.kernel.jit import compiled
 from crewsim.kernel.layout import G_NDS, G_NT, G_SEATS, G_T, MP_NOBJ, MP_OBJ
 
 
-@njit(cache=True)
+@compiled
 def lead_bans(S, g, mp, seat, me):
     """The cards ``seat`` may not open a trick with: Deep Sea 12's objective's suits and the
     colours of its "I will not open a trick with ..." task cards (only ``me`` knows when mine
@@ -38,7 +38,7 @@ def lead_bans(S, g, mp, seat, me):
     return m
 
 
-@njit(cache=True)
+@compiled
 def banned_follow(g, me, c, hand, winner, bans, wbans, possible, unseen):
     """Following with cards that may not lead (``bans``: mine, ``wbans``: the winner's): such
     a card leaves a hand only as a discard, so shed one whenever void; whoever takes the trick
@@ -59,7 +59,7 @@ def banned_follow(g, me, c, hand, winner, bans, wbans, possible, unseen):
     return sc
 
 
-@njit(cache=True)
+@compiled
 def banned_lead(S, g, mp, me, c, hand, bans, possible, unseen):
     """Leading when some cards may not lead (``bans``: mine): never one of those; open a
     colour that seats still holding their banned cards lack (they shed them on it) or that I

@@ -4,7 +4,6 @@ which ones a mission has, and what each makes of a card led or played.  How they
 takes the trick is in ``want``."""
 
 import numpy as np
-from numba import njit
 
 from crewsim.bots.hand import spent
 from crewsim.bots.view import holder, only_with
@@ -46,6 +45,7 @@ from crewsim.kernel.bits import (
     suit_of,
     value_of,
 )
+from crewsim.kernel.jit import compiled, inlined
 from crewsim.kernel.layout import (
     G_FIRST_WINNER,
     G_LEADER,
@@ -76,7 +76,7 @@ from crewsim.kernel.layout import (
 )
 
 
-@njit(cache=True)
+@compiled
 def objective_of(mp, kind):
     """The index of the mission's objective of ``kind``, or -1."""
     for k in range(mp[MP_NOBJ]):
@@ -85,7 +85,7 @@ def objective_of(mp, kind):
     return -1
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def names_member(mp):
     """Whether an objective names crew members who must win given tricks and no others
     (missions 5, 33, 41 and 50): seats to keep from being forced to take a trick."""
@@ -101,14 +101,14 @@ def names_member(mp):
     return False
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def takes_first(mp, desig, me):
     """Am I the member named to win the first trick (pn-41 first and last only, pn-50's first
     tricks)?"""
     return me == desig[0] and (objective_of(mp, 7) >= 0 or objective_of(mp, 9) >= 0)
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def one_to_show(g, mp, hand):
     """Missions 9 and 26: my 1 of the colour I hold most of (at least ``ONES_SHOWN`` of a hand's
     cards), or -1.  Shown, it tells the crew whose colour to strip and whom to give the lead."""
@@ -123,7 +123,7 @@ def one_to_show(g, mp, hand):
     return best_c
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def ones_want(g, me, hand, possible, want):
     """Missions 9 and 26: the holder of a 1 whose colour the others no longer hold should get
     the lead (public knowledge only: my own 1, or a 1 whose holder is shown or given away by
@@ -143,7 +143,7 @@ def ones_want(g, me, hand, possible, want):
                 want[h] += ONES_CLEAR
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _ones_length(g, hand, c, shown):
     """Missions 9 and 26 (colour 1s must win): a 1 wins only once the others are void in its colour,
     so I shed the colour of another seat's 1 (first a shown one's), and keep the length guarding
@@ -156,7 +156,7 @@ def _ones_length(g, hand, c, shown):
     return (ONES_SHED if shown >> one & 1 else ONES_SHED_OTHER) + ONES_SHED_VALUE * value_of(c)
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _keeps_last_pink(g, hand, c):
     """Mission 46 with three players: the seat dealt 14 cards never plays one, and a pink
     kept to the end need not be won, so it keeps its last pink ``c`` as that card."""
@@ -164,7 +164,7 @@ def _keeps_last_pink(g, hand, c):
     return spare and hand & SUIT[0] == np.int64(1) << c
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def pink_target(g, mp):
     """The seat that must win every pink (mission 46), or -1."""
     for k in range(mp[MP_NOBJ]):
@@ -173,7 +173,7 @@ def pink_target(g, mp):
     return -1
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def sheds_high(mp, me, desig, won):
     """Whether I am the chosen member who must win exactly one trick (pn-33) and have won
     it: every high card left could win another."""
@@ -183,7 +183,7 @@ def sheds_high(mp, me, desig, won):
     return False
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def sheds_trumps(g, mp, me, desig, ct, omega):
     """Whether my trumps should go before the last trick, where one could beat the seat that
     must take it: the omega task's owner (pn-48), the chosen member who may not win it with a
@@ -197,7 +197,7 @@ def sheds_trumps(g, mp, me, desig, ct, omega):
     return False
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def omega_early(S, g, mp):
     """Mission 48: the card of the omega task, which falls too early before the last trick;
     -1 in the last trick or without that rule."""
@@ -208,7 +208,7 @@ def omega_early(S, g, mp):
     return -1
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def omega_keeper(ct, me, hand, omega):
     """Mission 48: the card the omega task's owner keeps to take the last trick with (its top
     trump, else its top card above the task card), or -1."""
@@ -220,7 +220,7 @@ def omega_keeper(ct, me, hand, omega):
     return highest(above) if above else -1
 
 
-@njit(cache=True)
+@compiled
 def rank_spread(S, g, rank, s, n):
     """(the spread of rank-card wins if seat ``s`` took ``n`` more, whether ``s`` has fewest)."""
     lo, hi, least = np.int64(99), np.int64(0), np.int64(99)
@@ -234,7 +234,7 @@ def rank_spread(S, g, rank, s, n):
     return hi - lo, popcount(S.won_cards[s] & rank) == least
 
 
-@njit(cache=True)
+@compiled
 def rank_follow(S, g, mp, k, me, c, wseat, risk):
     """Playing rank card ``c`` into a trick ``wseat`` would take: never past the allowed
     spread; best to a seat with the fewest such wins, which must catch up anyway, unless a
@@ -255,7 +255,7 @@ def rank_follow(S, g, mp, k, me, c, wseat, risk):
     return sc
 
 
-@njit(cache=True)
+@compiled
 def rank_lead(S, g, mp, k, me, c, mine, possible, top, short):
     """Leading colour card ``c`` under the rank balance: a ``top`` card takes its colour's rank
     card if that is forced out (likely when the colour is ``short`` in the other hands), a rank
@@ -286,7 +286,7 @@ def rank_lead(S, g, mp, k, me, c, mine, possible, top, short):
     return 0.0
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def objective_score(g, mp, me, c, winner, wcard, desig, risk, hand, shown):
     """Special objectives' view of card ``c`` going to ``winner`` with ``wcard`` on top
     (``risk``: that a seat still to play takes the trick over; ``shown``: cards the others

@@ -4,7 +4,6 @@ once (``Decision``), and scores every legal card on lead (``lead``) or following
 """
 
 import numpy as np
-from numba import njit
 
 from crewsim.bots.deep_sea import (
     DS_COLLECT,
@@ -34,6 +33,7 @@ from crewsim.bots.weights import (
     HOT,
 )
 from crewsim.kernel.bits import FULL, TRUMPS, lowest, popcount, suit_of
+from crewsim.kernel.jit import inlined
 from crewsim.kernel.layout import (
     G_DUMMY,
     G_NIN,
@@ -46,7 +46,7 @@ from crewsim.kernel.layout import (
 )
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def heuristic_play(
     S, mp, g, me, hand, legal, viewer_hand, trick, won, desig, possible, known, ct, tpred, want
 ):
@@ -82,7 +82,7 @@ def heuristic_play(
     )
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _decision(S, mp, g, me, hand, mine, unseen, won, desig, known, ct, want, omega, ds, drawn):
     """What the seat knows and plans for this card, once ``want`` is filled: the open task
     cards and where they sit, the cards to keep or shed, the seats that must not win."""
@@ -156,7 +156,7 @@ def _decision(S, mp, g, me, hand, mine, unseen, won, desig, known, ct, want, ome
     )
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _uncover_in_time(S, g, hand, commander_hand, legal, known):
     """The two-player dummy keeps one card back: a face-down card still covered in the last
     trick is never played, and an open task card nobody has seen may lie there.  So once the

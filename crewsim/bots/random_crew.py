@@ -10,33 +10,33 @@ predict as the heuristic does.
 """
 
 import numpy as np
-from numba import njit
 
 from crewsim.bots.registry import KINDS
 from crewsim.kernel.bits import COLOURS, lowest, popcount, rand_below, rand_card
+from crewsim.kernel.jit import compiled, inlined
 
 RANDOM = KINDS["random"]  # ``bp[BP_KIND]`` of this crew
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def play(legal, st):
     """Any legal card."""
     return rand_card(st, legal)
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def communicate():
     """No card: the random crew never communicates."""
     return -1
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def draft(free_tasks, st):
     """Any free task (an index in the ``free_tasks`` mask)."""
     return np.int64(lowest(_nth_index(free_tasks, rand_below(st, popcount(free_tasks)))))
 
 
-@njit(cache=True)
+@compiled
 def _nth_index(m: np.int64, k: np.int64):
     """Mask holding only the ``k``-th set bit of ``m``."""
     for _ in range(k):
@@ -44,25 +44,25 @@ def _nth_index(m: np.int64, k: np.int64):
     return m & -m
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def answer(st):
     """Yes or no, at even odds."""
     return rand_below(st, 2) == 1
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def any_member(seats, st):
     """Any seat."""
     return rand_below(st, seats)
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def other_member(seat, seats, st):
     """Any seat but ``seat``."""
     return (seat + 1 + rand_below(st, seats - 1)) % seats
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def taker_of_all(seats, cap, cap_ok, st):
     """The member who takes every Deep Sea task: any, or any but the captain when a task
     card it may not take is among them (``cap_ok`` false)."""
@@ -72,19 +72,19 @@ def taker_of_all(seats, cap, cap_ok, st):
     return rand_card(st, ((np.int64(1) << seats) - 1) & ~(np.int64(1) << cap))
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def pick_score(st):
     """A Deep Sea draft pick's score: the highest of these draws takes the task."""
     return float(rand_below(st, 1000))
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def direction(st):
     """The distress signal's direction: +1 or -1."""
     return 1 if rand_below(st, 2) == 1 else -1
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def pass_card(hand, st):
     """Any colour card of ``hand``, passed under the distress signal."""
     return rand_card(st, hand & COLOURS)

@@ -2,7 +2,6 @@
 and designations, the hand-over at five players, and the distress signal."""
 
 import numpy as np
-from numba import njit
 
 from crewsim.bots import random_crew
 from crewsim.bots.hand import strength, sure_tricks, task_score
@@ -29,6 +28,7 @@ from crewsim.kernel.bits import (
     suit_of,
     value_of,
 )
+from crewsim.kernel.jit import compiled, inlined
 from crewsim.kernel.layout import (
     ALLOC_DISTRIBUTE,
     ALLOC_DRAFT,
@@ -65,7 +65,7 @@ from crewsim.kernel.layout import (
 from crewsim.kernel.script import UNPROBED, YES_NO, begin, end
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def choose_draft(bp, hand, free_tasks, tcard, st):
     """Index of the task to take from the ``free_tasks`` mask (of task indices)."""
     if bp[BP_KIND] == RANDOM:
@@ -81,13 +81,13 @@ def choose_draft(bp, hand, free_tasks, tcard, st):
     return best_i
 
 
-@njit(cache=True)
+@compiled
 def says_yes(bp, hand, tc):
     """A crew member's yes/no answer to "can you take this task?" (no card is revealed)."""
     return task_score(hand, tc) >= bp[BP_YES_THRESHOLD]
 
 
-@njit(cache=True)
+@compiled
 def says_yes_blind(bp, hand):
     """The answer to "will you take all the tasks?" asked before they are shown (Planet Nine
     20, 27, 37): the task score my hand expects of a task card drawn from all 36."""
@@ -97,7 +97,7 @@ def says_yes_blind(bp, hand):
     return tot >= bp[BP_BLIND_YES] * 36
 
 
-@njit(cache=True)
+@compiled
 def answers_good(kind: np.int64, hand: np.int64):
     """Answer to the commander when a crew member is to be designated for an objective."""
     if kind == OBJ_NO_TRICKS:  # win no tricks: a weak hand is "good"
@@ -109,7 +109,7 @@ def answers_good(kind: np.int64, hand: np.int64):
     return True
 
 
-@njit(cache=True)
+@compiled
 def distress_poorness(bp, hand, me, towner, tcard, ntask):
     """How many of my tasks I judge poor (would vote for the distress signal)."""
     n = 0
@@ -119,7 +119,7 @@ def distress_poorness(bp, hand, me, towner, tcard, ntask):
     return n
 
 
-@njit(cache=True)
+@compiled
 def distress_vote(hand, me, seats, towner, tcard, ntask):
     """+1 or -1: the direction in which my pass would help a task owner (0 = no opinion)."""
     for d in (1, -1):
@@ -130,7 +130,7 @@ def distress_vote(hand, me, seats, towner, tcard, ntask):
     return 0
 
 
-@njit(cache=True)
+@compiled
 def distress_card(bp, hand, me, to, towner, tcard, ntask, st):
     """The non-trump card to pass to ``to``: its task card, a high card of its task colour, or
     my least useful low card."""
@@ -166,7 +166,7 @@ def distress_card(bp, hand, me, to, towner, tcard, ntask, st):
     return best_c
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def allocate(S, mp, bp, g, hands, tcard, towner, pick, st):
     """Give every task an owner by the mission's allocation rule; ``pick`` keeps the order."""
     seats, cmd, n = g[G_SEATS], g[G_CMD], g[G_NTASK]
@@ -237,7 +237,7 @@ def allocate(S, mp, bp, g, hands, tcard, towner, pick, st):
             pick[i] = i
 
 
-@njit(cache=True)  # not inline="always": numba 0.68 then miscompiled the random crew's draw
+@compiled  # not inline="always": numba 0.68 then miscompiled the random crew's draw
 def designate(S, mp, bp, g, hands, desig, st):
     """Crew members named by the commander for objectives that need them (and mission 11)."""
     seats, cmd = g[G_SEATS], g[G_CMD]
@@ -278,7 +278,7 @@ def designate(S, mp, bp, g, hands, desig, st):
                 break
 
 
-@njit(cache=True)
+@compiled
 def _roles(hands, seats, cmd, desig):
     """The member to win the first tricks (the most sure winners, then the strongest) and the
     one to win the last (the weakest other holding a sure winner to keep, or the weakest)."""
@@ -295,7 +295,7 @@ def _roles(hands, seats, cmd, desig):
             desig[1], last = s, sc
 
 
-@njit(cache=True)
+@compiled
 def handover(bp, g, hands, tcard, towner):
     """5 players: in turn from the commander, an owner whose own hand fits one of its tasks
     badly offers it; the first other member to say yes (from its own hand) takes it.
@@ -321,7 +321,7 @@ def handover(bp, g, hands, tcard, towner):
     return -1, -1
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def call_distress(S, mp, bp, g, hands, tcard, towner, passes, st):
     """Whether the crew calls the distress signal (always, when the run says so; else when it
     finds enough of its tasks poor) and the card each seat passes: the direction (+1/-1, with
@@ -348,7 +348,7 @@ def call_distress(S, mp, bp, g, hands, tcard, towner, passes, st):
     return d
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _call(mode, bp, hands, seats, towner, tcard, n, st):
     """The distress signal's direction, or 0 when the crew does not call it."""
     if mode == DISTRESS_AUTO:

@@ -9,14 +9,13 @@ it with; a high card its holder can take whenever it leads it.  So the earlier t
 on the lower card (the opposite rule, high cards first, loses).
 """
 
-from numba import njit
-
+from crewsim.kernel.jit import compiled
 from crewsim.kernel.layout import OMEGA_CODE, TOKEN_ADJUST_CODES
 
 ADJUST_SWAP, ADJUST_MOVE = TOKEN_ADJUST_CODES["swap"], TOKEN_ADJUST_CODES["move"]
 
 
-@njit(cache=True)
+@compiled
 def _order(tok):
     """When a token's task must be done, comparable within one kind: absolute 1-5, relative
     1-4 (codes 11-14), omega after all."""
@@ -25,7 +24,7 @@ def _order(tok):
     return tok - 10 if tok > 10 else tok
 
 
-@njit(cache=True)
+@compiled
 def _comparable(a, b):
     """Both tokens order the same tasks: both absolute, both relative, or one the omega."""
     if a == OMEGA_CODE or b == OMEGA_CODE:
@@ -33,7 +32,7 @@ def _comparable(a, b):
     return (a > 10) == (b > 10)
 
 
-@njit(cache=True)
+@compiled
 def adjust_tokens(tcard, ttok, n, mode, gain):
     """Make the one change (``mode``) that gains most, if it gains at least ``gain`` ranks: a
     swap puts the lower card under the earlier token, a move takes a token to a lower

@@ -11,7 +11,6 @@ is forced above a card.  Every score is weighed against ``BIG``, a task card won
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from crewsim.bots.weights import (
     FORCED_ALL_ABOVE,
@@ -19,6 +18,7 @@ from crewsim.bots.weights import (
     FORCED_TWO_CARDS,
 )
 from crewsim.kernel.bits import BEATS, SUIT, highest, lowest, popcount, seat_after, suit_of
+from crewsim.kernel.jit import compiled, inlined
 from crewsim.kernel.layout import G_CMD, G_DUMMY, G_LEADER, G_NIN, G_NT, G_PLAYED, G_SEATS, G_T
 
 
@@ -51,7 +51,7 @@ class Decision(NamedTuple):
     drawn: np.int64  # following: a card of the suit led per seat still to play
 
 
-@njit(cache=True)
+@compiled
 def knows(g, me, owner):
     """Whether seat ``me`` decides with ``owner``'s private knowledge: the same seat, or the
     two-player commander and the dummy it plays."""
@@ -61,7 +61,7 @@ def knows(g, me, owner):
     return d >= 0 and (me == d or me == cmd) and (owner == d or owner == cmd)
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def holder(hand, possible, me, seats, c):
     """The seat that holds card ``c`` as far as ``me`` can tell, or -1."""
     if hand >> c & 1:
@@ -75,7 +75,7 @@ def holder(hand, possible, me, seats, c):
     return h
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def only_with(possible, me, seats, h, cards):
     """Can none of ``cards`` sit with a seat other than ``h`` and me, as far as I can tell?"""
     for q in range(seats):
@@ -84,13 +84,13 @@ def only_with(possible, me, seats, h, cards):
     return True
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def holds(S, me, q):
     """The cards seat ``q`` may hold, as seen by ``me``."""
     return S.hands[me] if q == me else S.possible[q] & ~S.hands[me]
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def never_played(g, o, held):
     """Cards of seat ``o``'s hand ``held`` it will never play (0 when unknown): the hand of
     14 at three players keeps one back."""
@@ -100,7 +100,7 @@ def never_played(g, o, held):
     return max(popcount(held) - (g[G_NT] - g[G_T] - played), 0)
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def to_play(g, o):
     """Whether seat ``o`` plays in this trick after the card now being chosen."""
     for k in range(g[G_NIN] + 1, g[G_SEATS]):
@@ -109,18 +109,18 @@ def to_play(g, o):
     return False
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def led_suit(S, g, c):
     """The mask of the suit led in this trick (``c``'s own when I lead it)."""
     return SUIT[suit_of(c if g[G_NIN] == 0 else S.trick[0])]
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def beats_card(c, w):
     return BEATS[w] >> c & 1 == 1
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def current_winner(g, trick):
     w = trick[0]
     wi = 0
@@ -131,7 +131,7 @@ def current_winner(g, trick):
     return seat_after(g[G_LEADER], wi, g[G_SEATS]), w
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def drawn_from(g, led, possible, unseen):
     """One card of suit ``led`` for each seat still to play that may hold one."""
     drawn = np.int64(0)
@@ -142,7 +142,7 @@ def drawn_from(g, led, possible, unseen):
     return drawn
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def later_toppers(g, w, possible, unseen):
     """The seats still to play that may hold a card of ``w``'s suit above it."""
     tops = 0
@@ -153,14 +153,14 @@ def later_toppers(g, w, possible, unseen):
     return tops
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def shown_only(kn, poss, suit, unseen, tc):
     """Whether a seat has shown task card ``tc`` as its only card of ``suit`` (communicated,
     or the rest of the colour gone): it must follow with it."""
     return kn >> tc & 1 == 1 and poss & suit & unseen == np.int64(1) << tc
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def over_known(g, c, o, me, mine, possible, known):
     """How many cards the other seats may hold above seat ``o``'s highest known card of
     ``c``'s suit, or -1 when ``o`` has shown no card above ``c``."""
@@ -176,7 +176,7 @@ def over_known(g, c, o, me, mine, possible, known):
     return popcount(above & others)
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def forced_chance(poss, kn, unseen, hi, r):
     """Chance that a follower who may hold ``poss`` must overtake: all its cards of the suit
     lie in ``hi``.  Singletons are common, so a mix of r (one card) and r**2 (two cards)."""
@@ -188,7 +188,7 @@ def forced_chance(poss, kn, unseen, hi, r):
     return FORCED_ONE_CARD * r + FORCED_TWO_CARDS * r * r
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def overtake_risk(g, wcard, led, mine, possible, known, first):
     """Chance-like score that a seat playing after position ``first`` ends up beating ``wcard``.
 
@@ -208,7 +208,7 @@ def overtake_risk(g, wcard, led, mine, possible, known, first):
     return 1.0 - safe
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def lead_risk(g, c, mine, possible, known, me):
     """Overtake risk when I lead ``c``: every other seat plays after me."""
     unseen = SUIT[suit_of(c)] & ~mine & ~g[G_PLAYED]
@@ -223,7 +223,7 @@ def lead_risk(g, c, mine, possible, known, me):
     return 1.0 - safe
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def forces(g, w, me, avoid, possible, known, unseen, first):
     """How likely the seats in ``avoid`` (that must not win the trick) are forced above ``w``
     and take it, summed over them (``forced_chance``): those playing after position ``first`` of

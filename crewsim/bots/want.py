@@ -3,7 +3,6 @@ already in it, an owner that can cash its own task card, and the special objecti
 Sea's task cards add theirs (``deep_sea.deep_sea_want``); the card scores start from it."""
 
 import numpy as np
-from numba import njit
 
 from crewsim.bots.objectives import ones_want, rank_spread
 from crewsim.bots.view import holder, only_with
@@ -20,6 +19,7 @@ from crewsim.bots.weights import (
     RANK_NEEDY,
 )
 from crewsim.kernel.bits import BEATS, ONES, SUIT, lowest, popcount, seat_after, suit_of
+from crewsim.kernel.jit import inlined
 from crewsim.kernel.layout import (
     G_CMD,
     G_DONE,
@@ -47,7 +47,7 @@ from crewsim.kernel.layout import (
 )
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def fill_want(S, g, mp, me, won, desig, ct, want, hand, possible, omega):
     """Fill ``want[s]``: how much the crew wants seat ``s`` to win the current trick."""
     seats, t, nt = g[G_SEATS], g[G_T], g[G_NT]
@@ -136,7 +136,7 @@ def fill_want(S, g, mp, me, won, desig, ct, want, hand, possible, omega):
                     want[s] -= BIG
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _cash_want(g, me, ct, tpred, omega, want, hand, possible):
     """An owner known to hold its own open task card, which no other hand can top in its
     colour, wins it by leading it: the crew wants that owner to get the lead.  The holder is

@@ -87,11 +87,13 @@ def _deal(players, hands, under, deck, st):
             deck[k] = deck[14 + k]
         _shuffle(deck, 26, st)
         for k in range(26):
-            hands[k % 2] |= np.int64(1) << deck[k]
+            hands[k & 1] |= np.int64(1) << deck[k]
     else:
         _shuffle(deck, 40, st)
+        s = 0  # k % players, without a division per card
         for k in range(40):
-            hands[k % players] |= np.int64(1) << deck[k]
+            hands[s] |= np.int64(1) << deck[k]
+            s = s + 1 if s + 1 < players else 0
 
 
 @njit(cache=True, forceinline=True)

@@ -7,7 +7,6 @@ resumes it with the card it chose (``G_FORCE``).
 """
 
 import numpy as np
-from numba import njit
 
 from crewsim.bots.crew import choose_comm, choose_play
 from crewsim.kernel.bits import (
@@ -22,6 +21,7 @@ from crewsim.kernel.bits import (
     suit_of,
     value_of,
 )
+from crewsim.kernel.jit import compiled, copy_into, inlined
 from crewsim.kernel.judge import judge_deep, judge_trick
 from crewsim.kernel.layout import (
     BP_COMM,
@@ -64,7 +64,7 @@ from crewsim.kernel.layout import (
 from crewsim.kernel.probe_point import probe_point
 
 
-@njit(cache=True)
+@compiled
 def _true_claim(hand, c):
     """0 highest, 1 only, 2 lowest, -1 neither (the kernel's twin of rules.game.true_claim)."""
     same = hand & SUIT[suit_of(c)]
@@ -77,7 +77,7 @@ def _true_claim(hand, c):
     return -1
 
 
-@njit(cache=True)
+@compiled
 def showable(hand):
     """The cards a seat may communicate: the highest, only or lowest of a colour it holds."""
     out = np.int64(0)
@@ -88,7 +88,7 @@ def showable(hand):
     return out
 
 
-@njit(cache=True)
+@compiled
 def _communicate(S, bp, mp, stop, record, ri, r_comms):
     """Each seat in turn from the leader may show a card before the trick; True when it
     stopped instead at a seat with a choice (``stop``: the search crew decides those)."""
@@ -121,7 +121,7 @@ def _communicate(S, bp, mp, stop, record, ri, r_comms):
     return False
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _take_forced(S, slot, offset):
     """The choice the search made at the decision the game stopped at (``g[slot]`` holds it
     plus ``offset``), noted for the honesty probe when it watches that decision."""
@@ -134,7 +134,7 @@ def _take_forced(S, slot, offset):
     return c
 
 
-@njit(cache=True)
+@compiled
 def _tell(S, s, c, record, ri, r_comms):
     """Seat ``s`` shows ``c`` with the claim its hand makes true; everyone learns from it."""
     g = S.g
@@ -148,7 +148,7 @@ def _tell(S, s, c, record, ri, r_comms):
     g[G_NCOMMS] = n_comms + 1
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _reveal(g, possible, known, s, c, claim):
     """What everyone learns when seat ``s`` shows ``c``: where it lies and, but in the dead
     zone, which cards of its colour the claim rules out of that hand."""
@@ -166,7 +166,7 @@ def _reveal(g, possible, known, s, c, claim):
             possible[s] &= ~(same & ~(np.int64(1) << c))
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def legal_cards(S):
     """The cards the seat to play may play now (it must follow the led suit if it can)."""
     g = S.g
@@ -178,7 +178,7 @@ def legal_cards(S):
     return hand
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _play_card(S, s, k, c, record, ri, r_plays):
     """Seat ``s`` plays ``c`` as the ``k``-th card of the trick; what everyone learns from it."""
     g, possible = S.g, S.possible
@@ -201,7 +201,7 @@ def _play_card(S, s, k, c, record, ri, r_plays):
     g[G_NPLAYS] += 1
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def _end_trick(S, mp, deep):
     """The trick's winner takes it, the dummy turns up its card, the judges look."""
     g, won, trick, desig, possible = S.g, S.won, S.trick, S.desig, S.possible
@@ -255,7 +255,7 @@ def _end_trick(S, mp, deep):
         judge_deep(S, g, trick, leader, winner, wcard, won, S.hands, S.res)
 
 
-@njit(cache=True)
+@compiled
 def _before_trick(S, bp, mp, t, stop, record, ri, r_comms, r_draws):
     """Trick ``t``'s communications and pn-12's draw, then the trick opens; True when a
     communication stopped it (``stop``)."""
@@ -267,7 +267,7 @@ def _before_trick(S, bp, mp, t, stop, record, ri, r_comms, r_draws):
     if mp[MP_DRAW_AFTER] > 0 and t == mp[MP_DRAW_AFTER]:
         _draw_round(g, S.hands, S.under, S.known, S.possible, S.passes, S.rng)
         if record:
-            r_draws[ri, : g[G_SEATS]] = S.passes[: g[G_SEATS]]
+            copy_into(r_draws[ri, : g[G_SEATS]], S.passes[: g[G_SEATS]])
     g[G_UNCOVER] = -1
     g[G_TRICKMASK] = 0
     g[G_NIN] = 0
@@ -275,7 +275,7 @@ def _before_trick(S, bp, mp, t, stop, record, ri, r_comms, r_draws):
     return False
 
 
-@njit(cache=True)
+@compiled
 def play_tricks(S, deep, stop, record, ri, r_comms, r_draws, r_plays, until):
     """Play on from where the game stands until it is decided, or ``until`` tricks are left
     (at a trick's start); True when it stopped instead at a card play or a communication with
@@ -311,7 +311,7 @@ def play_tricks(S, deep, stop, record, ri, r_comms, r_draws, r_plays, until):
     return False
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def crew_card(S, bp, mp, g, s, legal):
     """The card the crew's own policy plays (the random or heuristic crew's), always legal."""
     viewer = S.hands[g[G_CMD]] if s == g[G_DUMMY] else np.int64(0)
@@ -339,7 +339,7 @@ def crew_card(S, bp, mp, g, s, legal):
     return c
 
 
-@njit(cache=True)
+@compiled
 def _draw_round(g, hands, under, known, possible, drawn, st):
     """Every seat takes one random card from the hand of the seat on its right, all at once.
 

@@ -6,11 +6,12 @@ benchmark measures the kernel against plain Python on the same deals.
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic, overload
 
 from crewsim.cards import BEATS as _BEATS
 from crewsim.cards import SUIT_MASK as _SUIT_MASK
+from crewsim.kernel.jit import compiled, inlined
 
 BEATS = _BEATS.copy()
 SUIT = _SUIT_MASK.copy()
@@ -79,27 +80,27 @@ def _highest_jit(m):  # type: ignore[no-untyped-def]
     return lambda m: 63 - _ctlz(np.int64(m))
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def seat_after(s: np.int64, k: np.int64, seats: np.int64) -> np.int64:
     """``(s + k) % seats`` for ``0 <= s + k < 2 * seats``, without a division in the hot loop."""
     x = s + k
     return x - seats if x >= seats else x
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def seat_count(counts: np.int64, s: np.int64) -> np.int64:
     """Seat ``s``'s tally in ``counts``, 8 bits per seat: per-seat counters without an array
     (no allocation in the game loop)."""
     return counts >> (8 * s) & 0xFF
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def count_seat(counts: np.int64, s: np.int64) -> np.int64:
     """``counts`` with seat ``s``'s tally one higher."""
     return counts + (np.int64(1) << (8 * s))
 
 
-@njit(cache=True)
+@compiled
 def nth_bit(m: np.int64, k: np.int64) -> np.int64:
     """Index of the ``k``-th (0-based) set bit of ``m`` counted from the lowest."""
     for _ in range(k):
@@ -107,14 +108,14 @@ def nth_bit(m: np.int64, k: np.int64) -> np.int64:
     return lowest(m)
 
 
-@njit(cache=True)
+@compiled
 def suit_of(c: np.int64) -> np.int64:
     """``c // 9`` for -8 <= c < 512 (every card and -1), as a multiply and a shift: numba's
     floor division by a constant still costs a sign fix-up, and this runs for every card."""
     return (c * 57) >> 9
 
 
-@njit(cache=True)
+@compiled
 def value_of(c: np.int64) -> np.int64:
     return c - 35 if c >= 36 else c - 9 * ((c * 57) >> 9) + 1
 
@@ -122,7 +123,7 @@ def value_of(c: np.int64) -> np.int64:
 # ---- splitmix64 on an int64 state (wrapping arithmetic); reproducible in every process
 
 
-@njit(cache=True)
+@compiled
 def rng_next(state: np.ndarray) -> np.int64:
     z = state[0] + np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15
     state[0] = z
@@ -131,13 +132,13 @@ def rng_next(state: np.ndarray) -> np.int64:
     return z ^ ((z >> 31) & np.int64(0x1FFFFFFFF))
 
 
-@njit(cache=True)
+@compiled
 def rand_below(state: np.ndarray, n: np.int64) -> np.int64:
     """Uniform integer in [0, n) for small n (bias below 2**-30)."""
     return ((rng_next(state) >> 1) & np.int64(0x3FFFFFFFFFFFFFFF)) % n
 
 
-@njit(cache=True)
+@compiled
 def rand_card(state: np.ndarray, m: np.int64) -> np.int64:
     """A uniformly chosen card of a non-empty mask."""
     return nth_bit(m, rand_below(state, popcount(m)))

@@ -75,10 +75,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from crewsim.cards import COLOUR_NAMES, N_COLOURS, SUIT_MASK, TRUMP_MASK, card_id, parse_card
 from crewsim.kernel.bits import SUIT, TRUMPS, lowest, popcount
+from crewsim.kernel.jit import compiled
 from crewsim.missions.schema import TaskCard, TaskKind
 from crewsim.rules.play import n_tricks as tricks_of
 
@@ -327,7 +327,7 @@ def encode_tasks(cards: Sequence[TaskCard], players: int) -> np.ndarray:
 # ---------------------------------------------------------------- kernel helpers
 
 
-@njit(cache=True)
+@compiled
 def _exactly(now, more, n):
     """Exactly ``n``: ``now`` so far, at most ``more`` still to come."""
     if now > n or now + more < n:
@@ -335,21 +335,21 @@ def _exactly(now, more, n):
     return DONE if more == 0 else PENDING
 
 
-@njit(cache=True)
+@compiled
 def _at_least(now, more, n):
     if now >= n:
         return DONE
     return FAILED if now + more < n else PENDING
 
 
-@njit(cache=True)
+@compiled
 def _none_of(mine, live, mask):
     if mine & mask:
         return FAILED
     return PENDING if live & mask else DONE
 
 
-@njit(cache=True)
+@compiled
 def _trick_mask(trick, seats):
     m = np.int64(0)
     for k in range(seats):
@@ -357,7 +357,7 @@ def _trick_mask(trick, seats):
     return m
 
 
-@njit(cache=True)
+@compiled
 def _trick_sum(trick, seats):
     total = np.int64(0)
     for k in range(seats):
@@ -366,7 +366,7 @@ def _trick_sum(trick, seats):
     return total
 
 
-@njit(cache=True)
+@compiled
 def _extreme_sum(live, subs, k, top):
     """Sum of the ``k`` lowest (or highest if ``top``) live values; -1 if fewer than ``k``."""
     need = k
@@ -384,14 +384,14 @@ def _extreme_sum(live, subs, k, top):
     return np.int64(-1)
 
 
-@njit(cache=True)
+@compiled
 def _owner_hand(owner, players, hands, in_hands):
     if players == 2 and owner == 2:
         return in_hands & ~hands[0] & ~hands[1]
     return hands[owner]
 
 
-@njit(cache=True)
+@compiled
 def _runs(st, t, owner, winner):
     """Keep st[0] = owner's streak ending at trick t, st[1] = longest streak so far."""
     if winner == owner:
@@ -402,7 +402,7 @@ def _runs(st, t, owner, winner):
         st[1] = st[0]
 
 
-@njit(cache=True)
+@compiled
 def _pattern_hit(a, b, c, d, kind, trick, seats, wcard):
     """Did this trick (won by the owner) meet the trick-pattern condition of ``kind``?"""
     if kind == K_TRICK_PARITY or kind == K_TRICK_ALL_GT or kind == K_TRICK_ALL_LT:
@@ -431,7 +431,7 @@ def _pattern_hit(a, b, c, d, kind, trick, seats, wcard):
     return total < 63 and (a >> total) & 1 == 1  # K_TRICK_SUM_IN
 
 
-@njit(cache=True)
+@compiled
 def _pattern_impossible(a, b, c, d, kind, live, seats, owner_hand):
     """The trick-pattern condition can no longer be met (the hand is not over yet)."""
     if kind == K_TRICK_PARITY or kind == K_TRICK_ALL_GT or kind == K_TRICK_ALL_LT:
@@ -464,7 +464,7 @@ def _pattern_impossible(a, b, c, d, kind, live, seats, owner_hand):
 # ---------------------------------------------------------------- the judge
 
 
-@njit(cache=True)
+@compiled
 def ds_judge(
     code_row,
     owner,
@@ -652,7 +652,7 @@ def ds_judge(
     return won_cards_verdict(code_row, 0, mine, live)
 
 
-@njit(cache=True)
+@compiled
 def won_cards_verdict(codes, at, mine, live):
     """Verdict of a task that counts the cards its owner won (the row from ``codes[at]``),
     with ``mine`` won and ``live`` still to come; FAILED for any other kind.  The bots ask it

@@ -16,7 +16,6 @@ from functools import cache
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from crewsim.cards import COLOUR_MASK, SUIT_MASK, TRUMP_MASK, card_id, parse_card, seats_of
 from crewsim.kernel.conditions import (
@@ -30,6 +29,7 @@ from crewsim.kernel.conditions import (
     K_TRICK_WITH_RANK,
     encode_task,
 )
+from crewsim.kernel.jit import compiled
 from crewsim.kernel.layout import DS_COLS
 from crewsim.missions import load_task_cards
 from crewsim.missions.schema import TaskCard
@@ -239,14 +239,14 @@ def task_table(players: int) -> np.ndarray:
     return table
 
 
-@njit(cache=True)
+@compiled
 def may_take(tab: np.ndarray, row: int, seat: int, captain: int) -> bool:
     """Whether ``seat`` may own the card whose row starts at ``row`` of the flat table (the
     captain may not own some)."""
     return seat != captain or tab[row + C_CAPTAIN_OK] == 1
 
 
-@njit(cache=True)
+@compiled
 def contradiction(tab: np.ndarray, a: int, b: int, same_owner: bool) -> bool:
     """Pairwise contradiction of rows a and b, proven at the boundary by the referee's checker."""
     col = C_SAME0 if same_owner else C_DIFF0
@@ -254,7 +254,7 @@ def contradiction(tab: np.ndarray, a: int, b: int, same_owner: bool) -> bool:
     return word >> (b % 48) & 1 == 1
 
 
-@njit(cache=True)
+@compiled
 def clashes(
     tab: np.ndarray, task: np.ndarray, owner: np.ndarray, n: int, card: int, seat: int, skip: int
 ) -> bool:

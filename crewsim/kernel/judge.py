@@ -3,7 +3,6 @@ the Deep Sea task cards (the kernel's twins of ``crewsim.rules``; the cross-chec
 to one answer).  The game loop and the solver's searches both judge with these."""
 
 import numpy as np
-from numba import njit
 
 from crewsim.kernel.bits import (
     FULL,
@@ -13,6 +12,7 @@ from crewsim.kernel.bits import (
     value_of,
 )
 from crewsim.kernel.conditions import CODE_SIZE, ds_judge
+from crewsim.kernel.jit import compiled, inlined
 from crewsim.kernel.layout import (
     FAIL_CONDITION,
     FAIL_NOT_DONE,
@@ -56,7 +56,7 @@ from crewsim.kernel.layout import (
 )
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def judge_trick(
     g, mp, trick, winner, wcard, tcard, towner, tpred, ttok, won, won_cards, desig, obj_done, res
 ):
@@ -126,14 +126,14 @@ def judge_trick(
         res[0] = 1
 
 
-@njit(cache=True)
+@compiled
 def _at_end(ok, last):
     if not ok:
         return 2
     return 1 if last else 0
 
 
-@njit(cache=True)
+@compiled
 def judge_objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, in_hands, last):
     """One special objective after a trick: 0 pending, 1 done, 2 failed (see rules.objectives)."""
     seats, t, nt = g[G_SEATS], g[G_T], g[G_NT]
@@ -235,7 +235,7 @@ def judge_objective(g, kind, a, b, trick, winner, wcard, won, won_cards, desig, 
     return 1
 
 
-@njit(cache=True)
+@compiled
 def judge_deep(S, g, trick, leader, winner, wcard, won, hands, res):
     """Judge every pending Deep Sea task card after the trick (crewsim.kernel.conditions);
     the mission fails on the first failed card and succeeds once all are done."""
@@ -277,7 +277,7 @@ def judge_deep(S, g, trick, leader, winner, wcard, won, hands, res):
         res[0] = 1
 
 
-@njit(cache=True)
+@compiled
 def _others_done(S, g):
     """Every crew objective of the mission is done as well (missions 8-27 have none with tasks)."""
     for k in range(S.mp[MP_NOBJ]):

@@ -3,8 +3,7 @@
 Costs one load and one branch per decision when no probe is set (``S.probe[PR_AT] == 0``).
 """
 
-from numba import njit
-
+from crewsim.kernel.jit import copy_into, inlined
 from crewsim.kernel.layout import (
     DEC_BLIND_YES,
     DEC_PREDICT,
@@ -22,7 +21,7 @@ from crewsim.kernel.layout import (
 )
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def probe_point(S, kind, seat, n_comms):
     """Count a decision; True when it is the probed one (the honest-information test), whose
     hidden cards are first replaced by the test's re-deal when it asks for that."""
@@ -36,13 +35,13 @@ def probe_point(S, kind, seat, n_comms):
     p[PR_KIND], p[PR_SEAT], p[PR_COMMS] = kind, seat, n_comms
     p[PR_TRICK], p[PR_NIN] = (-1, 0) if setup else (S.g[G_T], S.g[G_NIN])
     if p[PR_SWAP]:
-        S.hands[:] = S.probe_hands
-        S.under[:] = S.probe_under
+        copy_into(S.hands, S.probe_hands)
+        copy_into(S.under, S.probe_under)
         if S.g[G_UNCOVER] >= 0:  # the dummy's card played in this trick: what it covered, which
             for k in range(S.g[G_NIN]):  # the re-deal lists beneath it, turns up after the trick
                 top = S.trick[k]
                 if S.under[top] >= 0:
                     S.g[G_UNCOVER], S.under[top] = S.under[top], -1
         if kind == DEC_BLIND_YES:
-            S.tcard[:] = S.probe_tasks
+            copy_into(S.tcard, S.probe_tasks)
     return True

@@ -10,9 +10,9 @@ the caller ignores.
 """
 
 import numpy as np
-from numba import njit
 
 from crewsim.kernel.bits import popcount
+from crewsim.kernel.jit import inlined
 from crewsim.kernel.layout import (
     G_SU_FORCE,
     G_SU_FORCE_V,
@@ -35,7 +35,7 @@ YES_NO = 0b11  # ``end``'s options of a yes/no answer
 UNPROBED = 0  # ``kind`` of a crew decision the honesty probe does not watch
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def begin(S, kind, seat):
     """Start a set-up decision; True when it is replayed from the script or forced (a
     rollout's option): nothing to decide. A decision taken now is counted by the honesty
@@ -51,7 +51,7 @@ def begin(S, kind, seat):
     return False
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def end(S, kind, seat, value, options):
     """The decision's value: the script's when replayed, the option when forced, else
     ``value`` (the heuristic's), recorded in the script. When the search crew takes this
@@ -76,7 +76,7 @@ def end(S, kind, seat, value, options):
     return out
 
 
-@njit(cache=True, forceinline=True)
+@inlined
 def stopped(S):
     """True when this pass met a decision the search crew takes."""
     return S.g[G_SU_STOP] != 0
