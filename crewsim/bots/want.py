@@ -5,7 +5,7 @@ Sea's task cards add theirs (``deep_sea.deep_sea_want``); the card scores start 
 import numpy as np
 
 from crewsim.bots.objectives import ones_want, rank_spread
-from crewsim.bots.view import holder, only_with
+from crewsim.bots.view import holder
 from crewsim.bots.weights import (
     BALANCE_AHEAD,
     BALANCE_BEHIND,
@@ -158,5 +158,7 @@ def _cash_want(g, me, ct, tpred, omega, want, hand, possible):
         above = SUIT[suit_of(tc)] & BEATS[tc] & ~g[G_PLAYED]
         if o != me and hand & above:
             continue
-        if only_with(possible, me, g[G_SEATS], o, above):
+        # the cards a seat other than the owner and me may hold (``only_with``, from the masks)
+        elsewhere = one if o == me else one & ~possible[o] | two & possible[o]
+        if above & elsewhere == 0:
             want[o] += CASH_WANT
