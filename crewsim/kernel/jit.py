@@ -1,11 +1,11 @@
 """How the game loop's functions are compiled: cached, and without numba's reference counting.
 
 The game loop allocates nothing, so counting references to the arrays it passes around (the
-state record's fields) bought nothing and cost about a fifteenth of a heuristic game
-(docs/speed.md).  Numba compiles a callee under its caller's options, so a function that
-allocates, and every function that calls one (the search crew's rollouts, the worlds it deals,
-the set-up with its Deep Sea repair, the chunk loop), keeps ``njit(cache=True)``; compiling an
-allocation here fails loudly ("NRT required but not enabled").
+state record's fields) bought nothing and cost time (docs/speed.md).  Numba compiles a callee
+under its caller's options, so a function that allocates, and every function that calls one
+(the search crew's rollouts, the worlds it deals, the set-up with its Deep Sea repair, the
+chunk loop), keeps ``njit(cache=True)``; an allocation here fails to compile, saying "NRT
+required but not enabled".
 """
 
 from numba import njit
