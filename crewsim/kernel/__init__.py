@@ -14,8 +14,10 @@ a dozen arrays each, they cost about 40 % of the speed), while numba's own IR in
 import hashlib
 import os
 from pathlib import Path
+from typing import Any
 
 import numba
+from llvmlite import binding
 
 
 def _cache_base() -> Path:
@@ -40,6 +42,19 @@ def game_sources() -> list[Path]:
     )
 
 
+def _features_without_avx512() -> str | None:
+    """The host's CPU features less AVX-512, for numba's code generation; None where the user
+    chose the target (``NUMBA_CPU_NAME``/``NUMBA_CPU_FEATURES``) or turned AVX off."""
+    config: Any = numba.config  # (its settings are set at import: no type stubs)
+    if config.CPU_NAME is not None or config.CPU_FEATURES is not None or not config.ENABLE_AVX:
+        return None
+    features = binding.get_host_cpu_features()
+    for name in features:
+        if name.startswith("avx512") or name == "evex512":
+            features[name] = False
+    return str(features.flatten())
+
+
 def _versioned_cache_dir() -> str:
     digest = hashlib.sha256()
     for src in game_sources():
@@ -48,3 +63,4 @@ def _versioned_cache_dir() -> str:
 
 
 numba.config.CACHE_DIR = _versioned_cache_dir()  # type: ignore[attr-defined]
+numba.config.CPU_FEATURES = _features_without_avx512()  # type: ignore[attr-defined]

@@ -1,9 +1,14 @@
-"""Where the compiled kernel is kept: one place for `make` and the command line."""
+"""Where the compiled kernel is kept (one place for `make` and the command line), and for
+which processor it is compiled."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
+import numba
 import pytest
 
 from crewsim import kernel
@@ -34,3 +39,42 @@ def test_every_module_with_jitted_code_versions_the_cache() -> None:
     package = Path(kernel.__file__).resolve().parents[1]
     jitted = {p for p in package.rglob("*.py") if "@njit" in p.read_text()}
     assert jitted and jitted <= set(kernel.game_sources())
+
+
+def test_the_kernel_compiles_for_this_machine_without_avx512(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every host feature but AVX-512's (which made the kernel's speed swing with unrelated
+    edits), in the code generator the game loop is compiled by."""
+    from llvmlite import binding
+
+    monkeypatch.setattr(numba.config, "CPU_NAME", None)
+    monkeypatch.setattr(numba.config, "CPU_FEATURES", None)
+    host = binding.get_host_cpu_features()
+    ours = {f[1:]: f[0] == "+" for f in str(kernel._features_without_avx512()).split(",")}
+    assert ours.keys() == host.keys()
+    for name, on in host.items():
+        assert ours[name] == (on and not name.startswith("avx512") and name != "evex512"), name
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import crewsim.engine.run\n"
+            "from numba.core.registry import cpu_target\n"
+            "print(cpu_target.target_context.codegen()._tm_features)",
+        ],
+        env={k: v for k, v in os.environ.items() if not k.startswith("NUMBA_CPU")},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "+avx512" not in run.stdout and "+64bit" in run.stdout
+
+
+def test_the_user_still_chooses_the_target(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(numba.config, "CPU_NAME", None)
+    monkeypatch.setattr(numba.config, "CPU_FEATURES", "+sse2")
+    assert kernel._features_without_avx512() is None
+    monkeypatch.setattr(numba.config, "CPU_FEATURES", None)
+    monkeypatch.setattr(numba.config, "CPU_NAME", "generic")
+    assert kernel._features_without_avx512() is None
