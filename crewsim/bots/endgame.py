@@ -37,6 +37,8 @@ from crewsim.kernel.layout import (
     G_PLAYING,
     G_SEATS,
     G_T,
+    G_TASKMASK,
+    G_TRICKMASK,
     MAX_TASKS,
     MP_DRAW_AFTER,
     MP_GAME,
@@ -102,6 +104,13 @@ def _one_of_twins(cands, hands, buf, r, nin, seats, task_cards):
         live |= hands[q]
     for k in range(nin):
         live |= np.int64(1) << buf[r, k]
+    return _twin_heads(cands, live, task_cards)
+
+
+@inlined
+def _twin_heads(cands, live, task_cards):
+    """The lowest card of each run of ``cands`` that no other ``live`` card splits (a task card
+    stands alone): the cards of a run are interchangeable in any line."""
     out = cands
     m = cands & ~task_cards
     while m:
@@ -111,6 +120,17 @@ def _one_of_twins(cands, hands, buf, r, nin, seats, task_cards):
         if below and cands >> highest(below) & ~task_cards >> highest(below) & 1:
             out &= ~(np.int64(1) << c)
     return out
+
+
+@inlined
+def _twin_head(c, cands, live, task_cards):
+    """The lowest card of ``c``'s run in ``_twin_heads``."""
+    while not task_cards >> c & 1:
+        below = live & SUIT[suit_of(c)] & ((np.int64(1) << c) - 1)
+        if below == 0 or not (cands & ~task_cards) >> highest(below) & 1:
+            break
+        c = highest(below)
+    return c
 
 
 @compiled
@@ -381,7 +401,12 @@ def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, won, possible, pi
     tasks, buf, stack, packed, rules = _tables(S, mp, g, trick, won, nin)
     best, best_n = pick, -1
     c = pick
-    m = legal & ~(np.int64(1) << pick)
+    # one card of each run of interchangeable cards, none of pick's: the others keep a line in
+    # the same deals, and only a strictly better card replaces the best
+    live = FULL & ~g[G_PLAYED] | g[G_TRICKMASK]
+    heads = _twin_heads(legal, live, g[G_TASKMASK])
+    m = heads & ~(np.int64(1) << _twin_head(pick, legal, live, g[G_TASKMASK]))
+    m &= ~(np.int64(1) << pick)
     while True:
         buf[0, nin] = c
         kept = _kept(

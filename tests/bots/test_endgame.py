@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crewsim.bots import get_bot
-from crewsim.bots.endgame import _line_left, _worlds
+from crewsim.bots.endgame import _line_left, _twin_head, _twin_heads, _worlds
 from crewsim.cards import suit_of
 from crewsim.engine.run import run_chunk
 from crewsim.kernel import layout as L
@@ -113,6 +113,42 @@ def test_the_search_agrees_with_an_exhaustive_one(seats, left, n_tasks, seed, om
     got = _line_left(h, buf, 1, leader, t, nt, seats, 0, packed, rows, rules, stack)
     assert got == want
     assert list(h[:seats]) == hands  # every play taken back
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seats=st.integers(3, 5),
+    left=st.integers(1, 3),
+    n_tasks=st.integers(0, 4),
+    seed=st.integers(0, 2**32),
+)
+def test_interchangeable_cards_keep_a_line_in_the_same_deals(seats, left, n_tasks, seed):
+    """The search tries one card of each run that no other card in play splits (``_twin_heads``):
+    leading any card of a run leaves a line exactly when leading its lowest card does."""
+    rng = random.Random(seed)
+    pool = [*range(18), *range(36, 40)]  # two colours and the submarines: runs are common
+    cards = rng.sample(pool, seats * left)
+    hands = [sum(1 << c for c in cards[s * left : (s + 1) * left]) for s in range(seats)]
+    tasks = [
+        (c, rng.randrange(seats), rng.choice(TOKENS))
+        for c in rng.sample(cards, min(n_tasks, len(cards)))
+    ]
+    task_mask = sum(1 << c for c, _, _ in tasks)
+    live = sum(hands)
+    leader = rng.randrange(seats)
+    legal = hands[leader]
+    heads = _twin_heads(legal, live, task_mask)
+
+    def keeps(c: int) -> bool:
+        rest = list(hands)
+        rest[leader] &= ~(1 << c)
+        return exhaustive(rest, [c], leader, left, tasks, False)
+
+    for c in (c for c in range(40) if legal >> c & 1):
+        head = int(_twin_head(c, legal, live, task_mask))
+        assert heads >> head & 1 and head <= c
+        assert int(_twin_head(head, legal, live, task_mask)) == head
+        assert keeps(c) == keeps(head), (c, head)
 
 
 def all_deals(cands, need, unseen, seats):
