@@ -48,7 +48,10 @@ def _features_without_avx512() -> str | None:
     config: Any = numba.config  # (its settings are set at import: no type stubs)
     if config.CPU_NAME is not None or config.CPU_FEATURES is not None or not config.ENABLE_AVX:
         return None
-    features = binding.get_host_cpu_features()
+    try:
+        features = binding.get_host_cpu_features()
+    except RuntimeError:  # (a platform LLVM cannot ask: numba then gives no features either)
+        return None
     for name in features:
         if name.startswith("avx512") or name == "evex512":
             features[name] = False

@@ -78,3 +78,15 @@ def test_the_user_still_chooses_the_target(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(numba.config, "CPU_FEATURES", None)
     monkeypatch.setattr(numba.config, "CPU_NAME", "generic")
     assert kernel._features_without_avx512() is None
+
+
+def test_a_platform_llvm_cannot_ask_keeps_numba_s_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    from llvmlite import binding
+
+    def unsupported() -> None:
+        raise RuntimeError("unsupported platform")
+
+    monkeypatch.setattr(numba.config, "CPU_NAME", None)
+    monkeypatch.setattr(numba.config, "CPU_FEATURES", None)
+    monkeypatch.setattr(binding, "get_host_cpu_features", unsupported)
+    assert kernel._features_without_avx512() is None
