@@ -65,15 +65,16 @@ def exhaustive(hands, trick, leader, left, tasks, omega_last, won=None, spread=0
     return go(list(hands), list(trick), leader, left, frozenset(), won or [0] * seats)
 
 
+ENDGAMES = {  # random endgames: seats, tricks left, task cards, the deal's seed
+    "seats": st.integers(3, 5),
+    "left": st.integers(1, 3),
+    "n_tasks": st.integers(0, 4),
+    "seed": st.integers(0, 2**32),
+}
+
+
 @settings(max_examples=400, deadline=None)
-@given(
-    seats=st.integers(3, 5),
-    left=st.integers(1, 3),
-    n_tasks=st.integers(0, 4),
-    seed=st.integers(0, 2**32),
-    omega_last=st.booleans(),
-    balance=st.booleans(),
-)
+@given(**ENDGAMES, omega_last=st.booleans(), balance=st.booleans())
 def test_the_search_agrees_with_an_exhaustive_one(seats, left, n_tasks, seed, omega_last, balance):
     """Tasks and tokens; with ``balance``, pn-29/34's trick balance (spread 1, perhaps the
     commander's last trick) from random trick counts so far."""
@@ -116,13 +117,10 @@ def test_the_search_agrees_with_an_exhaustive_one(seats, left, n_tasks, seed, om
 
 
 @settings(max_examples=300, deadline=None)
-@given(
-    seats=st.integers(3, 5),
-    left=st.integers(1, 3),
-    n_tasks=st.integers(0, 4),
-    seed=st.integers(0, 2**32),
-)
-def test_interchangeable_cards_keep_a_line_in_the_same_deals(seats, left, n_tasks, seed):
+@given(**ENDGAMES)
+def test_interchangeable_cards_keep_a_line_in_the_same_deals(
+    seats: int, left: int, n_tasks: int, seed: int
+) -> None:
     """The search tries one card of each run that no other card in play splits (``_twin_heads``):
     leading any card of a run leaves a line exactly when leading its lowest card does."""
     rng = random.Random(seed)
