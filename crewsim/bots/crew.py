@@ -67,12 +67,29 @@ def choose_play(
     tpred,
     want,
     st,
+    deep,
 ):
-    """The card to play now: the heuristic's, checked in the endgame (``endgame``)."""
+    """The card to play now: the heuristic's, checked in the endgame (``endgame``); ``deep``:
+    a Deep Sea game."""
     if bp[BP_KIND] == RANDOM:
         return random_crew.play(legal, st)
     c = heuristic_play(
-        S, mp, g, me, hand, legal, viewer_hand, trick, won, desig, possible, known, ct, tpred, want
+        S,
+        mp,
+        g,
+        me,
+        hand,
+        legal,
+        viewer_hand,
+        trick,
+        won,
+        desig,
+        possible,
+        known,
+        ct,
+        tpred,
+        want,
+        deep,
     )
     if c < 0:
         return c

@@ -83,7 +83,6 @@ from crewsim.kernel.layout import (
     G_T,
     G_TASKMASK,
     G_TRICKMASK,
-    MP_GAME,
     MP_NOBJ,
     MP_OBJ,
 )
@@ -91,18 +90,33 @@ from crewsim.kernel.layout import (
 
 @inlined
 def card_score(
-    g, mp, me, c, winner, wcard, want, ct, tpred, desig, risk, others_open, mine_open, hand, shown
+    g,
+    mp,
+    me,
+    c,
+    winner,
+    wcard,
+    want,
+    ct,
+    tpred,
+    desig,
+    risk,
+    others_open,
+    mine_open,
+    hand,
+    shown,
+    deep,
 ):
     """Value of playing card ``c`` when the trick would then go to ``winner`` with ``wcard``.
 
     ``others_open``: open task cards of other owners that I do not hold; ``mine_open``: open
-    task cards I own but do not hold."""
+    task cards I own but do not hold; ``deep``: a Deep Sea game."""
     sc = want[winner]
     done = g[G_DONE]
     if g[G_TASKMASK] >> c & 1:
         if ct[c] == winner:  # a risk weighs less as the chances to place the card run out
             late = 1.0  # (Planet Nine with 4-5 players or the dummy: docs/tuning.md)
-            if ct[c] != me and mp[MP_GAME] == 0 and (g[G_SEATS] >= 4 or g[G_DUMMY] >= 0):
+            if ct[c] != me and not deep and (g[G_SEATS] >= 4 or g[G_DUMMY] >= 0):
                 late -= LATE_RISK * g[G_T] / g[G_NT]
             sc += BIG * (1.0 - risk) - FAIL * BIG * risk * late
             if tpred[ct[40 + c]] & ~done:  # would break the order
@@ -249,6 +263,7 @@ def follow_card(S, mp, g, me, hand, legal, trick, won, desig, possible, known, c
             mine_open,
             hand,
             shown,
+            dc.deep,
         )
         if want[wseat] > 0:
             sc -= risk * want[wseat]
@@ -291,7 +306,7 @@ def follow_card(S, mp, g, me, hand, legal, trick, won, desig, possible, known, c
                 sc += deep_sea_own_bad(S, g, me, c, nin + 1, possible, mine)
         if ds & DS_KEEP:
             sc += deep_sea_keep(S, g, me, c, keeper)
-        if c == 39 and mp[MP_GAME] == 1:
+        if c == 39 and dc.deep:
             sc += run_sub4(S, g, me, won)
         if ds & DS_WITH:
             if beats and risk == 0.0 and nin + 1 < seats and wins_with(S, g, me, c):

@@ -115,7 +115,6 @@ from crewsim.kernel.layout import (
     G_TASKMASK,
     G_TRICKMASK,
     G_TRUMP_WINS,
-    MP_GAME,
     MP_NOBJ,
     MP_OBJ,
     OBJ_CARD_LAST,
@@ -404,7 +403,7 @@ def lead_card(S, mp, g, me, hand, legal, won, desig, possible, known, ct, tpred,
     avg_other = OTHERS_WANT_SHARE * tot / max(seats - 1, 1)
     # a Deep Sea trick I want (a named trick, a streak, a count to reach) and no sure
     # winner: lead the likeliest one, not the card kept for the last trick
-    must_win = mp[MP_GAME] == 1 and want[me] >= MUST_WIN_WANT * BIG
+    must_win = dc.deep and want[me] >= MUST_WIN_WANT * BIG
     m = legal
     while m and must_win:
         c = lowest(m)
@@ -472,7 +471,7 @@ def lead_card(S, mp, g, me, hand, legal, won, desig, possible, known, ct, tpred,
             drawn = drawn_from(g, drawn_suit, possible, unseen)
         if ds & DS_KEEP:
             sc += deep_sea_keep(S, g, me, c, keeper)
-        if c == 39 and mp[MP_GAME] == 1:
+        if c == 39 and dc.deep:
             sc += run_sub4(S, g, me, won)
         if ds & DS_WITH:
             risk = 0.0

@@ -42,15 +42,31 @@ from crewsim.kernel.layout import (
     G_SEATS,
     G_T,
     G_TASKMASK,
-    MP_GAME,
 )
 
 
 @inlined
 def heuristic_play(
-    S, mp, g, me, hand, legal, viewer_hand, trick, won, desig, possible, known, ct, tpred, want
+    S,
+    mp,
+    g,
+    me,
+    hand,
+    legal,
+    viewer_hand,
+    trick,
+    won,
+    desig,
+    possible,
+    known,
+    ct,
+    tpred,
+    want,
+    deep,
 ):
-    """The heuristic's card (``viewer_hand``: the commander's cards when it plays the dummy)."""
+    """The heuristic's card (``viewer_hand``: the commander's cards when it plays the dummy;
+    ``deep``: a Deep Sea game, a constant where the game loop is compiled for one game, which
+    drops the Deep Sea branches from the Planet Nine loop)."""
     if legal & (legal - 1) == 0:  # a forced card needs no thought
         return lowest(legal)
     # the last trick with a card to keep back (the 14th, the dummy's): a task card kept is
@@ -67,12 +83,14 @@ def heuristic_play(
     fill_want(S, g, mp, me, won, desig, ct, want, hand, possible, omega)
     ds = 0
     drawn = np.int64(0)
-    if mp[MP_GAME] == 1:
+    if deep:
         ds = deep_sea_scores(S, g, me)
         if ds & DS_COLLECT and g[G_NIN] > 0:
             drawn = drawn_from(g, suit_of(trick[0]), possible, unseen)
         deep_sea_want(S, g, me, won, want, trick, drawn)
-    dc = _decision(S, mp, g, me, hand, mine, unseen, won, desig, known, ct, want, omega, ds, drawn)
+    dc = _decision(
+        S, mp, g, me, hand, mine, unseen, won, desig, known, ct, want, omega, deep, ds, drawn
+    )
     if g[G_NIN] == 0:
         return lead_card(
             S, mp, g, me, hand, legal, won, desig, possible, known, ct, tpred, want, dc
@@ -83,7 +101,9 @@ def heuristic_play(
 
 
 @inlined
-def _decision(S, mp, g, me, hand, mine, unseen, won, desig, known, ct, want, omega, ds, drawn):
+def _decision(
+    S, mp, g, me, hand, mine, unseen, won, desig, known, ct, want, omega, deep, ds, drawn
+):
     """What the seat knows and plans for this card, once ``want`` is filled: the open task
     cards and where they sit, the cards to keep or shed, the seats that must not win."""
     seats = g[G_SEATS]
@@ -122,7 +142,7 @@ def _decision(S, mp, g, me, hand, mine, unseen, won, desig, known, ct, want, ome
             shown |= known[q]
     avoid = 0  # the seats that must not win this trick
     first_last = objective_of(mp, 7) >= 0
-    if mp[MP_GAME] == 1 or names_member(mp):
+    if deep or names_member(mp):
         for q in range(seats):
             if q != me and want[q] <= -HOT * BIG:
                 avoid |= 1 << q
@@ -147,6 +167,7 @@ def _decision(S, mp, g, me, hand, mine, unseen, won, desig, known, ct, want, ome
         spend=spend,
         cash=cash,
         avoid=avoid,
+        deep=deep,
         ds=ds,
         keeper=keeper,
         subs=subs,

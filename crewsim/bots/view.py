@@ -43,6 +43,7 @@ class Decision(NamedTuple):
     spend: bool  # I must still win tricks for an exact count: a sure winner goes now
     cash: bool  # I am the captain or the owner of 'as many tricks as the captain'
     avoid: int  # the seats that must not win this trick (bits)
+    deep: bool  # a Deep Sea game (a constant where the game loop is compiled for one game)
     ds: int  # the Deep Sea scores the open task cards call for (``deep_sea.DS_*``)
     keeper: np.int64  # my best card, kept for a card due in the last trick, else -1
     subs: np.int64  # the task cards to be won with a submarine

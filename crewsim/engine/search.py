@@ -160,7 +160,7 @@ def search_decision(S, R, deep, r_comms, r_draws, r_plays):
     if g[G_PLAYING]:
         seat = seat_after(g[G_LEADER], g[G_NIN], g[G_SEATS])
         legal = legal_cards(S)
-        preferred = crew_card(S, bp, mp, g, seat, legal)  # as the heuristic crew would
+        preferred = crew_card(S, bp, mp, g, seat, legal, deep)  # as the heuristic crew would
         options = _cards(legal, 0)
         g[G_FORCE] = 1 + _search(
             S, R, deep, decider(S, seat), options, preferred, G_FORCE, 1, r_comms, r_draws, r_plays

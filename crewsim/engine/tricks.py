@@ -300,7 +300,7 @@ def play_tricks(S, deep, stop, record, ri, r_comms, r_draws, r_plays, until):
                 if stop and legal & (legal - 1):
                     g[G_PROBED] = probed
                     return True
-                c = crew_card(S, bp, mp, g, s, legal)
+                c = crew_card(S, bp, mp, g, s, legal, deep)
                 if probed:
                     S.probe[PR_VALUE] = c
             _play_card(S, s, k, c, record, ri, r_plays)
@@ -312,8 +312,9 @@ def play_tricks(S, deep, stop, record, ri, r_comms, r_draws, r_plays, until):
 
 
 @inlined
-def crew_card(S, bp, mp, g, s, legal):
-    """The card the crew's own policy plays (the random or heuristic crew's), always legal."""
+def crew_card(S, bp, mp, g, s, legal, deep):
+    """The card the crew's own policy plays (the random or heuristic crew's), always legal
+    (``deep``: a Deep Sea game, a constant where the game loop is compiled for one game)."""
     viewer = S.hands[g[G_CMD]] if s == g[G_DUMMY] else np.int64(0)
     c = choose_play(
         S,
@@ -333,6 +334,7 @@ def crew_card(S, bp, mp, g, s, legal):
         S.tpred,
         S.want,
         S.rng,
+        deep,
     )
     if c < 0 or not (legal >> c & 1):
         c = lowest(legal)

@@ -330,7 +330,7 @@ def pimc_decision(S, scratch, oracle):
     g, bp, mp = S.g, S.bp, S.mp
     seat = seat_after(g[G_LEADER], g[G_NIN], g[G_SEATS])
     legal = legal_cards(S)
-    preferred = crew_card(S, bp, mp, g, seat, legal)  # as the heuristic crew would
+    preferred = crew_card(S, bp, mp, g, seat, legal, mp[MP_GAME] == 1)  # the heuristic's
     n = popcount(legal)
     options = np.zeros(n, dtype=np.int64)
     rest = legal
@@ -503,7 +503,7 @@ def position_verdicts(state, mp_in, bp_in, ds_tab_in, ds_code_in, n, seed, budge
                     out[rows, 0], out[rows, 1], out[rows, 2] = gi, g[G_NPLAYS], options[i]
                     out[rows, 3] = int(2 * values[i])  # 0 lost, 1 open, 2 winnable
                     rows += 1
-            g[G_FORCE] = 1 + crew_card(S, S.bp, S.mp, g, seat, legal)
+            g[G_FORCE] = 1 + crew_card(S, S.bp, S.mp, g, seat, legal, deep)
     return rows
 
 

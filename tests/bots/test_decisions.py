@@ -163,7 +163,7 @@ def _play(state: np.recarray) -> int:
     viewer = S.hands[g[L.G_CMD]] if s == g[L.G_DUMMY] else np.int64(0)
     return choose_play(
         S, S.bp, S.mp, g, s, cards, legal, viewer, S.trick, S.won, S.desig, S.possible,
-        S.known, S.ct, S.tpred, S.want, S.rng,
+        S.known, S.ct, S.tpred, S.want, S.rng, S.mp[L.MP_GAME] == 1,
     )  # fmt: skip
 
 

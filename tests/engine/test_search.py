@@ -61,7 +61,7 @@ def _stop(state, seed, gi, stops):
             return False
         if k < stops - 1:
             seat = seat_after(S.g[L.G_LEADER], S.g[L.G_NIN], S.g[L.G_SEATS])
-            S.g[L.G_FORCE] = 1 + crew_card(S, S.bp, S.mp, S.g, seat, legal_cards(S))
+            S.g[L.G_FORCE] = 1 + crew_card(S, S.bp, S.mp, S.g, seat, legal_cards(S), deep)
     return True
 
 
@@ -119,7 +119,7 @@ def _copy_and_play_on(state):
     five = np.zeros((1, 5), dtype=np.int64)
     deep = S.mp[L.MP_GAME] == 1
     seat = seat_after(S.g[L.G_LEADER], S.g[L.G_NIN], S.g[L.G_SEATS])
-    S.g[L.G_FORCE] = 1 + crew_card(S, S.bp, S.mp, S.g, seat, legal_cards(S))
+    S.g[L.G_FORCE] = 1 + crew_card(S, S.bp, S.mp, S.g, seat, legal_cards(S), deep)
     copy_game(S, R)
     play_tricks(S, deep, False, False, 0, comms, five, plays, 0)
     play_tricks(R, deep, False, False, 0, comms, five, plays, 0)
