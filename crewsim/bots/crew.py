@@ -91,6 +91,6 @@ def choose_play(
         want,
         deep,
     )
-    if c < 0:
+    if c < 0 or deep:  # (the endgame search judges no Deep Sea game: ``_searchable``)
         return c
     return endgame_play(S, bp, mp, g, me, hand, viewer_hand, legal, trick, won, possible, c)
