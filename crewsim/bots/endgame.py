@@ -406,7 +406,6 @@ def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, won, possible, pi
     live = FULL & ~g[G_PLAYED] | g[G_TRICKMASK]
     heads = _twin_heads(legal, live, g[G_TASKMASK])
     m = heads & ~(np.int64(1) << _twin_head(pick, legal, live, g[G_TASKMASK]))
-    m &= ~(np.int64(1) << pick)
     while True:
         buf[0, nin] = c
         kept = _kept(
