@@ -409,6 +409,11 @@ def _ends_clean(tab, task, owner, n, k, seat, seats, takers, cap, hand, clash, s
     looks that far ahead: the member who must take the last card cannot refuse it (ds-32).
     The others' hands are unseen: their picks are judged by the cards' clashes alone, and
     ``seat``'s own by its ``hand``.  (``clash``: ``clash_table``; ``sim``: scratch.)"""
+    every = np.int64(0)
+    for j in range(n):
+        every |= clash[j] | clash[MAX_DS + j]
+    if every == 0:  # no two cards clash whoever takes them (most draws): nothing to look for
+        return True
     copy_into(sim, owner)
     sim[k] = seat
     left = 0  # slots without an owner: once none, the turns left change nothing

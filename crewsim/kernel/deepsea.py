@@ -124,6 +124,8 @@ def _counts_clash(tab, task, owner, n, seats, cap, nt):
     """Whether the seats' trick counts cannot all hold: each seat's bounds from its cards, their
     sums against the hand's ``nt`` tricks, and the cards comparing counts between seats,
     propagated as ``deep_sea_setup._trick_counts`` does (from coarser bounds: never more)."""
+    if not _counts_asked(tab, task, owner, n, nt):
+        return False  # (most draws: then no bound below ``nt`` can clash, and nothing is allocated)
     lo = np.zeros(seats, np.int64)
     hi = np.full(seats, nt, np.int64)
     win = np.zeros(seats, np.int64)  # tricks each seat must win / must not win
@@ -185,6 +187,22 @@ def _counts_clash(tab, task, owner, n, seats, cap, nt):
             break
     for s in range(seats):
         if lo[s] > hi[s]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _counts_asked(tab, task, owner, n, nt):
+    """Whether an owned card bounds or compares its owner's trick count."""
+    for k in range(n):
+        row = task[k] * N_COLS
+        if owner[k] >= 0 and (
+            tab[row + C_TLO] > 0
+            or tab[row + C_THI] < nt
+            or tab[row + C_TWIN]
+            or tab[row + C_TLOSE]
+            or tab[row + C_CMP]
+        ):
             return True
     return False
 
