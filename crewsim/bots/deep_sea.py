@@ -73,15 +73,19 @@ from crewsim.kernel.layout import (
 )
 
 # Deep Sea scores a decision computes (``deep_sea_scores``)
-DS_SHED, DS_KEEP, DS_WITH, DS_FIT, DS_COLLECT, DS_SUB, DS_EQUAL, DS_BAD = (1 << k for k in range(8))
+DS_SHED, DS_KEEP, DS_WITH, DS_COLLECT, DS_SUB, DS_EQUAL = (1 << k for k in range(6))
 
 
 @compiled
 def deep_sea_scores(S, g, me):
     """Which per-card Deep Sea scores the open task cards call for now (``DS_*`` bits): a
-    decision skips the others' loops over the task cards."""
+    decision skips the others' loops over the task cards.  With them, the masks that tell a
+    card those scores pass over: the cards another seat / I may not win (``deep_sea_bad``,
+    ``deep_sea_own_bad``), and the cards of tricks to fit with those tricks' owners
+    (``deep_sea_fit``)."""
     tab = S.ds_tab
     ds = 0
+    bad_others, bad_mine, fit_cards, fit_owners = np.int64(0), np.int64(0), np.int64(0), 0
     for k in range(g[G_NDS]):
         row = S.ds_task[k] * N_COLS
         if S.ds_done[k]:
@@ -98,12 +102,15 @@ def deep_sea_scores(S, g, me):
             ds |= DS_SHED  # (who sheds under a compared trick count: ``deep_sea_shed``)
         if tab[row + C_LAST]:
             ds |= DS_KEEP
-        if tab[row + C_BAD] and not mine:
-            ds |= DS_BAD
+        if mine:
+            bad_mine |= tab[row + C_BAD]
+        else:
+            bad_others |= tab[row + C_BAD]
         if tab[row + C_WITH]:
             ds |= DS_WITH
         if tab[row + C_FIT]:
-            ds |= DS_FIT
+            fit_cards |= tab[row + C_FIT]
+            fit_owners |= 1 << S.ds_owner[k]
         at = S.ds_task[k] * CODE_SIZE
         if is_collect(S.ds_code[at]):
             ds |= DS_COLLECT
@@ -111,7 +118,7 @@ def deep_sea_scores(S, g, me):
             ds |= DS_SUB
         elif S.ds_code[at] == K_TRICK_EQUAL_COLOURS:
             ds |= DS_EQUAL
-    return ds
+    return ds, bad_others, bad_mine, fit_cards, fit_owners
 
 
 @compiled

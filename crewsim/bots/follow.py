@@ -4,9 +4,7 @@ seat that would then win it, and what a discard keeps or sheds."""
 import numpy as np
 
 from crewsim.bots.deep_sea import (
-    DS_BAD,
     DS_EQUAL,
-    DS_FIT,
     DS_KEEP,
     DS_SHED,
     DS_WITH,
@@ -302,7 +300,7 @@ def follow_card(S, mp, g, me, hand, legal, trick, won, desig, possible, known, c
             sc += spent(c)
         if ds & DS_SHED:
             sc += deep_sea_shed(S, g, me, c, wseat, won)
-            if wseat == me:
+            if wseat == me and dc.bad_mine >> c & 1:
                 sc += deep_sea_own_bad(S, g, me, c, nin + 1, possible, mine)
         if ds & DS_KEEP:
             sc += deep_sea_keep(S, g, me, c, keeper)
@@ -312,11 +310,11 @@ def follow_card(S, mp, g, me, hand, legal, trick, won, desig, possible, known, c
             if beats and risk == 0.0 and nin + 1 < seats and wins_with(S, g, me, c):
                 risk = overtake_risk(g, c, led, mine, possible, known, nin + 1)
             sc += deep_sea_with(S, g, me, c, wseat, wcard, risk)
-        if ds & DS_FIT:
+        if dc.fit_owners >> wseat & 1 or dc.fit_cards >> c & 1:
             sc += deep_sea_fit(S, g, me, c, wseat)
         if ds & DS_EQUAL:
             sc += deep_sea_equal(S, g, me, c, wseat)
-        if ds & DS_BAD:
+        if dc.bad_others >> c & 1:
             sc += deep_sea_bad(S, g, me, c, wseat, wcard)
         if subs:
             sc += deep_sea_sub(S, g, me, c, wseat, wcard)

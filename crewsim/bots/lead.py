@@ -5,11 +5,8 @@ leads into a trick that surely fails a task."""
 import numpy as np
 
 from crewsim.bots.deep_sea import (
-    DS_BAD,
     DS_EQUAL,
-    DS_FIT,
     DS_KEEP,
-    DS_SHED,
     DS_WITH,
 )
 from crewsim.bots.deep_sea_cards import (
@@ -481,13 +478,13 @@ def lead_card(S, mp, g, me, hand, legal, won, desig, possible, known, ct, tpred,
             elif clears_for(S, g, me, c, hand, others_poss):
                 sc += CLEAR_FOR_WITH
             sc += deep_sea_with(S, g, me, c, me, c, risk)
-        if ds & DS_FIT:
+        if dc.fit_owners >> me & 1 or dc.fit_cards >> c & 1:
             sc += deep_sea_fit(S, g, me, c, me)
         if ds & DS_EQUAL:
             sc += deep_sea_equal(S, g, me, c, me)
-        if ds & DS_BAD:
+        if dc.bad_others & SUIT[suit_of(c)]:
             sc += deep_sea_bad(S, g, me, c, me, c) + deep_sea_bad_lead(S, g, me, c)
-        if ds & DS_SHED:
+        if dc.bad_mine >> c & 1:
             sc += deep_sea_own_bad(S, g, me, c, 1, possible, mine)
         if subs:
             sc += deep_sea_sub(S, g, me, c, me, c)

@@ -81,15 +81,15 @@ def heuristic_play(
     unseen = FULL & ~mine & ~g[G_PLAYED]
     omega = omega_early(S, g, mp)
     fill_want(S, g, mp, me, won, desig, ct, want, hand, possible, omega)
-    ds = 0
+    sea = (np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))  # (Planet Nine)
     drawn = np.int64(0)
     if deep:
-        ds = deep_sea_scores(S, g, me)
-        if ds & DS_COLLECT and g[G_NIN] > 0:
+        sea = deep_sea_scores(S, g, me)
+        if sea[0] & DS_COLLECT and g[G_NIN] > 0:
             drawn = drawn_from(g, suit_of(trick[0]), possible, unseen)
         deep_sea_want(S, g, me, won, want, trick, drawn)
     dc = _decision(
-        S, mp, g, me, hand, mine, unseen, won, desig, known, ct, want, omega, deep, ds, drawn
+        S, mp, g, me, hand, mine, unseen, won, desig, known, ct, want, omega, deep, sea, drawn
     )
     if g[G_NIN] == 0:
         return lead_card(
@@ -102,10 +102,12 @@ def heuristic_play(
 
 @inlined
 def _decision(
-    S, mp, g, me, hand, mine, unseen, won, desig, known, ct, want, omega, deep, ds, drawn
+    S, mp, g, me, hand, mine, unseen, won, desig, known, ct, want, omega, deep, sea, drawn
 ):
     """What the seat knows and plans for this card, once ``want`` is filled: the open task
-    cards and where they sit, the cards to keep or shed, the seats that must not win."""
+    cards and where they sit, the cards to keep or shed, the seats that must not win
+    (``sea``: ``deep_sea_scores``)."""
+    ds = sea[0]
     seats = g[G_SEATS]
     played = g[G_PLAYED]
     unheld = FULL & ~hand & ~played  # as ``unseen``, the commander's cards kept for the dummy
@@ -169,6 +171,10 @@ def _decision(
         avoid=avoid,
         deep=deep,
         ds=ds,
+        bad_others=sea[1],
+        bad_mine=sea[2],
+        fit_cards=sea[3],
+        fit_owners=sea[4],
         keeper=keeper,
         subs=subs,
         counts=counts,

@@ -45,6 +45,10 @@ class Decision(NamedTuple):
     avoid: int  # the seats that must not win this trick (bits)
     deep: bool  # a Deep Sea game (a constant where the game loop is compiled for one game)
     ds: int  # the Deep Sea scores the open task cards call for (``deep_sea.DS_*``)
+    bad_others: np.int64  # the cards another seat's open Deep Sea card says it may not win
+    bad_mine: np.int64  # ... mine says I may not win
+    fit_cards: np.int64  # the cards that fit an open trick of fitting cards
+    fit_owners: int  # the owners of those (bits)
     keeper: np.int64  # my best card, kept for a card due in the last trick, else -1
     subs: np.int64  # the task cards to be won with a submarine
     counts: np.int64  # the cards that open counting cards count
