@@ -53,8 +53,13 @@ def play_chunk(
     repairs,
     ds_cards,
     ds_owners,
+    search=None,
 ):
     """Play ``n`` games of one mission from ``seed``; fill the result (and record) arrays.
+
+    ``search``: ``True`` for the search crew.  Left out, numba prunes the search crew's
+    branches before typing them (``search is None`` on an omitted argument), so a run of the
+    other crews never compiles the search crew's code: minutes on first use (docs/speed.md).
 
     ``ds_cards``/``ds_owners`` (n x MAX_DS) are filled for every Deep Sea game, recorded or
     not: the balance report needs the task cards in play of millions of games, and keeping
@@ -66,7 +71,7 @@ def play_chunk(
     S.ds_tab[:] = ds_tab_in
     S.ds_code[:] = ds_code_in
     searching = bp_in[BP_KIND] == SEARCH
-    if searching:
+    if search is not None and searching:
         prepare_rollouts(S, R)
     deep = mp_in[MP_GAME] == 1
     search_set_up = searching and bp_in[BP_SEARCH_SETUP] != 0
@@ -95,13 +100,15 @@ def play_chunk(
                 replay,
                 search_set_up,
             )
-            if not stopped(S):
+            if not stopped(S) or search is None:  # (only the search crew's set-up stops)
                 break
             S.rng[0] = drawn  # undo the stopped pass's draws (repairs, before a distress pass)
             replay = g[G_SU_STOP]
             S.script[replay - 1] = set_up_decision(S, R, seed, gi, deep, r_comms, r_draws, r_plays)
         distress[gi] = d != 0
         while _play_on(S, deep, searching, record, ri, r_comms, r_draws, r_plays):
+            if search is None:  # (never: only the search crew's games stop)
+                break
             search_decision(S, R, deep, r_comms, r_draws, r_plays)
         success[gi] = res[0] == 1
         redeals[gi] = g[G_REDEALS]

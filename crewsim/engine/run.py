@@ -59,6 +59,8 @@ def run_chunk(
     """
     if int(bp[L.BP_KIND]) == KINDS["pimc"]:  # it would play the heuristic's cards here
         raise CrewsimError("the pimc crew plays through crewsim.solver.pimc.runner(bp)")
+    if int(bp[L.BP_KIND]) == KINDS["search"]:  # (the other crews' runs leave it uncompiled)
+        return play_with(play_chunk, mp, bp, n, seed, record, state, True)
     return play_with(play_chunk, mp, bp, n, seed, record, state)
 
 
