@@ -349,6 +349,7 @@ def _select_one(S, s, passes, rnd, takers, st):
     hands, clash = S.hands, S.ds_clash
     best_k, best_sc = -1, -1e18
     options = np.int64(1) if passes > 0 else np.int64(0)
+    clashing = _clashing(clash, n)  # (most draws: none, and the draft ends clean anyway)
     for k in range(n):
         row = task[k] * N_COLS
         if owner[k] >= 0 or not may_take(tab, row, s, cap):
@@ -360,7 +361,7 @@ def _select_one(S, s, passes, rnd, takers, st):
             sc -= 1e9  # a bot takes a task that cannot go with the others only if forced
         else:
             options |= np.int64(1) << (k + 1)
-            if not _ends_clean(
+            if clashing and not _ends_clean(
                 tab, task, owner, n, k, s, seats, takers, cap, hands[s], clash, S.ds_sim
             ):
                 sc -= 1e6  # ... or one that leaves a clash for the rest of the draft
@@ -402,6 +403,15 @@ def _only_held_count(tab, row):
     return tab[row + C_HOLD_ANY] != 0 and tab[row + C_FAMILY] == FAM_COUNT
 
 
+@inlined
+def _clashing(clash, n):
+    """Whether any two of the ``n`` cards clash, whoever takes them (``clash_table``)."""
+    every = np.int64(0)
+    for k in range(n):
+        every |= clash[k] | clash[MAX_DS + k]
+    return every != 0
+
+
 @compiled
 def _ends_clean(tab, task, owner, n, k, seat, seats, takers, cap, hand, clash, sim):
     """Whether the draft, with task ``k`` to ``seat`` and each later member taking the first
@@ -409,11 +419,6 @@ def _ends_clean(tab, task, owner, n, k, seat, seats, takers, cap, hand, clash, s
     looks that far ahead: the member who must take the last card cannot refuse it (ds-32).
     The others' hands are unseen: their picks are judged by the cards' clashes alone, and
     ``seat``'s own by its ``hand``.  (``clash``: ``clash_table``; ``sim``: scratch.)"""
-    every = np.int64(0)
-    for j in range(n):
-        every |= clash[j] | clash[MAX_DS + j]
-    if every == 0:  # no two cards clash whoever takes them (most draws): nothing to look for
-        return True
     copy_into(sim, owner)
     sim[k] = seat
     left = 0  # slots without an owner: once none, the turns left change nothing

@@ -123,9 +123,16 @@ def _redeal_met(tab, row, hands, covered, seats):
 def _counts_clash(tab, task, owner, n, seats, cap, nt):
     """Whether the seats' trick counts cannot all hold: each seat's bounds from its cards, their
     sums against the hand's ``nt`` tricks, and the cards comparing counts between seats,
-    propagated as ``deep_sea_setup._trick_counts`` does (from coarser bounds: never more)."""
-    if not _counts_asked(tab, task, owner, n, nt):
-        return False  # (most draws: then no bound below ``nt`` can clash, and nothing is allocated)
+    propagated as ``deep_sea_setup._trick_counts`` does (from coarser bounds: never more).
+    Most draws hold no card that bounds a count: those are settled without a look."""
+    return _counts_asked(tab, task, owner, n, nt) and _bounds_clash(
+        tab, task, owner, n, seats, cap, nt
+    )
+
+
+@njit(cache=True)
+def _bounds_clash(tab, task, owner, n, seats, cap, nt):
+    """``_counts_clash`` for a draw with a card that bounds a count."""
     lo = np.zeros(seats, np.int64)
     hi = np.full(seats, nt, np.int64)
     win = np.zeros(seats, np.int64)  # tricks each seat must win / must not win
