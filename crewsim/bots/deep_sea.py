@@ -37,7 +37,7 @@ from crewsim.bots.weights import (
     DS_WIN_WANT,
     DS_WITH_WANT,
 )
-from crewsim.kernel.bits import FULL
+from crewsim.kernel.bits import FULL, lowest
 from crewsim.kernel.conditions import CODE_SIZE, K_CARD_WITH_SUB, K_TRICK_EQUAL_COLOURS
 from crewsim.kernel.deep_sea_tables import (
     C_BAD,
@@ -70,6 +70,15 @@ from crewsim.kernel.layout import (
     G_SEATS,
     G_T,
     G_TRICKMASK,
+    TK_ALL,
+    TK_BAD,
+    TK_COLLECT,
+    TK_EQUAL,
+    TK_FIT,
+    TK_LAST,
+    TK_MINE,
+    TK_SUB,
+    TK_WITH,
 )
 
 # Deep Sea scores a decision computes (``deep_sea_scores``)
@@ -83,14 +92,27 @@ def deep_sea_scores(S, g, me):
     card those scores pass over: the cards another seat / I may not win (``deep_sea_bad``,
     ``deep_sea_own_bad``), and the cards of tricks to fit with those tricks' owners
     (``deep_sea_fit``)."""
-    tab = S.ds_tab
+    tab, slots = S.ds_tab, S.ds_open
     ds = 0
     bad_others, bad_mine, fit_cards, fit_owners = np.int64(0), np.int64(0), np.int64(0), 0
+    slots[:] = 0
     for k in range(g[G_NDS]):
         row = S.ds_task[k] * N_COLS
         if S.ds_done[k]:
             continue
+        bit = np.int64(1) << k
+        slots[TK_ALL] |= bit
         mine = S.ds_owner[k] == me
+        if mine:
+            slots[TK_MINE] |= bit
+        if tab[row + C_BAD]:
+            slots[TK_BAD] |= bit
+        if tab[row + C_LAST]:
+            slots[TK_LAST] |= bit
+        if tab[row + C_WITH]:
+            slots[TK_WITH] |= bit
+        if tab[row + C_FIT]:
+            slots[TK_FIT] |= bit
         if tab[row + C_CMP] or (
             mine
             and (
@@ -114,10 +136,13 @@ def deep_sea_scores(S, g, me):
         at = S.ds_task[k] * CODE_SIZE
         if is_collect(S.ds_code[at]):
             ds |= DS_COLLECT
+            slots[TK_COLLECT] |= bit
         elif S.ds_code[at] == K_CARD_WITH_SUB:
             ds |= DS_SUB
+            slots[TK_SUB] |= bit
         elif S.ds_code[at] == K_TRICK_EQUAL_COLOURS:
             ds |= DS_EQUAL
+            slots[TK_EQUAL] |= bit
     return ds, bad_others, bad_mine, fit_cards, fit_owners
 
 
@@ -131,9 +156,10 @@ def deep_sea_want(S, g, me, won, want, trick, drawn):
     commander, who plays the dummy too)."""
     tab, t, nt = S.ds_tab, g[G_T], g[G_NT]
     inside = g[G_TRICKMASK]
-    for k in range(g[G_NDS]):
-        if S.ds_done[k]:
-            continue
+    m = S.ds_open[TK_ALL]  # (``deep_sea_scores`` first)
+    while m:
+        k = lowest(m)
+        m &= m - 1
         row = S.ds_task[k] * N_COLS
         o = S.ds_owner[k]
         at = S.ds_task[k] * CODE_SIZE

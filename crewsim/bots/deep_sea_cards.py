@@ -4,7 +4,7 @@ their owner wins ("at least 5 pink", valued by ``collect``)."""
 
 import numpy as np
 
-from crewsim.bots.collect import collect_value, counted, is_collect
+from crewsim.bots.collect import collect_value, counted
 from crewsim.bots.view import knows, led_suit, never_played
 from crewsim.bots.weights import (
     BAD_AHEAD,
@@ -36,18 +36,30 @@ from crewsim.kernel.bits import (
     suit_of,
     value_of,
 )
-from crewsim.kernel.conditions import CODE_SIZE, K_CARD_WITH_SUB
+from crewsim.kernel.conditions import CODE_SIZE
 from crewsim.kernel.deep_sea_tables import (
     C_BAD,
     C_EXACT,
     C_FAMILY,
-    C_LAST,
     C_NEED,
     FAM_COUNT,
     N_COLS,
 )
 from crewsim.kernel.jit import compiled, inlined
-from crewsim.kernel.layout import G_LEADER, G_NDS, G_NIN, G_NT, G_PLAYED, G_SEATS, G_T, G_TRICKMASK
+from crewsim.kernel.layout import (
+    G_LEADER,
+    G_NIN,
+    G_NT,
+    G_PLAYED,
+    G_SEATS,
+    G_T,
+    G_TRICKMASK,
+    TK_BAD,
+    TK_COLLECT,
+    TK_LAST,
+    TK_MINE,
+    TK_SUB,
+)
 
 
 @compiled
@@ -55,9 +67,10 @@ def deep_sea_own_bad(S, g, me, c, first, possible, mine):
     """A card its owner may not win ("no 5s") played by that owner to take the trick: lost
     for sure when no seat after position ``first`` may top it; following, else a gamble on a
     rescue by the seats that may (``first`` 1: a lead, only the sure loss counts)."""
-    for k in range(g[G_NDS]):
-        if S.ds_done[k] or S.ds_owner[k] != me:
-            continue
+    m = S.ds_open[TK_BAD] & S.ds_open[TK_MINE]
+    while m:
+        k = lowest(m)
+        m &= m - 1
         if not S.ds_tab[S.ds_task[k] * N_COLS + C_BAD] >> c & 1:
             continue
         hi = BEATS[c] & ~mine & ~g[G_PLAYED]
@@ -79,10 +92,11 @@ def deep_sea_bad_lead(S, g, me, c):
     sc = 0.0
     s = SUIT[suit_of(c)]
     played = g[G_PLAYED]
-    for k in range(g[G_NDS]):
+    m = S.ds_open[TK_BAD] & ~S.ds_open[TK_MINE]
+    while m:
+        k = lowest(m)
+        m &= m - 1
         o = S.ds_owner[k]
-        if S.ds_done[k] or o == me:
-            continue
         bad = s & S.ds_tab[S.ds_task[k] * N_COLS + C_BAD]
         if bad == 0 or bad & (bad - 1) or s & BEATS[lowest(bad)]:  # (not a colour, nor a 5)
             continue
@@ -98,9 +112,12 @@ def deep_sea_bad(S, g, me, c, wseat, wcard):
     card of the suit led above the winning one."""
     sc = 0.0
     led = led_suit(S, g, c)
-    for k in range(g[G_NDS]):
+    m = S.ds_open[TK_BAD] & ~S.ds_open[TK_MINE]
+    while m:
+        k = lowest(m)
+        m &= m - 1
         o = S.ds_owner[k]
-        if S.ds_done[k] or o == me or not S.ds_tab[S.ds_task[k] * N_COLS + C_BAD] >> c & 1:
+        if not S.ds_tab[S.ds_task[k] * N_COLS + C_BAD] >> c & 1:
             continue
         if wseat == o:
             sc -= BIG
@@ -115,10 +132,11 @@ def deep_sea_bad(S, g, me, c, wseat, wcard):
 def sub_cards(S, g):
     """The open task cards that must be won with a submarine."""
     cards = np.int64(0)
-    for k in range(g[G_NDS]):
-        at = S.ds_task[k] * CODE_SIZE
-        if not S.ds_done[k] and S.ds_code[at] == K_CARD_WITH_SUB:
-            cards |= np.int64(1) << S.ds_code[at + 1]
+    m = S.ds_open[TK_SUB]
+    while m:
+        k = lowest(m)
+        m &= m - 1
+        cards |= np.int64(1) << S.ds_code[S.ds_task[k] * CODE_SIZE + 1]
     return cards
 
 
@@ -128,10 +146,11 @@ def deep_sea_sub(S, g, me, c, wseat, wcard):
     card fails the task, and the owner empties the card's colour to ruff it."""
     sc = 0.0
     inside = g[G_TRICKMASK] | np.int64(1) << c
-    for k in range(g[G_NDS]):
+    m = S.ds_open[TK_SUB]
+    while m:
+        k = lowest(m)
+        m &= m - 1
         at = S.ds_task[k] * CODE_SIZE
-        if S.ds_done[k] or S.ds_code[at] != K_CARD_WITH_SUB:
-            continue
         x, o = S.ds_code[at + 1], S.ds_owner[k]
         if inside >> x & 1 and wseat == o and wcard < 36:
             sc -= FAIL * BIG
@@ -152,10 +171,11 @@ def deep_sea_keep(S, g, me, c, keeper):
     if t >= nt - 1:
         return 0.0
     sc = 0.0
-    for k in range(g[G_NDS]):
+    m = S.ds_open[TK_LAST]
+    while m:
+        k = lowest(m)
+        m &= m - 1
         row = S.ds_task[k] * N_COLS
-        if S.ds_done[k] or not S.ds_tab[row + C_LAST]:
-            continue
         if S.ds_tab[row + C_EXACT] and S.ds_tab[row + C_NEED] >> c & 1:
             sc -= DS_LAST_CARD_EARLY * BIG
         if S.ds_tab[row + C_EXACT] and g[G_NIN] == 0:
@@ -207,11 +227,12 @@ def collect_scope(S, g):
     """(cards, owners) of the open counting cards: a card outside the first changes none of
     them, and the chance that a trick slips away matters only for a trick going to an owner."""
     cards, owners = np.int64(0), 0
-    for k in range(g[G_NDS]):
-        at = S.ds_task[k] * CODE_SIZE
-        if not S.ds_done[k] and is_collect(S.ds_code[at]):
-            cards |= counted(S.ds_code, at)
-            owners |= 1 << S.ds_owner[k]
+    m = S.ds_open[TK_COLLECT]
+    while m:
+        k = lowest(m)
+        m &= m - 1
+        cards |= counted(S.ds_code, S.ds_task[k] * CODE_SIZE)
+        owners |= 1 << S.ds_owner[k]
     return cards, owners
 
 
@@ -227,13 +248,12 @@ def deep_sea_collect(S, g, me, c, wseat, risk, drawn, base, toppers):
     bit = np.int64(1) << c
     live = FULL & ~g[G_PLAYED]  # c still in my hand
     inside = g[G_TRICKMASK] | bit | drawn
-    for k in range(g[G_NDS]):
+    m = S.ds_open[TK_COLLECT]
+    while m:
+        k = lowest(m)
+        m &= m - 1
         at = S.ds_task[k] * CODE_SIZE
-        if (
-            S.ds_done[k]
-            or not is_collect(S.ds_code[at])
-            or not inside & ~base & counted(S.ds_code, at)
-        ):
+        if not inside & ~base & counted(S.ds_code, at):
             continue  # (a card it does not count changes nothing)
         o = S.ds_owner[k]
         mine = S.won_cards[o]

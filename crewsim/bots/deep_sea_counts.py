@@ -24,7 +24,7 @@ from crewsim.bots.weights import (
     URGENT,
     VS_CAPT_WANT,
 )
-from crewsim.kernel.bits import FULL
+from crewsim.kernel.bits import FULL, lowest
 from crewsim.kernel.conditions import CODE_SIZE
 from crewsim.kernel.deep_sea_tables import (
     C_BAD,
@@ -47,7 +47,7 @@ from crewsim.kernel.deep_sea_tables import (
     RUN_EXACTLY,
 )
 from crewsim.kernel.jit import compiled, inlined
-from crewsim.kernel.layout import G_CMD, G_NDS, G_NT, G_PLAYED, G_T
+from crewsim.kernel.layout import G_CMD, G_NT, G_PLAYED, G_T, TK_ALL, TK_MINE
 
 
 @inlined
@@ -135,10 +135,11 @@ def deep_sea_shed(S, g, me, c, wseat, won):
         return sc
     tab, t, nt = S.ds_tab, g[G_T], g[G_NT]
     high = spent(c)
-    for k in range(g[G_NDS]):
+    m = S.ds_open[TK_ALL]
+    while m:
+        k = lowest(m)
+        m &= m - 1
         row = S.ds_task[k] * N_COLS
-        if S.ds_done[k]:
-            continue
         cmp = tab[row + C_CMP]
         if cmp == CMP_EQUAL_CAPT:  # as many as the captain: whoever is not behind sheds
             lead = capt_lead(g, won, S.ds_owner[k])
@@ -188,9 +189,12 @@ def needs_trick(S, g, me, won):
     need this trick: I take it with a high card or a submarine, one card fewer
     that could force me to win a trick too many later."""
     tab, t, nt = S.ds_tab, g[G_T], g[G_NT]
-    for k in range(g[G_NDS]):
+    m = S.ds_open[TK_MINE]
+    while m:
+        k = lowest(m)
+        m &= m - 1
         row = S.ds_task[k] * N_COLS
-        if S.ds_done[k] or S.ds_owner[k] != me or tab[row + C_FAMILY] != FAM_COUNT:
+        if tab[row + C_FAMILY] != FAM_COUNT:
             continue
         if tab[row + C_CMP] or tab[row + C_PREDICT] or tab[row + C_NEED]:
             continue
@@ -208,8 +212,11 @@ def equal_pair(S, g, me):
     """Whether I am the captain or the owner of an open 'as many tricks as the captain':
     a submarine of mine that nobody tops (but the 4, which everyone counts as the captain's
     trick already) is a trick the other cannot see coming."""
-    for k in range(g[G_NDS]):
-        if S.ds_done[k] or S.ds_tab[S.ds_task[k] * N_COLS + C_CMP] != CMP_EQUAL_CAPT:
+    m = S.ds_open[TK_ALL]
+    while m:
+        k = lowest(m)
+        m &= m - 1
+        if S.ds_tab[S.ds_task[k] * N_COLS + C_CMP] != CMP_EQUAL_CAPT:
             continue
         if me == g[G_CMD] or me == S.ds_owner[k]:
             return True
@@ -221,9 +228,12 @@ def run_sub4(S, g, me, won):
     """Submarine 4 takes a trick whenever it is played, so the captain who must win exactly
     n tricks in a row spends it on the streak's last trick and not before."""
     sc = 0.0
-    for k in range(g[G_NDS]):
+    m = S.ds_open[TK_MINE]
+    while m:
+        k = lowest(m)
+        m &= m - 1
         row = S.ds_task[k] * N_COLS
-        if S.ds_done[k] or S.ds_owner[k] != me or S.ds_tab[row + C_RUN] != RUN_EXACTLY:
+        if S.ds_tab[row + C_RUN] != RUN_EXACTLY:
             continue
         if won[me] > 0:
             sc += SUB4_ENDS_RUN if won[me] + 1 == S.ds_tab[row + C_TARGET] else -SUB4_EARLY

@@ -31,18 +31,30 @@ from crewsim.kernel.bits import (
     suit_of,
     value_of,
 )
-from crewsim.kernel.conditions import CODE_SIZE, K_TRICK_EQUAL_COLOURS
+from crewsim.kernel.conditions import CODE_SIZE
 from crewsim.kernel.deep_sea_tables import C_FIT, C_NEED, C_SUM_HI, C_SUM_LO, C_WITH, N_COLS
 from crewsim.kernel.jit import compiled, inlined
-from crewsim.kernel.layout import G_LEADER, G_NDS, G_NIN, G_PLAYED, G_SEATS, G_TRICKMASK
+from crewsim.kernel.layout import (
+    G_LEADER,
+    G_NIN,
+    G_PLAYED,
+    G_SEATS,
+    G_TRICKMASK,
+    TK_EQUAL,
+    TK_FIT,
+    TK_MINE,
+    TK_WITH,
+)
 
 
 @inlined
 def wins_with(S, g, me, c):
     """Whether ``c`` is a card ``me`` must take a trick with (an open card of its own)."""
-    for k in range(g[G_NDS]):
-        with_ = S.ds_tab[S.ds_task[k] * N_COLS + C_WITH]
-        if not S.ds_done[k] and S.ds_owner[k] == me and with_ >> c & 1:
+    m = S.ds_open[TK_WITH] & S.ds_open[TK_MINE]
+    while m:
+        k = lowest(m)
+        m &= m - 1
+        if S.ds_tab[S.ds_task[k] * N_COLS + C_WITH] >> c & 1:
             return True
     return False
 
@@ -53,10 +65,13 @@ def clears_for(S, g, me, c, hand, others_poss):
     that I must take a trick with: a 2 or a 3 wins only once they are gone, and a card to
     capture that no other card of that colour can be comes only from a seat void in it."""
     same = SUIT[suit_of(c)]
-    for k in range(g[G_NDS]):
+    m = S.ds_open[TK_WITH] & S.ds_open[TK_MINE]
+    while m:
+        k = lowest(m)
+        m &= m - 1
         row = S.ds_task[k] * N_COLS
         with_ = S.ds_tab[row + C_WITH] & hand & same
-        if S.ds_done[k] or S.ds_owner[k] != me or with_ == 0 or with_ >> c & 1:
+        if with_ == 0 or with_ >> c & 1:
             continue
         w = lowest(with_)
         need = S.ds_tab[row + C_NEED]
@@ -74,11 +89,12 @@ def deep_sea_with(S, g, me, c, wseat, wcard, risk):
     others drop a card to capture into it, clear what would top it, and hand it the lead."""
     sc = 0.0
     inside = g[G_TRICKMASK]
-    for k in range(g[G_NDS]):
+    m = S.ds_open[TK_WITH]
+    while m:
+        k = lowest(m)
+        m &= m - 1
         row = S.ds_task[k] * N_COLS
         with_ = S.ds_tab[row + C_WITH]
-        if S.ds_done[k] or with_ == 0:
-            continue
         need = S.ds_tab[row + C_NEED]
         if S.ds_owner[k] == me and with_ >> c & 1:
             later = need != 0 and _may_drop(S, g, me, c, need)  # a card to capture may come
@@ -174,10 +190,11 @@ def deep_sea_fit(S, g, me, c, wseat):
     sc = 0.0
     inside = g[G_TRICKMASK]
     after = g[G_SEATS] - g[G_NIN] - 1  # cards still to come after ``c``
-    for k in range(g[G_NDS]):
+    m = S.ds_open[TK_FIT]
+    while m:
+        k = lowest(m)
+        m &= m - 1
         row = S.ds_task[k] * N_COLS
-        if S.ds_done[k] or S.ds_tab[row + C_FIT] == 0:
-            continue
         if wseat == S.ds_owner[k] and fits(S.ds_tab, row, inside, after + 1):
             sc += FIT_TAKE if fits(S.ds_tab, row, inside | np.int64(1) << c, after) else -FIT_SPOIL
         elif _scarce(S.ds_tab, row, c, g[G_SEATS]):
@@ -227,10 +244,11 @@ def deep_sea_equal(S, g, me, c, wseat):
     sc = 0.0
     inside = g[G_TRICKMASK] | np.int64(1) << c
     after = g[G_SEATS] - g[G_NIN] - 1  # cards still to come after ``c``
-    for k in range(g[G_NDS]):
+    m = S.ds_open[TK_EQUAL]
+    while m:
+        k = lowest(m)
+        m &= m - 1
         at = S.ds_task[k] * CODE_SIZE
-        if S.ds_done[k] or S.ds_code[at] != K_TRICK_EQUAL_COLOURS:
-            continue
         if wseat == S.ds_owner[k]:
             gap = colour_gap(S.ds_code, at, inside)
             sc += EQUAL_TAKE if gap == 0 else (0.0 if gap <= after else -EQUAL_SPOIL)
