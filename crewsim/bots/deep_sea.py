@@ -47,6 +47,7 @@ from crewsim.kernel.deep_sea_tables import (
     C_FIT,
     C_LAST,
     C_NEED,
+    C_NEVER_LEAD,
     C_PREDICT,
     C_RUN,
     C_TARGET,
@@ -77,6 +78,7 @@ from crewsim.kernel.layout import (
     TK_FIT,
     TK_LAST,
     TK_MINE,
+    TK_NEVER,
     TK_SUB,
     TK_WITH,
 )
@@ -98,9 +100,11 @@ def deep_sea_scores(S, g, me):
     slots[:] = 0
     for k in range(g[G_NDS]):
         row = S.ds_task[k] * N_COLS
+        bit = np.int64(1) << k
+        if tab[row + C_NEVER_LEAD]:
+            slots[TK_NEVER] |= bit
         if S.ds_done[k]:
             continue
-        bit = np.int64(1) << k
         slots[TK_ALL] |= bit
         mine = S.ds_owner[k] == me
         if mine:

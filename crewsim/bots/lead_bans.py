@@ -14,10 +14,10 @@ from crewsim.bots.weights import (
     BIG,
     FAIL,
 )
-from crewsim.kernel.bits import SUIT, popcount, suit_of, value_of
+from crewsim.kernel.bits import SUIT, lowest, popcount, suit_of, value_of
 from crewsim.kernel.deep_sea_tables import C_NEVER_LEAD, N_COLS
 from crewsim.kernel.jit import compiled
-from crewsim.kernel.layout import G_NDS, G_NT, G_SEATS, G_T, MP_NOBJ, MP_OBJ
+from crewsim.kernel.layout import G_NDS, G_NT, G_SEATS, G_T, MP_NOBJ, MP_OBJ, TK_NEVER
 
 
 @compiled
@@ -32,7 +32,10 @@ def lead_bans(S, g, mp, seat, me):
             for u in range(5):
                 if (bits >> u) & 1:
                     m |= SUIT[u]
-    for k in range(g[G_NDS]):
+    slots = S.ds_open[TK_NEVER] if g[G_NDS] else np.int64(0)  # (Deep Sea: ``deep_sea_scores``)
+    while slots:
+        k = lowest(slots)
+        slots &= slots - 1
         if S.ds_owner[k] == seat and not (seat == me and S.ds_done[k]):
             m |= S.ds_tab[S.ds_task[k] * N_COLS + C_NEVER_LEAD]
     return m

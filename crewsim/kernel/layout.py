@@ -37,6 +37,7 @@ MAX_DS = 16  # Deep Sea task cards in one game
 # (bits), all, mine, and those of each kind a per-card score loops over, which then skips
 # the other slots' table reads
 TK_ALL, TK_MINE, TK_BAD, TK_LAST, TK_WITH, TK_FIT, TK_COLLECT, TK_SUB, TK_EQUAL = range(9)
+TK_NEVER = 9  # every slot, open or done, whose card bans leading some cards (``lead_bans``)
 MAX_OBJ = 3
 
 COMM_NORMAL, COMM_DEAD_ZONE, COMM_RAPTURE, COMM_NONE = 0, 1, 2, 3
@@ -308,7 +309,7 @@ STATE_FIELDS = (
     ("ds_state", "i8", MAX_DS * 4),  # per-task scratch of the condition judges
     ("ds_done", "i8", MAX_DS),
     ("ds_base", "f8", 2 * MAX_DS),  # per decision: counting cards' values without my card
-    ("ds_open", "i8", TK_EQUAL + 1),  # per decision: the open task slots by kind (TK_*)
+    ("ds_open", "i8", TK_NEVER + 1),  # per decision: the open task slots by kind (TK_*)
     ("ds_deck", "i8", 96),
     ("score", "f8", 5),
     ("endgame", "i8", ENDGAME_SCRATCH),  # the endgame search's arrays (bots.endgame)
