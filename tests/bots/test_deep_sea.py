@@ -1,15 +1,32 @@
 """The Deep Sea task families' scores: one card alone on the check-tasks carrier, the crew
-plays for it (floors on the share completed), and Deep Sea 12's lead bans."""
+plays for it (floors on the share completed), Deep Sea 12's lead bans, and the open task
+slots a decision lists for the per-card scores."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numba import njit
 
 from crewsim.analysis.task_check import CARRIER
 from crewsim.bots import get_bot
-from crewsim.engine.run import run_chunk
+from crewsim.bots.collect import is_collect
+from crewsim.bots.deep_sea import deep_sea_scores
+from crewsim.engine.run import new_state, run_chunk
+from crewsim.kernel import layout as L
+from crewsim.kernel.conditions import K_CARD_WITH_SUB, K_TRICK_EQUAL_COLOURS, encode_tasks
+from crewsim.kernel.deep_sea_tables import (
+    C_BAD,
+    C_FIT,
+    C_LAST,
+    C_NEVER_LEAD,
+    C_WITH,
+    task_table,
+)
 from crewsim.kernel.spec import KernelMission
-from crewsim.missions import get_mission
+from crewsim.missions import get_mission, load_task_cards
 
 # (card, players, share completed at least): the bots' share was before these hints, with
 # the same carrier and 10,000 deals, 1.9 % (75 at 4 players), 1.8 % (74), 6.1 % (94), 5.0 %
@@ -287,3 +304,59 @@ def test_the_owner_keeps_a_lead_for_a_never_lead_card(
     number: int, players: int, floor: float
 ) -> None:
     test_the_crew_plays_for_the_card(number, players, floor)
+
+
+@njit(cache=True)
+def _scores(state: np.recarray, me: int) -> int:
+    S = state[0]
+    return deep_sea_scores(S, S.g, me)[0]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    players=st.integers(3, 5),
+    slots=st.lists(
+        st.tuples(st.integers(0, 95), st.integers(0, 4), st.booleans()),
+        max_size=L.MAX_DS,
+        unique_by=lambda s: s[0],
+    ),
+    me=st.integers(0, 4),
+)
+def test_a_decision_lists_the_open_slots_of_each_kind(
+    players: int, slots: list[tuple[int, int, bool]], me: int
+) -> None:
+    """``deep_sea_scores`` fills ``S.ds_open``, which the per-card scores loop over instead
+    of every slot: each row holds exactly the open slots whose card is of its kind (the lead
+    bans' row every slot, open or done), read here from the card table itself."""
+    state = new_state()
+    S = state[0]
+    tab = task_table(players)
+    codes = encode_tasks(load_task_cards(), players)
+    S.ds_tab[:] = tab.ravel()
+    S.ds_code[:] = codes.ravel()
+    S.g[L.G_NDS] = len(slots)
+    S.ds_open[:] = -1  # left over from another decision
+    for k, (row, owner, done) in enumerate(slots):
+        S.ds_task[k], S.ds_owner[k], S.ds_done[k] = row, owner % players, done
+    _scores(state, me % players)
+    kinds = {
+        L.TK_ALL: lambda row: True,
+        L.TK_BAD: lambda row: tab[row, C_BAD] != 0,
+        L.TK_LAST: lambda row: tab[row, C_LAST] != 0,
+        L.TK_WITH: lambda row: tab[row, C_WITH] != 0,
+        L.TK_FIT: lambda row: tab[row, C_FIT] != 0,
+        L.TK_COLLECT: lambda row: is_collect(codes[row, 0]),
+        L.TK_SUB: lambda row: codes[row, 0] == K_CARD_WITH_SUB,
+        L.TK_EQUAL: lambda row: codes[row, 0] == K_TRICK_EQUAL_COLOURS,
+    }
+    for kind, holds in kinds.items():
+        want = sum(1 << k for k, (row, _, done) in enumerate(slots) if not done and holds(row))
+        assert S.ds_open[kind] == want, kind
+    mine = sum(
+        1 << k
+        for k, (_, owner, done) in enumerate(slots)
+        if not done and owner % players == me % players
+    )
+    assert S.ds_open[L.TK_MINE] == mine
+    never = sum(1 << k for k, (row, _, _) in enumerate(slots) if tab[row, C_NEVER_LEAD])
+    assert S.ds_open[L.TK_NEVER] == never
