@@ -60,7 +60,7 @@ from crewsim.kernel.deep_sea_tables import (
     N_COLS,
     RUN_EXACTLY,
 )
-from crewsim.kernel.jit import compiled
+from crewsim.kernel.jit import compiled, inlined
 from crewsim.kernel.layout import (
     G_CMD,
     G_LEADER,
@@ -101,22 +101,10 @@ def deep_sea_scores(S, g, me):
     for k in range(g[G_NDS]):
         row = S.ds_task[k] * N_COLS
         bit = np.int64(1) << k
-        if tab[row + C_NEVER_LEAD]:
-            slots[TK_NEVER] |= bit
+        mine = S.ds_owner[k] == me
+        _list_slot(slots, bit, tab, row, S.ds_done[k], mine)
         if S.ds_done[k]:
             continue
-        slots[TK_ALL] |= bit
-        mine = S.ds_owner[k] == me
-        if mine:
-            slots[TK_MINE] |= bit
-        if tab[row + C_BAD]:
-            slots[TK_BAD] |= bit
-        if tab[row + C_LAST]:
-            slots[TK_LAST] |= bit
-        if tab[row + C_WITH]:
-            slots[TK_WITH] |= bit
-        if tab[row + C_FIT]:
-            slots[TK_FIT] |= bit
         if tab[row + C_CMP] or (
             mine
             and (
@@ -148,6 +136,27 @@ def deep_sea_scores(S, g, me):
             ds |= DS_EQUAL
             slots[TK_EQUAL] |= bit
     return ds, bad_others, bad_mine, fit_cards, fit_owners
+
+
+@inlined
+def _list_slot(slots, bit, tab, row, done, mine):
+    """Add slot ``bit`` to the ``S.ds_open`` rows its card belongs to (``deep_sea_scores``;
+    the counting cards, captures and equal colours it adds itself)."""
+    if tab[row + C_NEVER_LEAD]:
+        slots[TK_NEVER] |= bit
+    if done:
+        return
+    slots[TK_ALL] |= bit
+    if mine:
+        slots[TK_MINE] |= bit
+    if tab[row + C_BAD]:
+        slots[TK_BAD] |= bit
+    if tab[row + C_LAST]:
+        slots[TK_LAST] |= bit
+    if tab[row + C_WITH]:
+        slots[TK_WITH] |= bit
+    if tab[row + C_FIT]:
+        slots[TK_FIT] |= bit
 
 
 @compiled
