@@ -205,59 +205,84 @@ _TASKS = _WORLDS + 5 * WORLDS
 _BUF = _TASKS + 4 * MAX_TASKS
 _STACK = _BUF + 5 * 13
 _DEALING = _STACK + 9 * 66
-assert _DEALING + 96 <= ENDGAME_SCRATCH
+assert _DEALING + 27 <= ENDGAME_SCRATCH
+
+
+@inlined
+def _subset(x, a):
+    """The cards of ``a`` that the bits of ``x`` pick (bit i: the i-th lowest card of ``a``)."""
+    s = np.int64(0)
+    while x:
+        if x & 1:
+            s |= a & -a
+        a &= a - 1
+        x >>= 1
+    return s
 
 
 @compiled
 def _worlds(cands, need, unseen, seats, out, scratch):
     """Fill ``out`` with the deals of the ``unseen`` cards that give each seat ``need[q]`` of
     its candidates ``cands[q]``; their count, or ``len(out) + 1`` when there are more
-    (``scratch``: 96 integers)."""
-    cards, choice = scratch[:40], scratch[40:80]
-    left, hands = scratch[80:85], scratch[85:90]
-    copy_into(left, need)
+    (``scratch``: 27 integers).  Seat by seat, each taking a set of its candidates left, the
+    last seat what remains: a card no seat may hold, or cards no seat holds, leave none."""
+    order, pick, rest, room = scratch[0:5], scratch[5:10], scratch[10:16], scratch[16:22]
+    hands = scratch[22:27]
     hands[:] = 0
-    ge = scratch[90:96]  # ge[k]: the cards with k candidate seats or more
-    ge[:] = 0
+    n_seats = 0
+    total = 0
     for q in range(seats):
-        for k in range(seats, 0, -1):
-            ge[k] |= ge[k - 1] & cands[q] if k > 1 else cands[q]
-    n = 0
-    for k in range(1, seats + 1):  # the cards with fewest candidate seats first: few dead ends
-        m = unseen & ge[k] & ~(ge[k + 1] if k < 5 else 0)
-        while m:
-            cards[n] = lowest(m)
-            m &= m - 1
-            n += 1
-    if n < popcount(unseen):  # a card no seat may hold
+        if need[q] > 0:  # the seats with fewest candidates first: fewer dead ends
+            k = n_seats
+            while k > 0 and popcount(cands[order[k - 1]] & unseen) > popcount(cands[q] & unseen):
+                order[k] = order[k - 1]
+                k -= 1
+            order[k] = q
+            n_seats += 1
+            total += need[q]
+    room[n_seats] = 0  # room[l]: the cards the seats from the l-th on may hold
+    for k in range(n_seats - 1, -1, -1):
+        room[k] = room[k + 1] | cands[order[k]]
+    if total != popcount(unseen) or unseen & ~room[0]:
         return 0
-    choice[:n] = -1
+    if n_seats == 0:
+        copy_into(out[0], hands)
+        return 1
     found = 0
-    i = 0
-    while i >= 0:
-        if i == n:
-            if found == len(out):
-                return found + 1
-            copy_into(out[found], hands)
-            found += 1
-            i -= 1
+    rest[0] = unseen
+    pick[0] = 0
+    k = 0
+    while k >= 0:
+        q = order[k]
+        left = rest[k]
+        if k == n_seats - 1:  # the last seat takes what is left
+            if left & ~cands[q] == 0:
+                if found == len(out):
+                    return found + 1
+                hands[q] = left
+                copy_into(out[found], hands)
+                found += 1
+            k -= 1
             continue
-        bit = np.int64(1) << cards[i]
-        q = choice[i]
-        if q >= 0:  # taken back, the next seat tried
-            hands[q] &= ~bit
-            left[q] += 1
-        q += 1
-        while q < seats and not (cands[q] & bit and left[q] > 0):
-            q += 1
-        if q == seats:
-            choice[i] = -1
-            i -= 1
+        a = left & cands[q]
+        x = pick[k]  # which of ``a`` the seat takes, as bits over ``a``'s cards
+        if x == 0:
+            x = (np.int64(1) << need[q]) - 1
+        else:  # the next number with as many bits (Gosper's)
+            t = x | (x - 1)
+            x = (t + 1) | (((~t & -~t) - 1) >> (lowest(x) + 1))
+        if x >> popcount(a):  # every set tried
+            pick[k] = 0
+            k -= 1
             continue
-        choice[i] = q
-        hands[q] |= bit
-        left[q] -= 1
-        i += 1
+        pick[k] = x
+        sub = _subset(x, a)
+        if (left & ~sub) & ~room[k + 1]:
+            continue
+        hands[q] = sub
+        rest[k + 1] = left & ~sub
+        pick[k + 1] = 0
+        k += 1
     return found
 
 
@@ -394,7 +419,7 @@ def endgame_play(S, bp, mp, g, me, hand, viewer, legal, trick, won, possible, pi
         if two:
             return pick
     worlds = eg[_WORLDS : _WORLDS + 5 * WORLDS].reshape((WORLDS, 5))
-    n_worlds = _worlds(cands, need, unseen, seats, worlds[:cap], eg[_DEALING : _DEALING + 96])
+    n_worlds = _worlds(cands, need, unseen, seats, worlds[:cap], eg[_DEALING : _DEALING + 27])
     if n_worlds == 0 or n_worlds > cap:
         return pick
     nin = g[G_NIN]

@@ -175,8 +175,9 @@ def all_deals(cands, need, unseen, seats):
     per=st.integers(1, 3),
     seed=st.integers(0, 2**32),
     cap=st.integers(1, 8),
+    short=st.booleans(),
 )
-def test_the_deals_of_the_unseen_cards_are_all_found(seats, per, seed, cap):
+def test_the_deals_of_the_unseen_cards_are_all_found(seats, per, seed, cap, short):
     rng = random.Random(seed)
     others = rng.sample(range(5), seats)
     cards = rng.sample(range(40), seats * per)
@@ -187,6 +188,8 @@ def test_the_deals_of_the_unseen_cards_are_all_found(seats, per, seed, cap):
         need[q] = per
         cands[q] = sum(1 << c for c in cards[k * per : (k + 1) * per])
         cands[q] |= sum(1 << c for c in cards if rng.random() < 0.3)
+    if short:  # a card no seat holds (three players' spare card): no deal
+        need[others[0]] -= 1
     want = all_deals(list(cands), list(need), unseen, 5)
     out = np.zeros((cap, 5), dtype=np.int64)
     n = _worlds(cands, need, unseen, 5, out, np.zeros(96, dtype=np.int64))
