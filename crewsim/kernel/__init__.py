@@ -58,6 +58,15 @@ def _features_without_avx512() -> str | None:
     return str(features.flatten())
 
 
+def _opt_level() -> Any:
+    """numba's optimisation level: LLVM's -O2 unless the user set ``NUMBA_OPT`` (docs/speed.md:
+    as fast as -O3 on Planet Nine, faster on Deep Sea, and quicker to compile)."""
+    config: Any = numba.config
+    if "NUMBA_OPT" in os.environ:
+        return config.OPT
+    return config._OptLevel(2)
+
+
 def _versioned_cache_dir() -> str:
     digest = hashlib.sha256()
     for src in game_sources():
@@ -67,3 +76,4 @@ def _versioned_cache_dir() -> str:
 
 numba.config.CACHE_DIR = _versioned_cache_dir()  # type: ignore[attr-defined]
 numba.config.CPU_FEATURES = _features_without_avx512()  # type: ignore[attr-defined]
+numba.config.OPT = _opt_level()  # type: ignore[attr-defined]

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from crewsim.bots.collect import LOST, WANT, collect_value, is_collect
+from crewsim.bots.collect import LOST, WANT, collect_value, counted, is_collect
 from crewsim.cards import SUIT_MASK, TRUMP_MASK, card_id
 from crewsim.kernel.conditions import CODE_SIZE, encode_task
 from crewsim.missions import load_task_cards
@@ -100,3 +102,38 @@ def test_codes_are_read_at_an_offset() -> None:
         at = (number - 1) * CODE_SIZE
         got = collect_value(codes, at, np.int64(0), np.int64(ALL), np.int64(0), 0)
         assert got == _value(number, 0, ALL)
+
+
+_COUNTING = [
+    (card.number, players)
+    for card in load_task_cards()
+    for players in (3, 4, 5)
+    if is_collect(int(encode_task(card, players)[0]))
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    which=st.sampled_from(_COUNTING),
+    mine=st.integers(0, ALL),
+    other=st.integers(0, ALL),
+    live=st.integers(0, ALL),
+    held=st.integers(0, ALL),
+    spare=st.integers(0, 2),
+)
+def test_only_the_counted_cards_won_change_the_value(
+    which: tuple[int, int], mine: int, other: int, live: int, held: int, spare: int
+) -> None:
+    """``deep_sea_want`` weighs a trick without counted cards as changing nothing, and
+    ``deep_sea_collect`` skips such cards: the value reads only the won cards it counts."""
+    number, players = which
+    code = encode_task(load_task_cards()[number - 1], players)
+    live &= ~mine
+    held &= live
+    extra = other & ~counted(code, 0) & ~live
+
+    def value(won: int) -> tuple[float, int]:
+        v, short = collect_value(code, 0, np.int64(won), np.int64(live), np.int64(held), spare)
+        return float(v), int(short)
+
+    assert value(mine | extra) == value(mine)
