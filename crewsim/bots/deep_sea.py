@@ -5,7 +5,7 @@ family: ``deep_sea_counts``, ``deep_sea_cards``, ``deep_sea_tricks``."""
 
 import numpy as np
 
-from crewsim.bots.collect import collect_value, counted, is_collect
+from crewsim.bots.collect import collect_value, is_collect
 from crewsim.bots.deep_sea_counts import (
     capt_lead,
     compare_want,
@@ -183,9 +183,7 @@ def deep_sea_want(S, g, me, won, want, trick, drawn):
             taken, short = collect_value(
                 S.ds_code, at, S.won_cards[o] | inside | drawn, rest, held, spare
             )
-            lost = taken  # (the value reads only the won cards it counts)
-            if (inside | drawn) & counted(S.ds_code, at):
-                lost, _ = collect_value(S.ds_code, at, S.won_cards[o], rest, held, spare)
+            lost, _ = collect_value(S.ds_code, at, S.won_cards[o], rest, held, spare)
             want[o] += taken - lost if taken != lost else (DS_COLLECT_SHORT if short > 0 else 0.0)
             S.ds_base[2 * k], S.ds_base[2 * k + 1] = lost, taken
             continue

@@ -68,7 +68,9 @@ def _opt_level() -> Any:
 
 
 def _versioned_cache_dir() -> str:
-    digest = hashlib.sha256()
+    """A folder per version of the game sources and per ``NUMBA_OPT`` (numba's own cache
+    index does not tell code compiled at one level from another)."""
+    digest = hashlib.sha256(f"NUMBA_OPT={os.environ.get('NUMBA_OPT', '')}".encode())
     for src in game_sources():
         digest.update(src.read_bytes())
     return str(_cache_base() / digest.hexdigest()[:16])

@@ -124,8 +124,8 @@ _COUNTING = [
 def test_only_the_counted_cards_won_change_the_value(
     which: tuple[int, int], mine: int, other: int, live: int, held: int, spare: int
 ) -> None:
-    """``deep_sea_want`` weighs a trick without counted cards as changing nothing, and
-    ``deep_sea_collect`` skips such cards: the value reads only the won cards it counts."""
+    """``deep_sea_collect`` skips a card that adds no counted card to the trick: the value
+    reads only the won cards it counts."""
     number, players = which
     code = encode_task(load_task_cards()[number - 1], players)
     live &= ~mine

@@ -105,3 +105,10 @@ def test_the_kernel_compiles_at_o2_unless_the_user_chooses() -> None:
             check=True,
         )
         assert run.stdout.strip() == level, given
+
+
+def test_code_compiled_at_another_level_is_kept_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NUMBA_OPT", raising=False)
+    ours = kernel._versioned_cache_dir()
+    monkeypatch.setenv("NUMBA_OPT", "3")
+    assert kernel._versioned_cache_dir() != ours
