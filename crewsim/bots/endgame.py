@@ -220,19 +220,14 @@ def _subset(x, a):
     return s
 
 
-@compiled
-def _worlds(cands, need, unseen, seats, out, scratch):
-    """Fill ``out`` with the deals of the ``unseen`` cards that give each seat ``need[q]`` of
-    its candidates ``cands[q]``; their count, or ``len(out) + 1`` when there are more
-    (``scratch``: 27 integers).  Seat by seat, each taking a set of its candidates left, the
-    last seat what remains: a card no seat may hold, or cards no seat holds, leave none."""
-    order, pick, rest, room = scratch[0:5], scratch[5:10], scratch[10:16], scratch[16:22]
-    hands = scratch[22:27]
-    hands[:] = 0
-    n_seats = 0
-    total = 0
+@inlined
+def _seat_order(cands, need, unseen, seats, order, room):
+    """The seats that take cards into ``order``, those with fewest candidates first (fewer dead
+    ends), and ``room[l]``, the cards the seats from the l-th on may hold: (how many seats,
+    how many cards they hold)."""
+    n_seats, total = 0, 0
     for q in range(seats):
-        if need[q] > 0:  # the seats with fewest candidates first: fewer dead ends
+        if need[q] > 0:
             k = n_seats
             while k > 0 and popcount(cands[order[k - 1]] & unseen) > popcount(cands[q] & unseen):
                 order[k] = order[k - 1]
@@ -240,9 +235,23 @@ def _worlds(cands, need, unseen, seats, out, scratch):
             order[k] = q
             n_seats += 1
             total += need[q]
-    room[n_seats] = 0  # room[l]: the cards the seats from the l-th on may hold
+    room[n_seats] = 0
     for k in range(n_seats - 1, -1, -1):
         room[k] = room[k + 1] | cands[order[k]]
+    return n_seats, total
+
+
+@compiled
+def _worlds(cands, need, unseen, seats, out, scratch):
+    """Fill ``out`` with the deals of the ``unseen`` cards that give each seat ``need[q]`` of
+    its candidates ``cands[q]``; their count, or ``len(out) + 1`` when there are more
+    (``scratch``: 27 integers).  Seat by seat, each taking a set of its candidates left, the
+    last seat what remains.  A card no seat may hold leaves no deal, and so do seats holding
+    fewer cards than are unseen (never more: each hand lies among the unseen cards)."""
+    order, pick, rest, room = scratch[0:5], scratch[5:10], scratch[10:16], scratch[16:22]
+    hands = scratch[22:27]
+    hands[:] = 0
+    n_seats, total = _seat_order(cands, need, unseen, seats, order, room)
     if total != popcount(unseen) or unseen & ~room[0]:
         return 0
     if n_seats == 0:

@@ -60,7 +60,7 @@ def _features_without_avx512() -> str | None:
 
 def _opt_level() -> Any:
     """numba's optimisation level: LLVM's -O2 unless the user set ``NUMBA_OPT`` (docs/speed.md:
-    as fast as -O3 on Planet Nine, faster on Deep Sea, and quicker to compile)."""
+    as fast as -O3 on Planet Nine, a few per cent faster on Deep Sea)."""
     config: Any = numba.config
     if "NUMBA_OPT" in os.environ:
         return config.OPT

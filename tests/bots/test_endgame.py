@@ -188,7 +188,7 @@ def test_the_deals_of_the_unseen_cards_are_all_found(seats, per, seed, cap, shor
         need[q] = per
         cands[q] = sum(1 << c for c in cards[k * per : (k + 1) * per])
         cands[q] |= sum(1 << c for c in cards if rng.random() < 0.3)
-    if short:  # a card no seat holds (three players' spare card): no deal
+    if short:  # the seats hold fewer cards than are unseen: no deal
         need[others[0]] -= 1
     want = all_deals(list(cands), list(need), unseen, 5)
     out = np.zeros((cap, 5), dtype=np.int64)

@@ -93,7 +93,7 @@ def test_a_platform_llvm_cannot_ask_keeps_numba_s_choice(monkeypatch: pytest.Mon
 
 
 def test_the_kernel_compiles_at_o2_unless_the_user_chooses() -> None:
-    """LLVM's -O2 (docs/speed.md: as fast as -O3, and quicker to compile); ``NUMBA_OPT`` wins."""
+    """LLVM's -O2 (docs/speed.md: as fast as -O3, faster on Deep Sea); ``NUMBA_OPT`` wins."""
     code = "import crewsim.engine.run, numba\nprint(int(numba.config.OPT))"
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_OPT"}
     for given, level in ((None, "2"), ("3", "3"), ("1", "1")):
