@@ -38,6 +38,7 @@ from crewsim.kernel.layout import (
     G_DUMMY,
     G_NIN,
     G_NT,
+    G_OWNED,
     G_PLAYED,
     G_SEATS,
     G_T,
@@ -118,16 +119,10 @@ def _decision(
     counts, collectors = collect_scope(S, g) if ds & DS_COLLECT else (np.int64(0), 0)
     subs = sub_cards(S, g) if ds & DS_SUB else np.int64(0)
     open_cards = g[G_TASKMASK] & ~played
-    my_tasks = np.int64(0)
+    my_tasks = open_cards & g[G_OWNED + me]
     with_owner = np.int64(0)  # open task cards known (communicated) to sit with their owners
-    m = open_cards
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        if ct[c] == me:
-            my_tasks |= np.int64(1) << c
-        if known[ct[c]] >> c & 1:
-            with_owner |= np.int64(1) << c
+    for q in range(seats):
+        with_owner |= open_cards & g[G_OWNED + q] & known[q]
     mine_open = my_tasks & ~mine
     # my trumps are the only way to win these: spending one on a trick without my task card
     # leaves a task card I cannot take (in the last trick a card kept back is lost anyway).

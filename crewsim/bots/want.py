@@ -26,6 +26,7 @@ from crewsim.kernel.layout import (
     G_FIRST_WINNER,
     G_NT,
     G_ONES_WINS,
+    G_OWNED,
     G_PINK_TARGET,
     G_PLAYED,
     G_SEATS,
@@ -142,17 +143,20 @@ def _cash_want(g, me, ct, tpred, omega, want, hand, possible):
     colour, wins it by leading it: the crew wants that owner to get the lead.  The holder is
     found with masks (``holder`` per card was a tenth of the kernel's time on pn-10)."""
     one, two = np.int64(0), np.int64(0)  # cards that one / two or more other seats may hold
+    theirs = np.int64(0)  # others' task cards their owners may hold
     for q in range(g[G_SEATS]):
         if q != me:
             two |= one & possible[q]
             one |= possible[q]
-    m = g[G_TASKMASK] & ~g[G_PLAYED] & ~g[G_TRICKMASK] & (hand | (one & ~two))
+            theirs |= g[G_OWNED + q] & possible[q]
+    # the open task cards whose owner is known to hold them: mine in my hand, or another's
+    # that no other seat may hold
+    held = hand & g[G_OWNED + me] | one & ~two & ~hand & theirs
+    m = g[G_TASKMASK] & ~g[G_PLAYED] & ~g[G_TRICKMASK] & held
     while m:
         tc = lowest(m)
         m &= m - 1
         o = ct[tc]
-        if (o == me) != bool(hand >> tc & 1) or o != me and not (possible[o] >> tc & 1):
-            continue  # the owner is not known to hold it
         if tc == omega or tpred[ct[40 + tc]] & ~g[G_DONE]:
             continue
         above = SUIT[suit_of(tc)] & BEATS[tc] & ~g[G_PLAYED]

@@ -31,6 +31,7 @@ from crewsim.kernel.layout import (
     G_NDS,
     G_NT,
     G_NTASK,
+    G_OWNED,
     G_PINK_TARGET,
     G_PLAYED,
     G_PLAYERS,
@@ -327,6 +328,11 @@ def decide_set_up(
                     m &= m - 1
                     ct[c], ct[40 + c] = S.ds_owner[k], MAX_TASKS - 1  # no order token
                     g[G_TASKMASK] |= np.int64(1) << c
+    m = g[G_TASKMASK]  # (each task card has an owner by now)
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        g[G_OWNED + ct[c]] |= np.int64(1) << c
     d = _distress(S, mp, bp, g, hands, under, tcard, towner, passes, st)
     if stopped(S):
         return 0

@@ -234,7 +234,8 @@ G_SU_GROUP = 41  # 1 + the first of decisions taken at once, unseen by each othe
 G_SU_PREFIX = 42  # a rollout of the stopped decision replays the script up to this one
 G_SU_FORCE = 43  # 1 + a decision the pass takes as ``G_SU_FORCE_V`` (a rollout's option)
 G_SU_FORCE_V = 44
-G_SIZE = 45
+G_OWNED = 45  # five masks: the task cards each seat owns (set once the set-up has placed them)
+G_SIZE = 50
 
 SCRIPT_SIZE = 160  # set-up decisions a game may replay (Deep Sea: 16 cards x 5 answers, ...)
 

@@ -105,6 +105,7 @@ def position(
         S.tcard[i], S.towner[i], S.ct[tc], S.ct[40 + tc] = tc, owner, owner, i
         S.ttok[i], S.tpred[i] = S.mp[L.MP_TOKENS + i], S.mp[L.MP_PRED + i]
         g[L.G_TASKMASK] |= 1 << tc
+        g[L.G_OWNED + owner] |= 1 << tc
         g[L.G_DONE] |= (played >> tc & 1) << i
     g[L.G_NTASK] = len(tasks or {})
     if m.game is Game.DEEP_SEA:
@@ -118,6 +119,7 @@ def position(
             for c in (c for c in range(40) if exact >> c & 1):  # played as Planet Nine tasks
                 S.ct[c], S.ct[40 + c] = owner, L.MAX_TASKS - 1
                 g[L.G_TASKMASK] |= 1 << c
+                g[L.G_OWNED + owner] |= 1 << c
     face_up = int(S.hands[dummy]) if dummy >= 0 else 0
     S.possible[:seats] = FULL & ~played & ~face_up
     if dummy >= 0:
