@@ -121,7 +121,7 @@ def _decision(
     open_cards = g[G_TASKMASK] & ~played
     my_tasks = open_cards & g[G_OWNED + me]
     with_owner = np.int64(0)  # open task cards known (communicated) to sit with their owners
-    for q in range(seats):
+    for q in range(seats if open_cards else 0):
         with_owner |= open_cards & g[G_OWNED + q] & known[q]
     mine_open = my_tasks & ~mine
     # my trumps are the only way to win these: spending one on a trick without my task card

@@ -142,6 +142,9 @@ def _cash_want(g, me, ct, tpred, omega, want, hand, possible):
     """An owner known to hold its own open task card, which no other hand can top in its
     colour, wins it by leading it: the crew wants that owner to get the lead.  The holder is
     found with masks (``holder`` per card was a tenth of the kernel's time on pn-10)."""
+    open_cards = g[G_TASKMASK] & ~g[G_PLAYED] & ~g[G_TRICKMASK]
+    if open_cards == 0:
+        return
     one, two = np.int64(0), np.int64(0)  # cards that one / two or more other seats may hold
     theirs = np.int64(0)  # others' task cards their owners may hold
     for q in range(g[G_SEATS]):
@@ -152,7 +155,7 @@ def _cash_want(g, me, ct, tpred, omega, want, hand, possible):
     # the open task cards whose owner is known to hold them: mine in my hand, or another's
     # that no other seat may hold
     held = hand & g[G_OWNED + me] | one & ~two & ~hand & theirs
-    m = g[G_TASKMASK] & ~g[G_PLAYED] & ~g[G_TRICKMASK] & held
+    m = open_cards & held
     while m:
         tc = lowest(m)
         m &= m - 1

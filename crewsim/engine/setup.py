@@ -124,6 +124,16 @@ def _distress(S, mp, bp, g, hands, under, tcard, towner, passes, st):
 
 
 @njit(cache=True, forceinline=True)
+def _record_owners(g, ct):
+    """``G_OWNED``: the task cards each seat owns, once every task card has its owner."""
+    m = g[G_TASKMASK]
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        g[G_OWNED + ct[c]] |= np.int64(1) << c
+
+
+@njit(cache=True, forceinline=True)
 def _reset_knowledge(g, hands, possible, known):
     """Public knowledge at the start of play."""
     dummy = g[G_DUMMY]
@@ -328,11 +338,7 @@ def decide_set_up(
                     m &= m - 1
                     ct[c], ct[40 + c] = S.ds_owner[k], MAX_TASKS - 1  # no order token
                     g[G_TASKMASK] |= np.int64(1) << c
-    m = g[G_TASKMASK]  # (each task card has an owner by now)
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        g[G_OWNED + ct[c]] |= np.int64(1) << c
+    _record_owners(g, ct)
     d = _distress(S, mp, bp, g, hands, under, tcard, towner, passes, st)
     if stopped(S):
         return 0
