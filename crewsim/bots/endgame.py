@@ -193,6 +193,58 @@ def _line_left(hands, buf, nin, leader, t, nt, seats, done, won, tasks, rules, s
     return found
 
 
+@compiled
+def _two_left(hands, buf, nin, leader, t, nt, seats, done, won, tasks, rules, stack):
+    """``_line_left`` in the next-to-last trick, ``nin > 0`` cards in: each way the seats still
+    to play in it may follow (the colour led fixes each seat's choice), then the last trick,
+    which plays itself when every seat holds one card (else ``_line_left`` searches it).
+    ``stack``'s first two rows: each position's legal cards and the one it plays."""
+    legal, pick = stack[0, :5], stack[1, :5]
+    led = SUIT[suit_of(buf[0, 0])]
+    for k in range(nin, seats):
+        h = hands[seat_after(leader, k, seats)]
+        legal[k] = h & led if h & led else h
+        pick[k] = legal[k] & -legal[k]
+    while True:
+        for k in range(nin, seats):
+            buf[0, k] = lowest(pick[k])
+        v, winner, done_now, won_now = _trick_done(
+            buf, 0, leader, t, nt, seats, done, won, tasks, rules
+        )
+        if v == 0:
+            if not _last_cards(hands, buf, nin, leader, winner, seats, pick):
+                return _line_left(
+                    hands, buf, nin, leader, t, nt, seats, done, won, tasks, rules, stack
+                )
+            v = _trick_done(buf, 1, winner, t + 1, nt, seats, done_now, won_now, tasks, rules)[0]
+        if v == 1:
+            return True
+        k = seats - 1  # the next way to follow: the last position with a higher card moves
+        while k >= nin:
+            higher = legal[k] & ~(2 * pick[k] - 1)
+            if higher:
+                pick[k] = higher & -higher
+                break
+            pick[k] = legal[k] & -legal[k]
+            k -= 1
+        if k < nin:
+            return False
+
+
+@inlined
+def _last_cards(hands, buf, nin, leader, winner, seats, pick):
+    """Trick ``buf[1]`` from ``winner`` on, when every seat holds one card once trick
+    ``buf[0]`` is played (``pick``: the cards played in it from position ``nin`` on)."""
+    for k in range(seats):
+        s = seat_after(winner, k, seats)
+        j = s - leader if s >= leader else s - leader + seats  # its position in trick 0
+        h = hands[s] & ~pick[j] if j >= nin else hands[s]
+        if h == 0 or h & (h - 1):
+            return False
+        buf[1, k] = lowest(h)
+    return True
+
+
 SHALLOW = 2  # tricks left from which several deals are searched
 WORLDS = 8  # at most this many deals of the unseen cards are searched, else the heuristic
 
@@ -297,21 +349,12 @@ def _worlds(cands, need, unseen, seats, out, scratch):
 
 @inlined
 def _line_from(g, hands, buf, nin, packed, tasks, rules, stack):
-    """``_line_left`` from where game ``g`` stands, ``nin`` cards into its trick."""
-    return _line_left(
-        hands,
-        buf,
-        nin,
-        g[G_LEADER],
-        g[G_T],
-        g[G_NT],
-        g[G_SEATS],
-        g[G_DONE],
-        packed,
-        tasks,
-        rules,
-        stack,
-    )
+    """``_line_left`` from where game ``g`` stands, ``nin`` cards into its trick (``_two_left``
+    in the next-to-last trick, where nearly every search runs)."""
+    leader, t, nt, seats, done = g[G_LEADER], g[G_T], g[G_NT], g[G_SEATS], g[G_DONE]
+    if nt - t == 2 and nin > 0:
+        return _two_left(hands, buf, nin, leader, t, nt, seats, done, packed, tasks, rules, stack)
+    return _line_left(hands, buf, nin, leader, t, nt, seats, done, packed, tasks, rules, stack)
 
 
 @inlined

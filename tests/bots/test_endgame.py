@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crewsim.bots import get_bot
-from crewsim.bots.endgame import _line_left, _twin_head, _twin_heads, _worlds
+from crewsim.bots.endgame import _line_left, _twin_head, _twin_heads, _two_left, _worlds
 from crewsim.cards import suit_of
 from crewsim.engine.run import run_chunk
 from crewsim.kernel import layout as L
@@ -74,24 +74,40 @@ ENDGAMES = {  # random endgames: seats, tricks left, task cards, the deal's seed
 
 
 @settings(max_examples=400, deadline=None)
-@given(**ENDGAMES, omega_last=st.booleans(), balance=st.booleans())
-def test_the_search_agrees_with_an_exhaustive_one(seats, left, n_tasks, seed, omega_last, balance):
+@given(
+    **ENDGAMES,
+    omega_last=st.booleans(),
+    balance=st.booleans(),
+    played=st.integers(1, 5),
+    kept_back=st.booleans(),
+)
+def test_the_search_agrees_with_an_exhaustive_one(
+    seats, left, n_tasks, seed, omega_last, balance, played, kept_back
+):
     """Tasks and tokens; with ``balance``, pn-29/34's trick balance (spread 1, perhaps the
-    commander's last trick) from random trick counts so far."""
+    commander's last trick) from random trick counts so far; ``played`` cards already in the
+    trick; with ``kept_back``, one seat holds a card more (the hand of 14 at three players).
+    In the next-to-last trick ``_two_left`` answers as the search does."""
     if not (n_tasks or balance):
         n_tasks = 1
     rng = random.Random(seed)
-    cards = rng.sample(range(40), seats * left)
+    cards = rng.sample(range(40), seats * left + kept_back)
     hands = [sum(1 << c for c in cards[s * left : (s + 1) * left]) for s in range(seats)]
+    if kept_back:
+        hands[rng.randrange(seats)] |= 1 << cards[-1]
     task_cards = rng.sample(cards, min(n_tasks, len(cards)))
     tasks = [(c, rng.randrange(seats), rng.choice(TOKENS)) for c in task_cards]
     leader = rng.randrange(seats)
-    first = rng.choice([c for c in range(40) if hands[leader] >> c & 1])
-    hands[leader] &= ~(1 << first)
+    trick: list[int] = []
+    for k in range(min(played, seats)):  # legal plays into the trick, the leader's first
+        s = (leader + k) % seats
+        legal = legal_plays(hands[s], suit_of(trick[0]) if trick else None)
+        trick.append(rng.choice([c for c in range(40) if legal >> c & 1]))
+        hands[s] &= ~(1 << trick[-1])
     won = [rng.randrange(2) + 1 for _ in range(seats)] if balance else [0] * seats
     spread = 1 if balance else 0
     last_to = rng.choice([-1, rng.randrange(seats)]) if balance else -1
-    want = exhaustive(hands, [first], leader, left, tasks, omega_last, won, spread, last_to)
+    want = exhaustive(hands, trick, leader, left, tasks, omega_last, won, spread, last_to)
 
     nt = 13
     t = nt - left
@@ -107,13 +123,16 @@ def test_the_search_agrees_with_an_exhaustive_one(seats, left, n_tasks, seed, om
     h = np.zeros(5, dtype=np.int64)
     h[:seats] = hands
     buf = np.zeros((left, 5), dtype=np.int64)
-    buf[0, 0] = first
+    buf[0, : len(trick)] = trick
     stack = np.zeros((left * seats + 1, 9), dtype=np.int64)
     packed = sum(w << 4 * q for q, w in enumerate(won))
     rules = (int(omega_last), spread, last_to)
-    got = _line_left(h, buf, 1, leader, t, nt, seats, 0, packed, rows, rules, stack)
-    assert got == want
+    args = (h, buf, len(trick), leader, t, nt, seats, 0, packed, rows, rules, stack)
+    assert _line_left(*args) == want
     assert list(h[:seats]) == hands  # every play taken back
+    if left == 2:
+        assert _two_left(*args) == want
+        assert list(h[:seats]) == hands
 
 
 @settings(max_examples=300, deadline=None)
