@@ -17,7 +17,6 @@ from crewsim.bots.weights import (
 )
 from crewsim.kernel.bits import (
     BEATS,
-    COLOURS,
     SUIT,
     TRUMPS,
     highest,
@@ -31,6 +30,7 @@ from crewsim.kernel.jit import inlined
 from crewsim.kernel.layout import (
     G_LEADER,
     G_NDS,
+    G_OWNED,
     G_PLAYED,
     G_T,
     G_TASKMASK,
@@ -40,10 +40,10 @@ from crewsim.kernel.layout import (
 
 
 @inlined
-def heuristic_comm(S, g, mp, me, hand, told, ct):
+def heuristic_comm(S, g, mp, me, hand, told):
     """The heuristic's card to communicate now, or -1.  The claim follows from the hand.
 
-    Open task cards (``ct``: owner per card) are Planet Nine tasks and the Deep Sea cards that
+    Open task cards (``G_OWNED``: each seat's) are Planet Nine tasks and the Deep Sea cards that
     name exact cards; only they make a communication worth a token, and so does the card that
     must come last (Deep Sea 27): the seat after its holder has to lead the final trick.  A
     seat whose task card needs the first trick, or that is named to win it (pn-41, pn-50),
@@ -73,17 +73,18 @@ def heuristic_comm(S, g, mp, me, hand, told, ct):
     if open_cards == 0:
         return -1
     best, best_c = COMM_MIN, np.int64(-1)
+    own = g[G_OWNED + me]
     for suit in range(4):  # only a colour's lowest and highest card can be claimed
         same = hand & SUIT[suit]
         tasks = open_cards & SUIT[suit]  # task cards of other colours never score here
         if same == 0 or tasks == 0:
             continue
         lo, hi = lowest(same), highest(same)
-        sc = _comm_score(me, hand, same, lo, lo == hi, True, tasks, ct)
+        sc = _comm_score(hand, same, lo, lo == hi, True, tasks, own)
         if sc > best:
             best, best_c = sc, lo
         if hi != lo:
-            sc = _comm_score(me, hand, same, hi, True, False, tasks, ct)
+            sc = _comm_score(hand, same, hi, True, False, tasks, own)
             if sc > best:
                 best, best_c = sc, hi
     return best_c
@@ -124,25 +125,25 @@ def _top_card(g, hand):
 
 
 @inlined
-def _comm_score(me, hand, same, c, is_hi, is_lo, tasks, ct):
+def _comm_score(hand, same, c, is_hi, is_lo, tasks, own):
     """Worth of communicating ``c`` (my highest and/or lowest of its colour) given the open
-    task cards ``tasks`` of that colour."""
+    task cards ``tasks`` of that colour (``own``: the task cards I own, of any colour).  A task
+    card is worth the first rule it meets; no two rules meet one card, so the worth is the best
+    rule any task card meets, each rule tested on all of them at once."""
+    bit = np.int64(1) << c
+    below = bit - 1
+    above = ~below & ~bit
+    mine, others = tasks & own, tasks & ~own
     sc = 0.0
-    while tasks:
-        tc = lowest(tasks)
-        tasks &= tasks - 1
-        o = ct[tc]
-        if tc == c and o != me:
-            sc = max(sc, COMM_OTHERS_TASK + (COMM_ONLY_CARD if popcount(same) == 1 else 0.0))
-        elif o != me and is_lo and c > tc and not (hand >> tc & 1):
-            sc = max(
-                sc, COMM_ALL_ABOVE
-            )  # warn: all my cards of that colour lie above the task card
-        elif o != me and is_lo and c < tc and (same & BEATS[tc] & COLOURS):
-            sc = max(sc, COMM_CAN_DUCK)  # I hold cards above the task card but can duck under it
-        elif o == me and is_hi and c > tc:
-            if not (hand >> tc & 1):
-                sc = max(sc, COMM_OVER_MY_TASK + COMM_OVER_VALUE * value_of(c))
-        elif tc == c and o == me and popcount(same) > 1:
-            sc = max(sc, COMM_HOLD_OWN)  # tell the crew I hold my own task card and can duck
+    if others & bit:
+        sc = max(sc, COMM_OTHERS_TASK + (COMM_ONLY_CARD if popcount(same) == 1 else 0.0))
+    if is_lo and others & below:  # warn: all my cards of the colour lie above it
+        sc = max(sc, COMM_ALL_ABOVE)
+    # I hold cards above the task card but can duck under it (a colour: trumps never duck)
+    if is_lo and c < 36 and others & above & ((np.int64(1) << highest(same)) - 1):
+        sc = max(sc, COMM_CAN_DUCK)
+    if is_hi and mine & below & ~hand:
+        sc = max(sc, COMM_OVER_MY_TASK + COMM_OVER_VALUE * value_of(c))
+    if mine & bit and popcount(same) > 1:  # tell the crew I hold my own task card and can duck
+        sc = max(sc, COMM_HOLD_OWN)
     return sc

@@ -39,13 +39,13 @@ def change_tokens(bp, tcard, ttok, n, mode):
 
 
 @inlined
-def choose_comm(S, bp, g, mp, me, hand, told, ct):
+def choose_comm(S, bp, g, mp, me, hand, told):
     """The card seat ``me`` communicates now, or -1 (``told``: the cards it has shown)."""
     if bp[BP_KIND] == RANDOM:
         return random_crew.communicate()
     if bp[BP_COMM] == 0:  # a crew that keeps silent
         return -1
-    return heuristic_comm(S, g, mp, me, hand, told, ct)
+    return heuristic_comm(S, g, mp, me, hand, told)
 
 
 @inlined

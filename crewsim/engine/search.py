@@ -168,7 +168,7 @@ def search_decision(S, R, deep, r_comms, r_draws, r_plays):
     else:
         seat = seat_after(g[G_LEADER], g[G_COMM_K], g[G_SEATS])
         hand, told = S.hands[seat], S.known[seat]
-        preferred = choose_comm(S, bp, g, mp, seat, hand, told, S.ct)
+        preferred = choose_comm(S, bp, g, mp, seat, hand, told)
         options = _cards(showable(hand) & ~told, 1)
         options[0] = -1  # no communication
         g[G_FORCE_COMM] = 2 + _search(

@@ -111,7 +111,7 @@ def _communicate(S, bp, mp, stop, record, ri, r_comms):
             if stop and bp[BP_SEARCH_COMM] and bp[BP_COMM] and showable(hands[s]) & ~S.known[s]:
                 g[G_PROBED] = probed
                 return True
-            c = choose_comm(S, bp, g, mp, s, hands[s], S.known[s], S.ct)
+            c = choose_comm(S, bp, g, mp, s, hands[s], S.known[s])
             if probed:
                 S.probe[PR_VALUE] = c
         if c >= 0:

@@ -172,7 +172,7 @@ def _play(state: np.recarray) -> int:
 @njit(cache=True)
 def _comm(state: np.recarray, s: int) -> int:
     S = state[0]
-    return choose_comm(S, S.bp, S.g, S.mp, s, S.hands[s], S.known[s], S.ct)
+    return choose_comm(S, S.bp, S.g, S.mp, s, S.hands[s], S.known[s])
 
 
 @njit(cache=True)
