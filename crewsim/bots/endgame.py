@@ -16,6 +16,7 @@ from crewsim.kernel.bits import (
     BEATS,
     FULL,
     SUIT,
+    follow_suit,
     highest,
     lowest,
     popcount,
@@ -170,10 +171,10 @@ def _line_left(hands, buf, nin, leader, t, nt, seats, done, won, tasks, rules, s
             if nin < seats:
                 s = seat_after(leader, nin, seats)
                 who[d] = s
-                rem[d] = hands[s]
-                if nin > 0 and hands[s] & SUIT[suit_of(buf[r, 0])]:
-                    rem[d] = hands[s] & SUIT[suit_of(buf[r, 0])]
-                rem[d] = _one_of_twins(rem[d], hands, buf, r, nin, seats, task_cards)
+                led = SUIT[suit_of(buf[r, 0])] if nin > 0 else np.int64(0)
+                rem[d] = _one_of_twins(
+                    follow_suit(hands[s], led), hands, buf, r, nin, seats, task_cards
+                )
         if rem[d] == 0:  # back to the play before, taken back
             d -= 1
             if d >= 0:
@@ -202,8 +203,7 @@ def _two_left(hands, buf, nin, leader, t, nt, seats, done, won, tasks, rules, st
     legal, pick = stack[0, :5], stack[1, :5]
     led = SUIT[suit_of(buf[0, 0])]
     for k in range(nin, seats):
-        h = hands[seat_after(leader, k, seats)]
-        legal[k] = h & led if h & led else h
+        legal[k] = follow_suit(hands[seat_after(leader, k, seats)], led)
         pick[k] = legal[k] & -legal[k]
     while True:
         for k in range(nin, seats):

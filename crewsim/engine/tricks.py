@@ -13,6 +13,7 @@ from crewsim.kernel.bits import (
     BEATS,
     FULL,
     SUIT,
+    follow_suit,
     highest,
     lowest,
     popcount,
@@ -171,11 +172,7 @@ def legal_cards(S):
     """The cards the seat to play may play now (it must follow the led suit if it can)."""
     g = S.g
     hand = S.hands[seat_after(g[G_LEADER], g[G_NIN], g[G_SEATS])]
-    if g[G_NIN] > 0:
-        same = hand & SUIT[suit_of(S.trick[0])]
-        if same:
-            return same
-    return hand
+    return follow_suit(hand, SUIT[suit_of(S.trick[0])] if g[G_NIN] > 0 else np.int64(0))
 
 
 @inlined

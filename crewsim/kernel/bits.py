@@ -81,6 +81,14 @@ def _highest_jit(m):  # type: ignore[no-untyped-def]
 
 
 @inlined
+def follow_suit(hand: np.int64, led: np.int64) -> np.int64:
+    """The cards ``hand`` may play into a trick led in the suit of mask ``led`` (0 when it
+    leads): that suit's when it holds any, else every card (``rules.play.legal_plays``)."""
+    same = hand & led
+    return same if same else hand
+
+
+@inlined
 def seat_after(s: np.int64, k: np.int64, seats: np.int64) -> np.int64:
     """``(s + k) % seats`` for ``0 <= s + k < 2 * seats``, without a division in the hot loop."""
     x = s + k

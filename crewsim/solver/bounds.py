@@ -5,7 +5,7 @@ the tricks left (``crewsim.solver.search`` explains the whole)."""
 import numpy as np
 from numba import njit
 
-from crewsim.kernel.bits import BEATS, SUIT, TRUMPS, lowest, popcount
+from crewsim.kernel.bits import BEATS, SUIT, TRUMPS, follow_suit, lowest, popcount
 from crewsim.solver.dfs_layout import C_COV, C_PLAYED, E_AT, MAX_ORDER, MAXD, O_AT, P_AT
 
 
@@ -289,11 +289,7 @@ def trick_can_take_task(st, d, pos, seats, lead, ws, tof, task_owner):
             return True
     led = SUIT[st[d - pos, C_PLAYED] // 9]
     for q in range(pos + 1, seats):
-        s = (lead + q) % seats
-        h = st[d + 1, s]
-        legal = h & led
-        if legal == 0:
-            legal = h
+        legal = follow_suit(st[d + 1, (lead + q) % seats], led)
         while legal != 0:
             x = lowest(legal)
             legal &= legal - 1

@@ -40,7 +40,7 @@ from numba import njit
 from crewsim.cards import seats_of
 from crewsim.kernel import conditions as C
 from crewsim.kernel import layout as L
-from crewsim.kernel.bits import BEATS, SUIT, TRUMPS, highest, lowest, nth_bit, popcount
+from crewsim.kernel.bits import BEATS, SUIT, TRUMPS, follow_suit, highest, lowest, nth_bit, popcount
 from crewsim.kernel.conditions import (
     CODE_SIZE,
     DONE,
@@ -261,11 +261,8 @@ def search_deep(
                     d -= 1
                     continue
             hand = st[d, (lead + pos) % seats]
-            legal = hand
-            if pos > 0:
-                same = hand & SUIT[st[d - pos, D_PLAYED] // 9]
-                if same != 0:
-                    legal = same
+            led = SUIT[st[d - pos, D_PLAYED] // 9] if pos > 0 else np.int64(0)
+            legal = follow_suit(hand, led)
             moves = legal
             if pos == 0 and obj_kind == OBJ_NO_LEAD and bst[t, B_OBJ] == 0:
                 moves &= ~_suits(obj_a)  # such a lead fails the objective: never tried

@@ -49,7 +49,17 @@ All masks are int64 (bit ``id`` = card); no allocation happens inside the search
 import numpy as np
 from numba import njit
 
-from crewsim.kernel.bits import BEATS, ONES, SUIT, TRUMPS, highest, lowest, nth_bit, popcount
+from crewsim.kernel.bits import (
+    BEATS,
+    ONES,
+    SUIT,
+    TRUMPS,
+    follow_suit,
+    highest,
+    lowest,
+    nth_bit,
+    popcount,
+)
 from crewsim.kernel.layout import (
     OBJ_BALANCED,
     OBJ_FIRST_LAST,
@@ -419,12 +429,8 @@ def search(
             table = np.int64(0)
             for k in range(pos):
                 table |= np.int64(1) << st[d - pos + k, C_PLAYED]
-            if pos == 0:
-                legal = hand
-            else:
-                led = st[d - pos, C_PLAYED] // 9
-                same = hand & SUIT[led]
-                legal = same if same != 0 else hand
+            led = SUIT[st[d - pos, C_PLAYED] // 9] if pos > 0 else np.int64(0)
+            legal = follow_suit(hand, led)
             moves = legal
             if prune:
                 u_all = st[d, C_COV] | table
@@ -463,14 +469,9 @@ def search(
                     # the winner's task cards, and those of a seat still to play that can
                     # take the trick over
                     dumpto = own[ws]
-                    led = SUIT[st[d - pos, C_PLAYED] // 9]
                     for q in range(pos + 1, seats):
                         sq = (lead + q) % seats
-                        hq = st[d, sq]
-                        fq = hq & led
-                        if fq == 0:
-                            fq = hq
-                        if (fq & BEATS[wc]) != 0:
+                        if follow_suit(st[d, sq], led) & BEATS[wc]:
                             dumpto |= own[sq]
                     dump = moves & ~beat & dumpto
                     st[d, C_T1] = dump  # the winner should keep it: give it its task cards
@@ -607,11 +608,8 @@ def search(
                             if (o - lead) % seats <= pos:
                                 bad = True  # its owner has played and is not winning
                             else:  # its owner is still to play: it must be able to win
-                                ho = st[d + 1, o]
-                                fl = ho & SUIT[st[d - pos, C_PLAYED] // 9]
-                                if fl == 0:
-                                    fl = ho
-                                if (fl & BEATS[wc]) == 0:
+                                led = SUIT[st[d - pos, C_PLAYED] // 9]
+                                if follow_suit(st[d + 1, o], led) & BEATS[wc] == 0:
                                     bad = True
                 if not bad and st[d, C_SLK] == 0:
                     bad = not trick_can_take_task(st, d, pos, seats, lead, ws, tof, task_owner)
